@@ -1,0 +1,139 @@
+//! Runs the pipeline for one source text: parse → (lower → analyse) → [`Report`].
+//! The app and the CLI call only [`analyze`], so every analysis is reachable from both.
+
+use crate::report::{Lang, Options, Report, StatementReport};
+use crate::syntax::matlab::{self, ast};
+
+/// Analyses `source` and returns the report. Never panics on any input.
+pub fn analyze(source: &str, options: &Options) -> Report {
+    match options.lang {
+        Lang::Matlab => analyze_matlab(source, options),
+    }
+}
+
+fn analyze_matlab(source: &str, options: &Options) -> Report {
+    let parsed = matlab::parse(source);
+    let parse_ok = parsed
+        .diagnostics
+        .iter()
+        .all(|d| d.severity != crate::Severity::Error);
+    let mut report = Report {
+        lang: Lang::Matlab,
+        mode: options.mode,
+        parse_ok,
+        diagnostics: parsed.diagnostics,
+        statements: outline(&parsed.file),
+        ir: String::new(),
+    };
+    report.resolve_positions(source);
+    report
+}
+
+/// One [`StatementReport`] per statement, in source order, with nesting depth.
+fn outline(file: &ast::File) -> Vec<StatementReport> {
+    let mut out = Vec::new();
+    push_block(&file.body, 0, &mut out);
+    for f in &file.functions {
+        push_function(f, 0, &mut out);
+    }
+    out
+}
+
+fn push_function(f: &ast::Function, depth: u32, out: &mut Vec<StatementReport>) {
+    out.push(StatementReport {
+        span: f.header,
+        kind: "function".into(),
+        depth,
+        label: f.name.name.clone(),
+        ..Default::default()
+    });
+    push_block(&f.body, depth + 1, out);
+    for n in &f.nested {
+        push_function(n, depth + 1, out);
+    }
+}
+
+fn push_block(stmts: &[ast::Stmt], depth: u32, out: &mut Vec<StatementReport>) {
+    for s in stmts {
+        out.push(StatementReport {
+            span: s.span,
+            kind: stmt_kind(&s.kind).into(),
+            depth,
+            label: stmt_label(&s.kind),
+            ..Default::default()
+        });
+        for block in child_blocks(&s.kind) {
+            push_block(block, depth + 1, out);
+        }
+    }
+}
+
+/// The statement lists nested directly inside a compound statement.
+pub fn child_blocks(kind: &ast::StmtKind) -> Vec<&[ast::Stmt]> {
+    use ast::StmtKind::*;
+    match kind {
+        If { arms, else_body } => arms
+            .iter()
+            .map(|(_, b)| b.as_slice())
+            .chain(else_body.as_deref())
+            .collect(),
+        Switch {
+            cases, otherwise, ..
+        } => cases
+            .iter()
+            .map(|(_, b)| b.as_slice())
+            .chain(otherwise.as_deref())
+            .collect(),
+        For { body, .. } | While { body, .. } | DoUntil { body, .. } => vec![body],
+        Try {
+            body, catch_body, ..
+        } => vec![body, catch_body],
+        UnwindProtect { body, cleanup } => vec![body, cleanup],
+        _ => vec![],
+    }
+}
+
+pub fn stmt_kind(kind: &ast::StmtKind) -> &'static str {
+    use ast::StmtKind::*;
+    match kind {
+        Expr(_) => "expr",
+        Assign { .. } => "assign",
+        If { .. } => "if",
+        Switch { .. } => "switch",
+        For { parfor: false, .. } => "for",
+        For { parfor: true, .. } => "parfor",
+        While { .. } => "while",
+        DoUntil { .. } => "do",
+        Try { .. } => "try",
+        UnwindProtect { .. } => "unwind_protect",
+        Break => "break",
+        Continue => "continue",
+        Return => "return",
+        Global(_) => "global",
+        Persistent(_) => "persistent",
+        Command { .. } => "command",
+        Arguments => "arguments",
+        Error => "error",
+    }
+}
+
+fn stmt_label(kind: &ast::StmtKind) -> String {
+    use ast::StmtKind::*;
+    match kind {
+        Assign { lhs, .. } => lhs
+            .iter()
+            .map(|l| match l {
+                ast::LValue::Tilde(_) => "~".to_string(),
+                ast::LValue::Path { base, .. } => base.name.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Command { name, .. } => name.name.clone(),
+        Global(names) | Persistent(names) => names
+            .iter()
+            .map(|n| n.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
