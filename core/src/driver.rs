@@ -24,6 +24,7 @@ fn analyze_matlab(source: &str, options: &Options) -> Report {
         diagnostics: parsed.diagnostics,
         statements: outline(&parsed.file),
         ir: String::new(),
+        checks: String::new(),
     };
     report.resolve_positions(source);
     report

@@ -2,10 +2,15 @@
 //! no global state, no web APIs — so it builds for native (the `shapex` CLI, tests,
 //! benchmarks) and for wasm32 (the app) alike.
 
+pub mod builtins;
+pub mod dims;
 pub mod driver;
+pub mod flow;
 pub mod report;
+pub mod shape;
 pub mod span;
 pub mod syntax;
+pub mod tame;
 
 pub use driver::analyze;
 pub use report::{Diagnostic, Lang, Mode, Options, Report, Severity};

@@ -197,6 +197,10 @@ pub struct Report {
     /// The Tame IR pretty-printed as MATLAB (IR view); empty until lowering runs.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub ir: String,
+    /// The program with the conformance checks the analysis could not discharge inlined
+    /// as `▶` lines, after redundant ones are removed (the paper's Figures 4–6).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub checks: String,
 }
 
 impl Report {

@@ -1,0 +1,1 @@
+//! The Tame IR (Dubrau 2012, ch. 4): three-address statements lowered from the MATLAB AST, each mapped back to a source span, and pretty-printed back to MATLAB.
