@@ -98,7 +98,11 @@ pub enum Field {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Literal {
     /// A real or imaginary double literal; `text` is the spelling in the source.
-    Number { value: f64, imag: bool, text: String },
+    Number {
+        value: f64,
+        imag: bool,
+        text: String,
+    },
     /// `'chars'` (char row vector) or `"string"`.
     Str { value: String, double_quoted: bool },
 }
@@ -119,9 +123,15 @@ pub enum ForIter {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum StmtKind {
     /// `lhs = literal`.
-    AssignLiteral { lhs: Var, value: Literal },
+    AssignLiteral {
+        lhs: Var,
+        value: Literal,
+    },
     /// `lhs = rhs`.
-    Copy { lhs: Var, rhs: Var },
+    Copy {
+        lhs: Var,
+        rhs: Var,
+    },
     /// `[t1, …] = func(a1, …)`; `func` is a function (builtin or user), never a variable.
     /// An empty target list is an expression statement (`disp(x)`).
     Call {
@@ -166,9 +176,16 @@ pub enum StmtKind {
         update: bool,
     },
     /// `base.field = rhs`.
-    DotSet { base: Var, field: Field, rhs: Var },
+    DotSet {
+        base: Var,
+        field: Field,
+        rhs: Var,
+    },
     /// `lhs = @func`.
-    FuncHandle { lhs: Var, func: String },
+    FuncHandle {
+        lhs: Var,
+        func: String,
+    },
     /// `lhs = @(params…) func(captured…, params…)`, where `func` is the lifted lambda body.
     Lambda {
         lhs: Var,
@@ -260,6 +277,16 @@ impl Program {
         out
     }
 
+    /// Numbers statements in pre-order (functions in order) so ids are dense, stable and
+    /// in reading order; sets [`Program::stmt_count`].
+    pub fn renumber(&mut self) {
+        let mut n = 0;
+        for f in &mut self.functions {
+            number(&mut f.body, &mut n);
+        }
+        self.stmt_count = n;
+    }
+
     /// Whether `name` is a lowering temporary of this program.
     pub fn is_temp(&self, name: &str) -> bool {
         name.strip_prefix(&self.temp_prefix)
@@ -272,6 +299,35 @@ fn collect<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
         out.push(s);
         for c in s.children() {
             collect(c, out);
+        }
+    }
+}
+
+fn number(stmts: &mut [Stmt], n: &mut u32) {
+    for s in stmts {
+        s.id = StmtId(*n);
+        *n += 1;
+        match &mut s.kind {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                number(then_body, n);
+                number(else_body, n);
+            }
+            StmtKind::While { header, body, .. } => {
+                number(header, n);
+                number(body, n);
+            }
+            StmtKind::For { body, .. } => number(body, n),
+            StmtKind::Try {
+                body, catch_body, ..
+            } => {
+                number(body, n);
+                number(catch_body, n);
+            }
+            _ => {}
         }
     }
 }

@@ -43,7 +43,15 @@ pub struct Lowered {
 
 /// Builtins that make a program "wild" (thesis §1.4): they defeat static analysis.
 const WILD: &[&str] = &[
-    "eval", "evalin", "feval", "assignin", "clear", "load", "cd", "addpath", "inputname",
+    "eval",
+    "evalin",
+    "feval",
+    "assignin",
+    "clear",
+    "load",
+    "cd",
+    "addpath",
+    "inputname",
 ];
 
 /// Lowers a parsed file. Never panics; what cannot be lowered is reported.
@@ -95,48 +103,11 @@ pub fn lower(file: &ast::File) -> Lowered {
         temp_prefix: l.prefix,
         stmt_count: 0,
     };
-    renumber(&mut program);
+    program.renumber();
     Lowered {
         program,
         diagnostics: l.diagnostics,
     }
-}
-
-/// Numbers statements in pre-order so ids are dense, stable and in reading order.
-fn renumber(p: &mut ir::Program) {
-    fn go(stmts: &mut [ir::Stmt], n: &mut u32) {
-        for s in stmts {
-            s.id = StmtId(*n);
-            *n += 1;
-            match &mut s.kind {
-                StmtKind::If {
-                    then_body,
-                    else_body,
-                    ..
-                } => {
-                    go(then_body, n);
-                    go(else_body, n);
-                }
-                StmtKind::While { header, body, .. } => {
-                    go(header, n);
-                    go(body, n);
-                }
-                StmtKind::For { body, .. } => go(body, n),
-                StmtKind::Try {
-                    body, catch_body, ..
-                } => {
-                    go(body, n);
-                    go(catch_body, n);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut n = 0;
-    for f in &mut p.functions {
-        go(&mut f.body, &mut n);
-    }
-    p.stmt_count = n;
 }
 
 /// Per-function lowering state.
@@ -301,7 +272,9 @@ impl Lowerer {
                 let t = self.expr(subject, Dest::Any, out);
                 self.switch_chain(&t, cases, otherwise, sp, out);
             }
-            ast::StmtKind::For { var, iter, body, .. } => self.for_stmt(var, iter, body, sp, out),
+            ast::StmtKind::For {
+                var, iter, body, ..
+            } => self.for_stmt(var, iter, body, sp, out),
             ast::StmtKind::While { cond, body } => {
                 let mut header = Vec::new();
                 let c = self.expr(cond, Dest::Any, &mut header);
@@ -390,7 +363,14 @@ impl Lowerer {
                         value: a.clone(),
                         double_quoted: false,
                     };
-                    self.emit(out, sp, StmtKind::AssignLiteral { lhs: t.clone(), value });
+                    self.emit(
+                        out,
+                        sp,
+                        StmtKind::AssignLiteral {
+                            lhs: t.clone(),
+                            value,
+                        },
+                    );
                     vs.push(t);
                 }
                 self.call(out, sp, vec![], &name.name, vs);
@@ -405,7 +385,14 @@ impl Lowerer {
             ExprKind::Ident(i) if self.is_var(&i.name) => {
                 if prints {
                     let v = i.name.clone();
-                    self.emit(out, e.span, StmtKind::Copy { lhs: v.clone(), rhs: v });
+                    self.emit(
+                        out,
+                        e.span,
+                        StmtKind::Copy {
+                            lhs: v.clone(),
+                            rhs: v,
+                        },
+                    );
                 }
             }
             ExprKind::Number { .. }
@@ -768,7 +755,14 @@ impl Lowerer {
                     let lhs = self.single(&dest, sp);
                     if lhs != i.name {
                         let rhs = i.name.clone();
-                        self.emit(out, sp, StmtKind::Copy { lhs: lhs.clone(), rhs });
+                        self.emit(
+                            out,
+                            sp,
+                            StmtKind::Copy {
+                                lhs: lhs.clone(),
+                                rhs,
+                            },
+                        );
                     }
                     lhs
                 }
@@ -824,7 +818,12 @@ impl Lowerer {
             ExprKind::Field { base, name } => {
                 let b = self.expr(base, Dest::Any, out);
                 let ts = self.targets(&dest);
-                let kind = get_kind(&Sel::Field(Field::Static(name.name.clone())), b, ts.clone(), false);
+                let kind = get_kind(
+                    &Sel::Field(Field::Static(name.name.clone())),
+                    b,
+                    ts.clone(),
+                    false,
+                );
                 self.emit(out, sp, kind);
                 self.first(&ts)
             }
@@ -841,7 +840,14 @@ impl Lowerer {
             ExprKind::FuncHandle(name) => {
                 let lhs = self.single(&dest, sp);
                 let func = name.clone();
-                self.emit(out, sp, StmtKind::FuncHandle { lhs: lhs.clone(), func });
+                self.emit(
+                    out,
+                    sp,
+                    StmtKind::FuncHandle {
+                        lhs: lhs.clone(),
+                        func,
+                    },
+                );
                 lhs
             }
             ExprKind::Lambda { params, body } => self.lambda(params, body, dest, sp, out),
@@ -850,7 +856,14 @@ impl Lowerer {
 
     fn literal(&mut self, value: Literal, dest: Dest, sp: Span, out: &mut Out) -> Var {
         let lhs = self.single(&dest, sp);
-        self.emit(out, sp, StmtKind::AssignLiteral { lhs: lhs.clone(), value });
+        self.emit(
+            out,
+            sp,
+            StmtKind::AssignLiteral {
+                lhs: lhs.clone(),
+                value,
+            },
+        );
         lhs
     }
 
@@ -910,7 +923,14 @@ impl Lowerer {
                 imag: false,
                 text: k.to_string(),
             };
-            self.emit(out, sp, StmtKind::AssignLiteral { lhs: kv.clone(), value });
+            self.emit(
+                out,
+                sp,
+                StmtKind::AssignLiteral {
+                    lhs: kv.clone(),
+                    value,
+                },
+            );
             return self.op_call("size", vec![array, kv], dest, sp, out);
         }
         let lhs = self.single(&dest, sp);
@@ -989,7 +1009,14 @@ impl Lowerer {
                     Dest::Any => v,
                     _ => {
                         let lhs = self.single(&dest, sp);
-                        self.emit(out, sp, StmtKind::Copy { lhs: lhs.clone(), rhs: v });
+                        self.emit(
+                            out,
+                            sp,
+                            StmtKind::Copy {
+                                lhs: lhs.clone(),
+                                rhs: v,
+                            },
+                        );
                         lhs
                     }
                 }
@@ -1020,7 +1047,12 @@ impl Lowerer {
         let saved = std::mem::replace(
             &mut self.scope,
             Scope {
-                vars: captured.iter().chain(&ps).cloned().chain([result.clone()]).collect(),
+                vars: captured
+                    .iter()
+                    .chain(&ps)
+                    .cloned()
+                    .chain([result.clone()])
+                    .collect(),
                 ends: vec![],
                 origin: sp,
                 func: name.clone(),
