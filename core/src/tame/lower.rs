@@ -224,19 +224,24 @@ impl Lowerer {
                 func: spec.name.clone(),
             },
         );
+        // Lambdas lifted from the body are pushed meanwhile; they go after this function.
+        let slot = self.functions.len();
         let mut body = Vec::new();
         self.block(spec.body, &mut body);
         let scope = std::mem::replace(&mut self.scope, saved);
-        self.functions.push(ir::Function {
-            name: spec.name,
-            kind: spec.kind,
-            parent: spec.parent,
-            params: spec.params,
-            outputs: spec.outputs,
-            body,
-            variables: scope.vars.into_iter().collect(),
-            span: spec.span,
-        });
+        self.functions.insert(
+            slot,
+            ir::Function {
+                name: spec.name,
+                kind: spec.kind,
+                parent: spec.parent,
+                params: spec.params,
+                outputs: spec.outputs,
+                body,
+                variables: scope.vars.into_iter().collect(),
+                span: spec.span,
+            },
+        );
     }
 
     fn block(&mut self, stmts: &[ast::Stmt], out: &mut Out) {
@@ -262,7 +267,7 @@ impl Lowerer {
         let sp = s.span;
         match &s.kind {
             ast::StmtKind::Expr(e) => self.expr_stmt(e, s.prints, out),
-            ast::StmtKind::Assign { lhs, rhs } => self.assign_stmt(lhs, rhs, out),
+            ast::StmtKind::Assign { lhs, rhs } => self.assign_stmt(lhs, rhs, s.prints, out),
             ast::StmtKind::If { arms, else_body } => self.if_chain(arms, else_body, sp, out),
             ast::StmtKind::Switch {
                 subject,
@@ -408,7 +413,7 @@ impl Lowerer {
         }
     }
 
-    fn assign_stmt(&mut self, lhs: &[LValue], rhs: &ast::Expr, out: &mut Out) {
+    fn assign_stmt(&mut self, lhs: &[LValue], rhs: &ast::Expr, prints: bool, out: &mut Out) {
         if let [lv] = lhs {
             match lv {
                 LValue::Path {
@@ -439,9 +444,33 @@ impl Lowerer {
                 }
             }
         }
+        let named: Vec<Var> = lhs
+            .iter()
+            .zip(&targets)
+            .filter(|(lv, _)| !matches!(lv, LValue::Tilde(_)))
+            .map(|(_, t)| t.clone())
+            .collect();
+        let discards = named.len() < targets.len();
         self.expr(rhs, Dest::Many(targets), out);
         for (lv, t) in later {
             self.assign_to(lv, t, out);
+        }
+        // MATLAB displays only the named targets: re-display them (`m = m`) rather than
+        // the placeholder temporaries of `~`.
+        if prints && discards {
+            for v in named {
+                self.emit(
+                    out,
+                    rhs.span,
+                    StmtKind::Copy {
+                        lhs: v.clone(),
+                        rhs: v,
+                    },
+                );
+                if let Some(last) = out.last_mut() {
+                    last.prints = true;
+                }
+            }
         }
     }
 

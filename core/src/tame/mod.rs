@@ -9,3 +9,6 @@ mod print;
 pub use ir::*;
 pub use lower::{lower, Lowered};
 pub use print::{literal, print_program};
+
+#[cfg(test)]
+mod tests;

@@ -204,8 +204,8 @@ impl Printer {
                 targets: ts,
                 array,
                 indices: ix,
-                ..
-            } => self.simple(s, format!("{}{array}({})", targets(ts), indices(ix))),
+                update,
+            } => self.get(s, *update, ts, format!("{array}({})", indices(ix))),
             StmtKind::ArraySet {
                 array,
                 indices: ix,
@@ -215,8 +215,8 @@ impl Printer {
                 targets: ts,
                 cell,
                 indices: ix,
-                ..
-            } => self.simple(s, format!("{}{cell}{{{}}}", targets(ts), indices(ix))),
+                update,
+            } => self.get(s, *update, ts, format!("{cell}{{{}}}", indices(ix))),
             StmtKind::CellSet {
                 cell,
                 indices: ix,
@@ -226,8 +226,8 @@ impl Printer {
                 targets: ts,
                 base,
                 field: fl,
-                ..
-            } => self.simple(s, format!("{}{base}.{}", targets(ts), field(fl))),
+                update,
+            } => self.get(s, *update, ts, format!("{base}.{}", field(fl))),
             StmtKind::DotSet {
                 base,
                 field: fl,
@@ -313,6 +313,18 @@ impl Printer {
                 self.line("continue;");
             }
             StmtKind::Return => self.line("return;"),
+        }
+    }
+
+    /// A get; a read made for a nested update (`s.a.b = x`) yields `[]` where the part
+    /// does not exist yet, as MATLAB creates it on assignment.
+    fn get(&mut self, s: &Stmt, update: bool, ts: &[Var], access: String) {
+        if update {
+            let t = targets(ts);
+            let empty: Vec<String> = ts.iter().map(|v| format!("{v} = [];")).collect();
+            self.line(&format!("try, {t}{access}; catch, {} end", empty.join(" ")));
+        } else {
+            self.simple(s, format!("{}{access}", targets(ts)));
         }
     }
 
