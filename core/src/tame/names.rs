@@ -138,11 +138,7 @@ fn free(e: &Expr, out: &mut Vec<String>) {
     }
     // Recurse through sub-expressions, but route lambdas through `free`.
     match &e.kind {
-        ExprKind::Ident(i) => {
-            if !out.contains(&i.name) {
-                out.push(i.name.clone());
-            }
-        }
+        ExprKind::Ident(i) if !out.contains(&i.name) => out.push(i.name.clone()),
         ExprKind::Binary { lhs, rhs, .. } => {
             free(lhs, out);
             free(rhs, out);

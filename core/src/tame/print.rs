@@ -108,7 +108,7 @@ pub fn literal(l: &Literal) -> String {
 /// control characters, and backslashes in double quotes, which Octave would read as
 /// escapes) are spliced in as `char(n)`, giving a char row either way.
 fn string_literal(value: &str, double_quoted: bool) -> String {
-    let plain = |c: char| !c.is_control() && !(double_quoted && c == '\\');
+    let plain = |c: char| !(c.is_control() || (double_quoted && c == '\\'));
     if value.chars().all(plain) {
         return if double_quoted {
             format!("\"{}\"", value.replace('"', "\"\""))
