@@ -211,7 +211,9 @@ impl Builder {
                 Rule::fn_params => {
                     head.inputs = c
                         .into_inner()
-                        .map(|param| (param.as_str() != "~").then(|| self.ident(&param)))
+                        .map(|param| {
+                            (param.as_str() != "~").then(|| self.ident(&param))
+                        })
                         .collect();
                 }
                 _ => {}
@@ -479,10 +481,9 @@ impl Builder {
         let kind = match p.as_rule() {
             Rule::number => number(p.as_str()),
             Rule::sq_string => ExprKind::Str {
-                value: p
-                    .into_inner()
-                    .next()
-                    .map_or_else(String::new, |s| s.as_str().replace("''", "'")),
+                value: p.into_inner().next().map_or_else(String::new, |s| {
+                    s.as_str().replace("''", "'")
+                }),
                 double_quoted: false,
             },
             Rule::dq_string => ExprKind::Str {
