@@ -113,7 +113,7 @@ impl Builder {
             Rule::break_kw => stmt(StmtKind::Break),
             Rule::continue_kw => stmt(StmtKind::Continue),
             Rule::return_kw => stmt(StmtKind::Return),
-            Rule::assign => stmt(self.assign(main)),
+            Rule::assign => self.chained_assign(main, prints),
             Rule::multi_assign => stmt(self.multi_assign(main)),
             Rule::opassign => stmt(self.opassign(main)),
             Rule::incr_stmt => stmt(self.incr(main)),
@@ -211,9 +211,7 @@ impl Builder {
                 Rule::fn_params => {
                     head.inputs = c
                         .into_inner()
-                        .map(|param| {
-                            (param.as_str() != "~").then(|| self.ident(&param))
-                        })
+                        .map(|param| param.into_inner().next().map(|name| self.ident(&name)))
                         .collect();
                 }
                 _ => {}
@@ -250,6 +248,42 @@ impl Builder {
 
     fn multi_assign(&self, p: Pair<Rule>) -> StmtKind {
         self.assign(p)
+    }
+
+    /// `a = b = c` (Octave) becomes `b = c` then `a = b`; a plain `a = c` is one
+    /// statement. Each statement spans from its target to the end of the line, and only
+    /// the outermost one displays its result.
+    fn chained_assign(&self, p: Pair<Rule>, prints: bool) -> Clause {
+        let end = self.span(&p).end;
+        let mut targets = vec![];
+        let mut rhs = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::lvalue => targets.push(self.lvalue(c)),
+                _ => rhs = Some(self.expr(c)),
+            }
+        }
+        let Some(mut rhs) = rhs else {
+            return Clause::Many(vec![]);
+        };
+        let mut stmts = vec![];
+        while let Some(lv) = targets.pop() {
+            let start = lvalue_span(&lv).start;
+            let next_rhs = lvalue_expr(&lv);
+            stmts.push(Stmt {
+                kind: StmtKind::Assign {
+                    lhs: vec![lv],
+                    rhs,
+                },
+                span: Span::new(start, end),
+                prints: prints && targets.is_empty(),
+            });
+            rhs = next_rhs;
+        }
+        match stmts.len() {
+            1 => Clause::Stmt(stmts.remove(0)),
+            _ => Clause::Many(stmts),
+        }
     }
 
     /// `a op= b` is `a = a op b`.
@@ -428,7 +462,7 @@ impl Builder {
             let span = e.span.to(self.span(&post));
             let base = Box::new(e);
             let kind = match post.as_rule() {
-                Rule::transpose => ExprKind::Postfix {
+                Rule::transpose | Rule::dot_transpose => ExprKind::Postfix {
                     op: if post.as_str() == "'" {
                         PostfixOp::CTranspose
                     } else {
@@ -620,6 +654,12 @@ pub(super) fn end_word(text: &str) -> EndWord {
     }
 }
 
+fn lvalue_span(lv: &LValue) -> Span {
+    match lv {
+        LValue::Tilde(span) | LValue::Path { span, .. } => *span,
+    }
+}
+
 /// The current value of an assignment target, for desugaring `a(i) += b`.
 fn lvalue_expr(lv: &LValue) -> Expr {
     match lv {
@@ -684,9 +724,11 @@ fn accessor_expr(base: Expr, a: &Accessor) -> (Span, ExprKind) {
 
 /// `3`, `1e-3`, `.5`, `0x1F`, `2.5i`, `1d3` (Fortran exponent, Octave).
 fn number(text: &str) -> ExprKind {
-    let imag = text.ends_with(['i', 'j', 'I', 'J']) && !text.starts_with("0x");
-    let imag = imag || (text.starts_with("0x") && text.ends_with(['i', 'j']));
+    // Hex digits never include i/j, so a trailing i/j is always the imaginary unit.
+    let imag = text.ends_with(['i', 'j', 'I', 'J']);
     let digits = if imag { &text[..text.len() - 1] } else { text };
+    let digits = digits.replace('_', "");
+    let digits = digits.as_str();
     let value = if let Some(hex) = digits
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
@@ -713,6 +755,13 @@ fn unescape_dq(raw: &str) -> String {
                 out.push('"');
             }
             '\\' => match chars.next() {
+                // A backslash-newline continues the string on the next line.
+                Some('\n') => {}
+                Some('\r') => {
+                    if chars.clone().next() == Some('\n') {
+                        chars.next();
+                    }
+                }
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
                 Some('r') => out.push('\r'),
