@@ -462,6 +462,7 @@ impl Builder {
             let span = e.span.to(self.span(&post));
             let base = Box::new(e);
             let kind = match post.as_rule() {
+                Rule::incr_post => post_increment(*base, post.as_str() == "++", span),
                 Rule::transpose | Rule::dot_transpose => ExprKind::Postfix {
                     op: if post.as_str() == "'" {
                         PostfixOp::CTranspose
@@ -505,9 +506,35 @@ impl Builder {
                     kind: ExprKind::Colon,
                     span: self.span(&a),
                 },
-                _ => self.expr(a),
+                _ => self.value(a),
             })
             .collect()
+    }
+
+    /// An expression, or an Octave assignment used as a value (`(x = e)`).
+    fn value(&self, p: Pair<Rule>) -> Expr {
+        if p.as_rule() != Rule::assign_expr {
+            return self.expr(p);
+        }
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let (Some(name), Some(value)) = (it.next(), it.next()) else {
+            return empty_expr();
+        };
+        let base = self.ident(&name);
+        let target = LValue::Path {
+            span: base.span,
+            base,
+            accessors: vec![],
+        };
+        Expr {
+            kind: ExprKind::AssignExpr {
+                target: Box::new(target),
+                value: Box::new(self.expr(value)),
+                post_increment: false,
+            },
+            span,
+        }
     }
 
     fn primary(&self, p: Pair<Rule>) -> Expr {
@@ -539,7 +566,7 @@ impl Builder {
             Rule::cell => ExprKind::Cell(self.rows(p)),
             // `( … )`: the inner expression, with the span widened to the parentheses.
             _ => match p.into_inner().next() {
-                Some(inner) => self.expr(inner).kind,
+                Some(inner) => self.value(inner).kind,
                 None => ExprKind::Matrix(vec![]),
             },
         };
@@ -651,6 +678,69 @@ pub(super) fn end_word(text: &str) -> EndWord {
         "end_try_catch" => EndWord::EndTryCatch,
         "end_unwind_protect" => EndWord::EndUnwindProtect,
         _ => EndWord::End,
+    }
+}
+
+/// `x++` inside an expression; operands that cannot be assigned keep their value.
+fn post_increment(operand: Expr, up: bool, span: Span) -> ExprKind {
+    let Some(target) = expr_lvalue(&operand) else {
+        return operand.kind;
+    };
+    let one = Expr {
+        kind: ExprKind::Number {
+            value: 1.0,
+            imag: false,
+            text: "1".into(),
+        },
+        span: Span::new(operand.span.end, span.end),
+    };
+    let op = if up { BinOp::Add } else { BinOp::Sub };
+    ExprKind::AssignExpr {
+        target: Box::new(target),
+        value: Box::new(Expr {
+            kind: ExprKind::Binary {
+                op,
+                lhs: Box::new(operand),
+                rhs: Box::new(one),
+            },
+            span,
+        }),
+        post_increment: true,
+    }
+}
+
+/// The assignment target an expression denotes (`x`, `x(i).f{j}`), if any.
+fn expr_lvalue(e: &Expr) -> Option<LValue> {
+    let mut accessors = vec![];
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Ident(base) => {
+                accessors.reverse();
+                return Some(LValue::Path {
+                    base: base.clone(),
+                    accessors,
+                    span: e.span,
+                });
+            }
+            ExprKind::Index { base, args } => {
+                accessors.push(Accessor::Paren(args.clone()));
+                cur = base;
+            }
+            ExprKind::CellIndex { base, args } => {
+                accessors.push(Accessor::Brace(args.clone()));
+                cur = base;
+            }
+            ExprKind::Field { base, name } => {
+                accessors.push(Accessor::Field(name.clone()));
+                cur = base;
+            }
+            ExprKind::DynField { base, name } => {
+                accessors.push(Accessor::DynField((**name).clone()));
+                cur = base;
+            }
+            _ => return None,
+        }
     }
 }
 
