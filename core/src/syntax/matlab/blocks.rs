@@ -9,6 +9,8 @@ use crate::span::{LineIndex, Span};
 /// One line-level unit produced by the grammar.
 pub(super) enum Clause {
     Stmt(Stmt),
+    /// Several statements from one clause (Octave's chained `a = b = 0`).
+    Many(Vec<Stmt>),
     Head(Head, Span),
     End(EndWord, Span),
     Function(FnHead),
@@ -245,11 +247,11 @@ impl Folder<'_, '_> {
                         out.push(s);
                     }
                 }
-                Some(Clause::Stmt(_)) => {
-                    if let Some(Clause::Stmt(s)) = self.take() {
-                        out.push(s);
-                    }
-                }
+                Some(Clause::Stmt(_) | Clause::Many(_)) => match self.take() {
+                    Some(Clause::Stmt(s)) => out.push(s),
+                    Some(Clause::Many(s)) => out.extend(s),
+                    _ => {}
+                },
                 Some(Clause::Error { .. }) => {
                     if let Some(Clause::Error { span, opener }) = self.take() {
                         out.push(error_stmt(span));

@@ -113,7 +113,7 @@ impl Builder {
             Rule::break_kw => stmt(StmtKind::Break),
             Rule::continue_kw => stmt(StmtKind::Continue),
             Rule::return_kw => stmt(StmtKind::Return),
-            Rule::assign => stmt(self.assign(main)),
+            Rule::assign => self.chained_assign(main, prints),
             Rule::multi_assign => stmt(self.multi_assign(main)),
             Rule::opassign => stmt(self.opassign(main)),
             Rule::incr_stmt => stmt(self.incr(main)),
@@ -211,9 +211,7 @@ impl Builder {
                 Rule::fn_params => {
                     head.inputs = c
                         .into_inner()
-                        .map(|param| {
-                            (param.as_str() != "~").then(|| self.ident(&param))
-                        })
+                        .map(|param| param.into_inner().next().map(|name| self.ident(&name)))
                         .collect();
                 }
                 _ => {}
@@ -250,6 +248,42 @@ impl Builder {
 
     fn multi_assign(&self, p: Pair<Rule>) -> StmtKind {
         self.assign(p)
+    }
+
+    /// `a = b = c` (Octave) becomes `b = c` then `a = b`; a plain `a = c` is one
+    /// statement. Each statement spans from its target to the end of the line, and only
+    /// the outermost one displays its result.
+    fn chained_assign(&self, p: Pair<Rule>, prints: bool) -> Clause {
+        let end = self.span(&p).end;
+        let mut targets = vec![];
+        let mut rhs = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::lvalue => targets.push(self.lvalue(c)),
+                _ => rhs = Some(self.expr(c)),
+            }
+        }
+        let Some(mut rhs) = rhs else {
+            return Clause::Many(vec![]);
+        };
+        let mut stmts = vec![];
+        while let Some(lv) = targets.pop() {
+            let start = lvalue_span(&lv).start;
+            let next_rhs = lvalue_expr(&lv);
+            stmts.push(Stmt {
+                kind: StmtKind::Assign {
+                    lhs: vec![lv],
+                    rhs,
+                },
+                span: Span::new(start, end),
+                prints: prints && targets.is_empty(),
+            });
+            rhs = next_rhs;
+        }
+        match stmts.len() {
+            1 => Clause::Stmt(stmts.remove(0)),
+            _ => Clause::Many(stmts),
+        }
     }
 
     /// `a op= b` is `a = a op b`.
@@ -428,7 +462,8 @@ impl Builder {
             let span = e.span.to(self.span(&post));
             let base = Box::new(e);
             let kind = match post.as_rule() {
-                Rule::transpose => ExprKind::Postfix {
+                Rule::incr_post => post_increment(*base, post.as_str() == "++", span),
+                Rule::transpose | Rule::dot_transpose => ExprKind::Postfix {
                     op: if post.as_str() == "'" {
                         PostfixOp::CTranspose
                     } else {
@@ -471,9 +506,35 @@ impl Builder {
                     kind: ExprKind::Colon,
                     span: self.span(&a),
                 },
-                _ => self.expr(a),
+                _ => self.value(a),
             })
             .collect()
+    }
+
+    /// An expression, or an Octave assignment used as a value (`(x = e)`).
+    fn value(&self, p: Pair<Rule>) -> Expr {
+        if p.as_rule() != Rule::assign_expr {
+            return self.expr(p);
+        }
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let (Some(name), Some(value)) = (it.next(), it.next()) else {
+            return empty_expr();
+        };
+        let base = self.ident(&name);
+        let target = LValue::Path {
+            span: base.span,
+            base,
+            accessors: vec![],
+        };
+        Expr {
+            kind: ExprKind::AssignExpr {
+                target: Box::new(target),
+                value: Box::new(self.expr(value)),
+                post_increment: false,
+            },
+            span,
+        }
     }
 
     fn primary(&self, p: Pair<Rule>) -> Expr {
@@ -505,7 +566,7 @@ impl Builder {
             Rule::cell => ExprKind::Cell(self.rows(p)),
             // `( … )`: the inner expression, with the span widened to the parentheses.
             _ => match p.into_inner().next() {
-                Some(inner) => self.expr(inner).kind,
+                Some(inner) => self.value(inner).kind,
                 None => ExprKind::Matrix(vec![]),
             },
         };
@@ -620,6 +681,75 @@ pub(super) fn end_word(text: &str) -> EndWord {
     }
 }
 
+/// `x++` inside an expression; operands that cannot be assigned keep their value.
+fn post_increment(operand: Expr, up: bool, span: Span) -> ExprKind {
+    let Some(target) = expr_lvalue(&operand) else {
+        return operand.kind;
+    };
+    let one = Expr {
+        kind: ExprKind::Number {
+            value: 1.0,
+            imag: false,
+            text: "1".into(),
+        },
+        span: Span::new(operand.span.end, span.end),
+    };
+    let op = if up { BinOp::Add } else { BinOp::Sub };
+    ExprKind::AssignExpr {
+        target: Box::new(target),
+        value: Box::new(Expr {
+            kind: ExprKind::Binary {
+                op,
+                lhs: Box::new(operand),
+                rhs: Box::new(one),
+            },
+            span,
+        }),
+        post_increment: true,
+    }
+}
+
+/// The assignment target an expression denotes (`x`, `x(i).f{j}`), if any.
+fn expr_lvalue(e: &Expr) -> Option<LValue> {
+    let mut accessors = vec![];
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Ident(base) => {
+                accessors.reverse();
+                return Some(LValue::Path {
+                    base: base.clone(),
+                    accessors,
+                    span: e.span,
+                });
+            }
+            ExprKind::Index { base, args } => {
+                accessors.push(Accessor::Paren(args.clone()));
+                cur = base;
+            }
+            ExprKind::CellIndex { base, args } => {
+                accessors.push(Accessor::Brace(args.clone()));
+                cur = base;
+            }
+            ExprKind::Field { base, name } => {
+                accessors.push(Accessor::Field(name.clone()));
+                cur = base;
+            }
+            ExprKind::DynField { base, name } => {
+                accessors.push(Accessor::DynField((**name).clone()));
+                cur = base;
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn lvalue_span(lv: &LValue) -> Span {
+    match lv {
+        LValue::Tilde(span) | LValue::Path { span, .. } => *span,
+    }
+}
+
 /// The current value of an assignment target, for desugaring `a(i) += b`.
 fn lvalue_expr(lv: &LValue) -> Expr {
     match lv {
@@ -684,9 +814,11 @@ fn accessor_expr(base: Expr, a: &Accessor) -> (Span, ExprKind) {
 
 /// `3`, `1e-3`, `.5`, `0x1F`, `2.5i`, `1d3` (Fortran exponent, Octave).
 fn number(text: &str) -> ExprKind {
-    let imag = text.ends_with(['i', 'j', 'I', 'J']) && !text.starts_with("0x");
-    let imag = imag || (text.starts_with("0x") && text.ends_with(['i', 'j']));
+    // Hex digits never include i/j, so a trailing i/j is always the imaginary unit.
+    let imag = text.ends_with(['i', 'j', 'I', 'J']);
     let digits = if imag { &text[..text.len() - 1] } else { text };
+    let digits = digits.replace('_', "");
+    let digits = digits.as_str();
     let value = if let Some(hex) = digits
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
@@ -713,6 +845,13 @@ fn unescape_dq(raw: &str) -> String {
                 out.push('"');
             }
             '\\' => match chars.next() {
+                // A backslash-newline continues the string on the next line.
+                Some('\n') => {}
+                Some('\r') => {
+                    if chars.clone().next() == Some('\n') {
+                        chars.next();
+                    }
+                }
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
                 Some('r') => out.push('\r'),
