@@ -16,7 +16,10 @@ pub(super) enum Clause {
     Function(FnHead),
     /// A clause that failed to parse (already diagnosed). `opener` says whether it
     /// began with a block keyword, so that its `end` still pairs up.
-    Error { span: Span, opener: Option<Opener> },
+    Error {
+        span: Span,
+        opener: Option<Opener>,
+    },
 }
 
 /// Block keywords other than `function` and the closers.

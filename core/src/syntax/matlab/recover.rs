@@ -96,17 +96,12 @@ fn scan_line(source: &str, start: usize) -> Scan {
 }
 
 fn touches_value(prev: Option<char>) -> bool {
-    prev.is_some_and(|p| {
-        p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.')
-    })
+    prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.'))
 }
 
 /// Skips to the closing quote (doubled quotes and, in `"…"`, backslash escapes stay
 /// inside). Returns false if the line ends first (the newline is left unconsumed).
-fn skip_string(
-    it: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
-    quote: char,
-) -> bool {
+fn skip_string(it: &mut std::iter::Peekable<std::str::CharIndices<'_>>, quote: char) -> bool {
     while let Some(&(_, c)) = it.peek() {
         if is_newline(c) {
             return false;
@@ -167,7 +162,10 @@ pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic 
     };
     let scan = scan_line(source, span.start);
     if let Some((q, quote)) = scan.unterminated {
-        let msg = format!("unterminated string: the {quote} at {} is never closed", at(q));
+        let msg = format!(
+            "unterminated string: the {quote} at {} is never closed",
+            at(q)
+        );
         return Diagnostic::error("syntax.unterminated-string", msg, Span::new(q, scan.end));
     }
     if let Some((c_at, closer, opener)) = scan.bad_close {
@@ -181,7 +179,10 @@ pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic 
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(c_at, c_at + 1));
     }
     if let Some(&(o_at, o)) = scan.open.first() {
-        let msg = format!("unbalanced bracket: '{o}' opened at {} is never closed", at(o_at));
+        let msg = format!(
+            "unbalanced bracket: '{o}' opened at {} is never closed",
+            at(o_at)
+        );
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(o_at, o_at + 1));
     }
     unexpected_token(source, span, furthest.clamp(span.start, span.end))
@@ -211,7 +212,11 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
             let op = trailing_operator(before);
             let op_start = span.start + before.len() - op.len();
             let msg = format!("expected an expression after '{op}'");
-            return Diagnostic::error("syntax.invalid", msg, Span::new(op_start, span.start + before.len()));
+            return Diagnostic::error(
+                "syntax.invalid",
+                msg,
+                Span::new(op_start, span.start + before.len()),
+            );
         }
         return Diagnostic::error(
             "syntax.invalid",
@@ -220,7 +225,11 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
         );
     }
     let tok_span = Span::new(furthest, furthest + token.len());
-    let diag = Diagnostic::error("syntax.unexpected", format!("unexpected '{token}'"), tok_span);
+    let diag = Diagnostic::error(
+        "syntax.unexpected",
+        format!("unexpected '{token}'"),
+        tok_span,
+    );
     if token == "=" {
         diag.with_help("to compare values use '=='; an assignment must start the statement")
     } else {
