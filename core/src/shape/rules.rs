@@ -185,7 +185,7 @@ pub fn mtimes(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
                 Shape::tuple(prod),
             ),
         ];
-        decide(cases, &[2, 0, 1], facts, rule)
+        decide(cases, &[2, 1, 0], facts, rule)
     })
 }
 
@@ -203,7 +203,7 @@ pub fn elementwise(a: &Shape, b: &Shape, mode: Mode, facts: &Facts) -> Outcome {
                     case(alpha(s), Shape::Tuple(t.clone())),
                     case(eq_all(&s.promote(m), &t.promote(m)), Shape::Tuple(t.clone())),
                 ];
-                decide(cases, &[2, 0, 1], facts, rule)
+                decide(cases, &[2, 1, 0], facts, rule)
             })
         }
         Mode::Modern => {

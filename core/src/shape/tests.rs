@@ -299,3 +299,156 @@ fn mtimes_is_not_associative_commutative_or_idempotent() {
     assert_ne!(mt(&k(&[2, 5]), &k(&[5, 2])), mt(&k(&[5, 2]), &k(&[2, 5])));
     assert_ne!(mt(&a, &a), a);
 }
+
+// ---- extensions beyond the paper (expected values checked with Octave 7.3) ----
+
+fn v(n: &str) -> Dim {
+    Dim::val(n)
+}
+
+#[test]
+fn create_clamps_and_squares() {
+    assert_eq!(create(&[]).shape, Shape::scalar());
+    assert_eq!(create(&[v("n")]).shape.to_string(), "<max(n,0),max(n,0)>");
+    assert_eq!(create(&[Dim::known(3), Dim::known(-2)]).shape, k(&[3, 0]));
+    assert_eq!(create(&[Dim::known(1), Dim::known(0), Dim::known(4)]).shape, k(&[1, 0, 4]));
+    assert_eq!(create(&[v("m"), v("n")]).rule.source, "Joisha eq. (39)");
+}
+
+#[test]
+fn reductions() {
+    let f = none();
+    let r = |a: &Shape, d| reduce(a, d, EmptyReduction::ToScalar, &f).shape;
+    assert_eq!(r(&k(&[3, 4]), None), k(&[1, 4]));
+    assert_eq!(r(&k(&[1, 4]), None), k(&[1, 1]));
+    assert_eq!(r(&k(&[1, 0]), None), k(&[1, 1]));
+    assert_eq!(r(&k(&[0, 3]), None), k(&[1, 3]));
+    assert_eq!(r(&k(&[3, 4, 5]), Some(3)), k(&[3, 4]));
+    assert_eq!(r(&k(&[3, 4]), Some(5)), k(&[3, 4]));
+    assert_eq!(r(&Shape::empty(), None), Shape::scalar());
+    assert_eq!(reduce(&Shape::empty(), None, EmptyReduction::ToEmpty, &f).shape, Shape::empty());
+    assert_eq!(r(&sym(&["n", "m"]), None).to_string(), "<1,m>");
+}
+
+#[test]
+fn indexing() {
+    let f = none();
+    let a = k(&[3, 4]);
+    assert_eq!(index(&a, &[IndexArg::Colon], &f).shape, k(&[12, 1]));
+    assert_eq!(index(&a, &[IndexArg::Scalar(Some(Dim::known(2))), IndexArg::Colon], &f).shape, k(&[1, 4]));
+    assert_eq!(index(&a, &[IndexArg::Colon, IndexArg::End(0)], &f).shape, k(&[3, 1]));
+    let out = index(&a, &[IndexArg::Scalar(Some(Dim::known(5))), IndexArg::Colon], &f);
+    assert_eq!(out.status, Truth::Refuted, "row 5 of a 3x4 is out of bounds");
+    let row = k(&[1, 5]);
+    let r3 = IndexArg::Range { len: Dim::known(3), max: Some(Dim::known(3)) };
+    assert_eq!(index(&row, &[r3.clone()], &f).shape, k(&[1, 3]));
+    assert_eq!(index(&k(&[5, 1]), &[r3.clone()], &f).shape, k(&[3, 1]));
+    assert_eq!(index(&a, &[r3], &f).shape, k(&[1, 3]));
+    let mask = IndexArg::Logical { mask: a.clone(), count: Dim::sym("c1") };
+    assert_eq!(index(&a, &[mask], &f).shape.to_string(), "<c1,1>");
+    // Fewer subscripts than dimensions: the last spans the rest.
+    assert_eq!(index(&k(&[2, 3, 4]), &[IndexArg::Colon, IndexArg::Colon], &f).shape, k(&[2, 12]));
+    assert_eq!(end_value(&k(&[2, 3, 4]), 1, 2), Some(Dim::known(12)));
+}
+
+#[test]
+fn subscripted_assignment_grows_and_deletes() {
+    let f = none();
+    let mut n = 0;
+    let mut fresh = || {
+        n += 1;
+        Dim::sym(&format!("g{n}"))
+    };
+    let one = Shape::scalar();
+    let s = |x: i64| IndexArg::Scalar(Some(Dim::known(x)));
+    // x = []; x(3) = 1  → 1×3
+    assert_eq!(assign_index(&Shape::empty(), &[s(3)], &one, &f, &mut fresh).shape, k(&[1, 3]));
+    // z = ones(3,1); z(5) = 1 → 5×1
+    assert_eq!(assign_index(&k(&[3, 1]), &[s(5)], &one, &f, &mut fresh).shape, k(&[5, 1]));
+    // A = []; A(:,1) = [1;2;3] → 3×1
+    let out = assign_index(&Shape::empty(), &[IndexArg::Colon, s(1)], &k(&[3, 1]), &f, &mut fresh);
+    assert_eq!(out.shape, k(&[3, 1]));
+    // A(end+1,:) = row grows by one.
+    let out = assign_index(&sym(&["n", "m"]), &[IndexArg::End(1), IndexArg::Colon], &sym(&["r", "m"]).normalize(&f), &f, &mut fresh);
+    assert_eq!(out.shape.to_string(), "<n+1,m>");
+    // Mismatched non-singleton extents: A(1:2,1:3) = ones(3,2) fails.
+    let r2 = IndexArg::Range { len: Dim::known(2), max: Some(Dim::known(2)) };
+    let r3 = IndexArg::Range { len: Dim::known(3), max: Some(Dim::known(3)) };
+    let out = assign_index(&k(&[2, 3]), &[r2, r3.clone()], &k(&[3, 2]), &f, &mut fresh);
+    assert_eq!(out.status, Truth::Refuted);
+    // A(1,1:3) = ones(3,1) is fine (non-singleton extents agree).
+    let out = assign_index(&k(&[2, 3]), &[s(1), r3], &k(&[3, 1]), &f, &mut fresh);
+    assert_eq!((out.status, out.shape), (Truth::Proven, k(&[2, 3])));
+    // Unknown subscript values grow to a fresh extent.
+    let out = assign_index(&k(&[1, 3]), &[IndexArg::Scalar(None)], &one, &f, &mut fresh);
+    assert_eq!(out.shape.to_string(), "<1,g1>");
+    // Deletion.
+    let e = Shape::empty();
+    assert_eq!(assign_index(&k(&[3, 3]), &[IndexArg::Colon, s(2)], &e, &f, &mut fresh).shape, k(&[3, 2]));
+    assert_eq!(assign_index(&k(&[3, 3]), &[s(2)], &e, &f, &mut fresh).shape, k(&[1, 8]));
+    assert_eq!(assign_index(&k(&[3, 3]), &[IndexArg::Colon, IndexArg::Colon], &e, &f, &mut fresh).shape, k(&[0, 3]));
+    assert_eq!(assign_index(&k(&[4, 1]), &[s(2)], &e, &f, &mut fresh).shape, k(&[3, 1]));
+}
+
+#[test]
+fn reshape_repmat_permute_cat_colon() {
+    let f = none();
+    let a = k(&[3, 4]);
+    assert_eq!(reshape(&a, &[Some(Dim::known(2)), None], &f).shape, k(&[2, 6]));
+    assert_eq!(reshape(&a, &[Some(Dim::known(5)), None], &f).status, Truth::Refuted);
+    assert_eq!(reshape(&a, &[Some(Dim::known(6)), Some(Dim::known(2))], &f).shape, k(&[6, 2]));
+    assert_eq!(reshape(&a, &[Some(Dim::known(5)), Some(Dim::known(2))], &f).status, Truth::Refuted);
+    let out = reshape(&sym(&["n", "m"]), &[Some(Dim::sym("m")), None], &f);
+    assert_eq!((out.status, out.shape.to_string()), (Truth::Proven, "<m,n>".to_string()));
+    assert_eq!(repmat(&a, &[Dim::known(2)], &f).shape, k(&[6, 8]));
+    assert_eq!(repmat(&a, &[Dim::known(1), Dim::known(1), Dim::known(2)], &f).shape, k(&[3, 4, 2]));
+    assert_eq!(permute(&k(&[2, 3, 4]), &[3, 1, 2], &f).shape, k(&[4, 2, 3]));
+    assert_eq!(permute(&k(&[2, 3, 4]), &[2, 1], &f).shape, Shape::Illegal);
+    assert_eq!(permute(&k(&[2, 3]), &[1, 1], &f).shape, Shape::Illegal);
+    assert_eq!(cat(3, &[k(&[2, 3]), k(&[2, 3])], &f).shape, k(&[2, 3, 2]));
+    assert_eq!(cat(3, &[k(&[2, 3]), k(&[2, 4])], &f).shape, Shape::Illegal);
+    assert_eq!(colon(&Dim::known(1), &Dim::known(5)).shape, k(&[1, 5]));
+    assert_eq!(colon(&Dim::known(5), &Dim::known(1)).shape, k(&[1, 0]));
+    assert_eq!(colon(&Dim::known(1), &v("n")).shape.to_string(), "<1,max(n,0)>");
+    assert_eq!(colon_step(&Dim::known(1), &Dim::known(2), &Dim::known(10)).shape, k(&[1, 5]));
+    assert_eq!(colon_step(&Dim::known(10), &Dim::known(-3), &Dim::known(1)).shape, k(&[1, 4]));
+    assert_eq!(colon_step(&Dim::known(1), &Dim::known(0), &Dim::known(3)).shape, k(&[1, 0]));
+}
+
+#[test]
+fn join_and_widen() {
+    let mut fresh = |i: usize| Dim::sym(&format!("w{i}"));
+    assert_eq!(join(&k(&[3, 4]), &k(&[3, 4]), &mut fresh), k(&[3, 4]));
+    assert_eq!(join(&k(&[3, 4]), &k(&[5, 4]), &mut fresh).to_string(), "<w0,4>");
+    assert_eq!(join(&k(&[3, 4]), &k(&[3, 4, 2]), &mut fresh), Shape::Unknown);
+    assert_eq!(join(&Shape::Illegal, &k(&[3, 4]), &mut fresh), k(&[3, 4]));
+    // a = [a; b] in a loop reaches a fixed point once widened with a stable symbol.
+    let f = none();
+    let b = k(&[1, 3]);
+    let mut a = k(&[0, 3]);
+    for _ in 0..4 {
+        let next = vertcat(&[a.clone(), b.clone()], &f).shape;
+        let w = widen(&a, &next, &mut fresh);
+        if w == a {
+            break;
+        }
+        a = w;
+    }
+    assert_eq!(a.to_string(), "<w0,3>");
+    assert_eq!(widen(&a, &vertcat(&[a.clone(), b], &f).shape, &mut fresh), a);
+}
+
+proptest! {
+    /// Concrete indexing agrees with a direct model of MATLAB's A(i,j) with ranges.
+    #[test]
+    fn two_subscript_index_counts(p in 1i64..5, q in 1i64..5, i in 0i64..5, j in 0i64..5) {
+        let f = none();
+        let r = |len: i64| IndexArg::Range { len: Dim::known(len), max: Some(Dim::known(len.max(1))) };
+        let out = index(&k(&[p, q]), &[r(i), r(j)], &f);
+        if i <= p && j <= q {
+            prop_assert_eq!(out.shape, k(&[i, j]));
+        } else {
+            prop_assert_eq!(out.status, Truth::Refuted);
+        }
+    }
+}
