@@ -23,20 +23,23 @@ pub enum Truth {
     Unknown,
 }
 
+impl std::ops::Not for Truth {
+    type Output = Truth;
+    fn not(self) -> Truth {
+        match self {
+            Truth::Proven => Truth::Refuted,
+            Truth::Refuted => Truth::Proven,
+            Truth::Unknown => Truth::Unknown,
+        }
+    }
+}
+
 impl Truth {
     pub fn from_bool(b: bool) -> Truth {
         if b {
             Truth::Proven
         } else {
             Truth::Refuted
-        }
-    }
-
-    pub fn not(self) -> Truth {
-        match self {
-            Truth::Proven => Truth::Refuted,
-            Truth::Refuted => Truth::Proven,
-            Truth::Unknown => Truth::Unknown,
         }
     }
 
@@ -271,7 +274,7 @@ impl Facts {
             Constraint::False => Truth::Refuted,
             Constraint::Opaque(_) => Truth::Unknown,
             Constraint::Eq(a, b) => self.zero_test(&a.sub(b), budget),
-            Constraint::Ne(a, b) => self.zero_test(&a.sub(b), budget).not(),
+            Constraint::Ne(a, b) => !self.zero_test(&a.sub(b), budget),
             Constraint::Le(a, b) => self.nonneg_test(&b.sub(a), budget),
             Constraint::Lt(a, b) => self.nonneg_test(&b.sub(a).add_const(-1), budget),
             Constraint::And(v) => {

@@ -3,7 +3,7 @@
 //! `reshape`, `repmat`, `permute`, `cat`, colon ranges, and control-flow joins.
 //! Dimension numbers in these signatures are 1-based, as in MATLAB.
 
-use super::rules::{decide, fold_cat, case, Outcome, RuleInfo};
+use super::rules::{case, decide, fold_cat, Outcome, RuleInfo};
 use super::tuple::{alpha, is_empty_matrix, Shape, ShapeTuple};
 use crate::dims::{Constraint, Dim, Facts, Truth};
 
@@ -124,7 +124,11 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
                 return Outcome::always(shape, rule);
             }
             (0..t.rank())
-                .find(|&i| !facts.ask(&Constraint::eq(&t.extent(i), &Dim::one())).is_proven())
+                .find(|&i| {
+                    !facts
+                        .ask(&Constraint::eq(&t.extent(i), &Dim::one()))
+                        .is_proven()
+                })
                 .unwrap_or(0)
         }
     };
@@ -145,7 +149,11 @@ pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
                 && args
                     .iter()
                     .all(|a| matches!(a, IndexArg::Scalar(_) | IndexArg::End(_)));
-            let shape = if all_scalar { Shape::scalar() } else { Shape::Unknown };
+            let shape = if all_scalar {
+                Shape::scalar()
+            } else {
+                Shape::Unknown
+            };
             return Outcome::always(shape, rule);
         }
     };
@@ -180,7 +188,8 @@ pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
 
 /// `1 ≤ value ≤ extent` for each subscript.
 fn in_bounds(a: &IndexArg, extent: &Dim) -> Constraint {
-    let within = |v: &Dim| Constraint::and([Constraint::le(&Dim::one(), v), Constraint::le(v, extent)]);
+    let within =
+        |v: &Dim| Constraint::and([Constraint::le(&Dim::one(), v), Constraint::le(v, extent)]);
     match a {
         IndexArg::Colon => Constraint::True,
         IndexArg::Scalar(Some(v)) => within(v),
@@ -190,7 +199,9 @@ fn in_bounds(a: &IndexArg, extent: &Dim) -> Constraint {
         }
         IndexArg::Array { max: Some(m), .. } => Constraint::le(m, extent),
         IndexArg::Logical { .. } => Constraint::True,
-        IndexArg::Scalar(None) | IndexArg::Range { max: None, .. } | IndexArg::Array { max: None, .. } => {
+        IndexArg::Scalar(None)
+        | IndexArg::Range { max: None, .. }
+        | IndexArg::Array { max: None, .. } => {
             Constraint::Opaque(format!("subscript within 1..{extent}"))
         }
     }
@@ -206,9 +217,12 @@ fn linear_index_shape(t: &ShapeTuple, arg: &IndexArg, facts: &Facts) -> Shape {
         IndexArg::Array { shape, .. } => shape.clone(),
         IndexArg::Logical { mask, count } => {
             // a(mask) is a(find(mask)): a row only when the mask is a row.
-            let row = mask
-                .as_tuple()
-                .is_some_and(|m| m.rank() == 2 && facts.ask(&Constraint::eq(&m.extent(0), &Dim::one())).is_proven());
+            let row = mask.as_tuple().is_some_and(|m| {
+                m.rank() == 2
+                    && facts
+                        .ask(&Constraint::eq(&m.extent(0), &Dim::one()))
+                        .is_proven()
+            });
             if row {
                 Shape::tuple(vec![Dim::one(), count.clone()])
             } else {
@@ -249,7 +263,9 @@ pub fn assign_index(
         return delete_index(base, args, facts);
     }
     let (t, r) = match (base.normalize(facts), rhs.normalize(facts)) {
-        (Shape::Illegal, _) | (_, Shape::Illegal) => return Outcome::illegal(Constraint::False, rule),
+        (Shape::Illegal, _) | (_, Shape::Illegal) => {
+            return Outcome::illegal(Constraint::False, rule)
+        }
         (Shape::Unknown, _) => return Outcome::unknown(rule),
         (_, Shape::Unknown) => {
             let mut o = Outcome::unknown(rule);
@@ -271,7 +287,11 @@ pub fn assign_index(
         for (i, a) in args.iter().enumerate() {
             let e = spanned_extent(&t, i, n);
             // A colon over an empty base takes the right-hand side's extent (A(:,1) = col).
-            let e = if base_empty && *a == IndexArg::Colon { r.extent(i) } else { e };
+            let e = if base_empty && *a == IndexArg::Colon {
+                r.extent(i)
+            } else {
+                e
+            };
             region.push(a.count(&e));
             dims.push(grown(&e, a, facts, fresh));
         }

@@ -12,8 +12,8 @@ pub mod tuple;
 
 pub use ext::*;
 pub use rules::{
-    cat_pair, elementwise, horzcat, mldivide, mpower, mrdivide, mtimes, transpose, unary,
-    vertcat, Outcome, RuleInfo, SOURCE_EXTENSION, SOURCE_PAPER,
+    cat_pair, elementwise, horzcat, mldivide, mpower, mrdivide, mtimes, transpose, unary, vertcat,
+    Outcome, RuleInfo, SOURCE_EXTENSION, SOURCE_PAPER,
 };
 pub use tuple::{alpha, beta, is_empty_matrix, Notation, Shape, ShapeTuple};
 

@@ -70,8 +70,13 @@ fn o_mtimes(s: &D, t: &D) -> Shape {
     let (a, b) = (alpha(s), alpha(t));
     let th = theta(s)
         * theta(t)
-        * (1 - (1 - a) * (1 - b) * (1 - beta(s) * beta(t) * delta_v(&sub(&mul(&psi(&sp), &g1), &mul(&tp, &g1)))));
-    let generic = sub(&sub(&add(&add(&mul(&sp, &g1), &mul(&tp, &g2)), &io), &g1), &g2);
+        * (1 - (1 - a)
+            * (1 - b)
+            * (1 - beta(s) * beta(t) * delta_v(&sub(&mul(&psi(&sp), &g1), &mul(&tp, &g1)))));
+    let generic = sub(
+        &sub(&add(&add(&mul(&sp, &g1), &mul(&tp, &g2)), &io), &g1),
+        &g2,
+    );
     let body = add(
         &add(&scale(&sp, b), &scale(&tp, a * (1 - b))),
         &scale(&generic, (1 - a) * (1 - b)),
@@ -108,8 +113,13 @@ fn o_mrdivide(s: &D, t: &D) -> Shape {
     let (a, b, bs, bt) = (alpha(s), alpha(t), beta(s), beta(t));
     let th = theta(s)
         * theta(t)
-        * (1 - (1 - b) * (1 - a * (1 - bt)) * (1 - bs * bt * delta_v(&sub(&mul(&sp, &g2), &mul(&tp, &g2)))));
-    let generic = add(&sub(&sub(&add(&mul(&sp, &g1), &io), &g1), &g2), &mul(&psi(&tp), &g2));
+        * (1 - (1 - b)
+            * (1 - a * (1 - bt))
+            * (1 - bs * bt * delta_v(&sub(&mul(&sp, &g2), &mul(&tp, &g2)))));
+    let generic = add(
+        &sub(&sub(&add(&mul(&sp, &g1), &io), &g1), &g2),
+        &mul(&psi(&tp), &g2),
+    );
     let body = add(
         &add(&scale(&sp, b), &scale(&tp, 1 - bt)),
         &scale(&generic, (1 - b) * bt),
@@ -124,8 +134,13 @@ fn o_mldivide(s: &D, t: &D) -> Shape {
     let (a, b, bs, bt) = (alpha(s), alpha(t), beta(s), beta(t));
     let th = theta(s)
         * theta(t)
-        * (1 - (1 - a) * (1 - b * (1 - bs)) * (1 - bs * bt * delta_v(&sub(&mul(&sp, &g1), &mul(&tp, &g1)))));
-    let generic = add(&sub(&sub(&add(&mul(&psi(&sp), &g1), &io), &g1), &g2), &mul(&tp, &g2));
+        * (1 - (1 - a)
+            * (1 - b * (1 - bs))
+            * (1 - bs * bt * delta_v(&sub(&mul(&sp, &g1), &mul(&tp, &g1)))));
+    let generic = add(
+        &sub(&sub(&add(&mul(&psi(&sp), &g1), &io), &g1), &g2),
+        &mul(&tp, &g2),
+    );
     let body = add(
         &add(&scale(&tp, a), &scale(&sp, 1 - bs)),
         &scale(&generic, (1 - a) * bs),
@@ -213,7 +228,10 @@ fn oracle_reproduces_the_papers_concrete_claims() {
     assert_eq!(o_mtimes(&vec![3, 2], &vec![4, 4, 1]), Shape::Illegal);
     assert_eq!(o_mtimes(&vec![2, 0], &vec![0, 3]), Shape::known(&[2, 3]));
     assert_eq!(o_mtimes(&vec![5, 2], &vec![2, 5]), Shape::known(&[5, 5]));
-    assert_eq!(o_mtimes(&vec![2, 5, 3], &vec![1, 1]), Shape::known(&[2, 5, 3]));
+    assert_eq!(
+        o_mtimes(&vec![2, 5, 3], &vec![1, 1]),
+        Shape::known(&[2, 5, 3])
+    );
     // The printed (uncorrected) eq. (24) would make a/scalar illegal; the corrected one does not.
     assert_eq!(o_mrdivide(&vec![3, 4], &vec![1, 1]), Shape::known(&[3, 4]));
 }

@@ -117,7 +117,12 @@ pub(crate) fn case(guard: Constraint, shape: Shape) -> Case {
 
 /// Picks the shown case (see the module comment). `cases` is in paper order; `generic`
 /// lists case indices in the order preferred when nothing is proven.
-pub(crate) fn decide(cases: Vec<Case>, generic: &[usize], facts: &Facts, rule: RuleInfo) -> Outcome {
+pub(crate) fn decide(
+    cases: Vec<Case>,
+    generic: &[usize],
+    facts: &Facts,
+    rule: RuleInfo,
+) -> Outcome {
     // θ lists the generic case first: `(p2 == q1) ∨ α(a) ∨ α(b)` reads as the paper does.
     let order = generic
         .iter()
@@ -201,7 +206,10 @@ pub fn elementwise(a: &Shape, b: &Shape, mode: Mode, facts: &Facts) -> Outcome {
                 let cases = vec![
                     case(alpha(t), Shape::Tuple(s.clone())),
                     case(alpha(s), Shape::Tuple(t.clone())),
-                    case(eq_all(&s.promote(m), &t.promote(m)), Shape::Tuple(t.clone())),
+                    case(
+                        eq_all(&s.promote(m), &t.promote(m)),
+                        Shape::Tuple(t.clone()),
+                    ),
                 ];
                 decide(cases, &[2, 1, 0], facts, rule)
             })
@@ -261,9 +269,8 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
 pub fn mpower(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
     let rule = RuleInfo::paper("mpower");
     binary(a, b, facts, rule, |s, t| {
-        let square = |x: &ShapeTuple| {
-            Constraint::and([beta(x), Constraint::eq(&x.extent(0), &x.extent(1))])
-        };
+        let square =
+            |x: &ShapeTuple| Constraint::and([beta(x), Constraint::eq(&x.extent(0), &x.extent(1))]);
         let cases = vec![
             case(
                 Constraint::and([alpha(t), square(s)]),

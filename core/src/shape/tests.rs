@@ -53,7 +53,10 @@ fn psi_swaps_first_two() {
 #[test]
 fn example1_and_its_variants() {
     assert_eq!(mt(&k(&[3, 2]), &k(&[4, 4, 1])), Shape::Illegal);
-    assert_eq!(mtimes(&k(&[3, 2]), &k(&[4, 4, 1]), &none()).status, Truth::Refuted);
+    assert_eq!(
+        mtimes(&k(&[3, 2]), &k(&[4, 4, 1]), &none()).status,
+        Truth::Refuted
+    );
     assert_eq!(mt(&k(&[3, 2]), &k(&[2, 4, 1])), k(&[3, 4]));
     assert_eq!(mt(&k(&[1, 1]), &k(&[4, 4, 2])), k(&[4, 4, 2]));
     assert_eq!(mt(&k(&[3, 2]), &k(&[1, 1, 1])), k(&[3, 2]));
@@ -73,7 +76,10 @@ fn example2_concatenation() {
     assert_eq!(horzcat(&[k(&[2, 3]), k(&[3, 3])], &f).shape, Shape::Illegal);
     assert_eq!(vertcat(&[k(&[2, 3]), k(&[4, 3])], &f).shape, k(&[6, 3]));
     let out = horzcat(&[sym(&["p1", "p2"]), sym(&["q1", "q2"])], &f);
-    assert_eq!(out.theta.to_string().split(" ∨ ").next(), Some("(p1 == q1)"));
+    assert_eq!(
+        out.theta.to_string().split(" ∨ ").next(),
+        Some("(p1 == q1)")
+    );
     assert_eq!(out.shape.to_string(), "<p1,p2+q2>");
 }
 
@@ -83,7 +89,10 @@ fn empty_matrix_is_skipped_in_concatenation() {
     let out = vertcat(&[Shape::empty(), k(&[1, 3])], &f);
     assert_eq!(out.shape, k(&[1, 3]));
     assert_eq!(out.rule.source, SOURCE_EXTENSION);
-    assert_eq!(vertcat(&[k(&[2, 3]), Shape::empty(), k(&[1, 3])], &f).shape, k(&[3, 3]));
+    assert_eq!(
+        vertcat(&[k(&[2, 3]), Shape::empty(), k(&[1, 3])], &f).shape,
+        k(&[3, 3])
+    );
     assert_eq!(vertcat(&[], &f).shape, Shape::empty());
     // 0×3 is not `[]`: extents must still match.
     assert_eq!(vertcat(&[k(&[0, 3]), k(&[2, 2])], &f).shape, Shape::Illegal);
@@ -94,7 +103,10 @@ fn section_5_3_counterexamples() {
     let ab = mt(&k(&[2, 5, 3]), &k(&[1, 2]));
     assert_eq!(ab, Shape::Illegal);
     assert_eq!(mt(&ab, &k(&[2, 1])), Shape::Illegal);
-    assert_eq!(mt(&k(&[2, 5, 3]), &mt(&k(&[1, 2]), &k(&[2, 1]))), k(&[2, 5, 3]));
+    assert_eq!(
+        mt(&k(&[2, 5, 3]), &mt(&k(&[1, 2]), &k(&[2, 1]))),
+        k(&[2, 5, 3])
+    );
     assert_eq!(mt(&k(&[2, 5]), &k(&[5, 2])), k(&[2, 2]));
     assert_eq!(mt(&k(&[5, 2]), &k(&[2, 5])), k(&[5, 5]));
     assert_eq!(mt(&k(&[2, 5, 3]), &k(&[2, 5, 3])), Shape::Illegal);
@@ -117,10 +129,19 @@ fn mpower_rules() {
     let f = none();
     assert_eq!(mpower(&k(&[3, 3]), &Shape::scalar(), &f).shape, k(&[3, 3]));
     assert_eq!(mpower(&Shape::scalar(), &k(&[3, 3]), &f).shape, k(&[3, 3]));
-    assert_eq!(mpower(&Shape::scalar(), &Shape::scalar(), &f).shape, Shape::scalar());
+    assert_eq!(
+        mpower(&Shape::scalar(), &Shape::scalar(), &f).shape,
+        Shape::scalar()
+    );
     // ῑ is not an identity for non-square s (spec §2.4).
-    assert_eq!(mpower(&Shape::scalar(), &k(&[2, 3]), &f).shape, Shape::Illegal);
-    assert_eq!(mpower(&k(&[2, 2, 2]), &Shape::scalar(), &f).shape, Shape::Illegal);
+    assert_eq!(
+        mpower(&Shape::scalar(), &k(&[2, 3]), &f).shape,
+        Shape::Illegal
+    );
+    assert_eq!(
+        mpower(&k(&[2, 2, 2]), &Shape::scalar(), &f).shape,
+        Shape::Illegal
+    );
 }
 
 #[test]
@@ -160,7 +181,10 @@ fn symbolic_mtimes_condition_and_generic_case() {
     );
     assert_eq!(out.status, Truth::Unknown);
     assert_eq!(out.shape.to_string(), "<p1,q2>");
-    assert_eq!(out.assume, vec![Constraint::eq(&Dim::sym("p2"), &Dim::sym("q1"))]);
+    assert_eq!(
+        out.assume,
+        vec![Constraint::eq(&Dim::sym("p2"), &Dim::sym("q1"))]
+    );
     // No false alarms: refuted only when false for every value of the unknowns.
     let out = mtimes(&k(&[3, 4]), &sym(&["n", "m"]), &none());
     assert_eq!(out.status, Truth::Unknown);
@@ -171,10 +195,20 @@ fn symbolic_mtimes_condition_and_generic_case() {
     // once n == 4 is assumed.
     let out = mtimes(&k(&[3, 4]), &sym(&["n", "n"]), &none());
     assert_eq!(out.shape, k(&[3, 4]));
-    assert_eq!(out.assume, vec![Constraint::eq(&Dim::sym("n"), &Dim::known(4))]);
-    let out = mtimes(&k(&[3, 4]), &Shape::tuple(vec![Dim::one(), Dim::sym("n")]), &none());
+    assert_eq!(
+        out.assume,
+        vec![Constraint::eq(&Dim::sym("n"), &Dim::known(4))]
+    );
+    let out = mtimes(
+        &k(&[3, 4]),
+        &Shape::tuple(vec![Dim::one(), Dim::sym("n")]),
+        &none(),
+    );
     assert_eq!(out.shape, k(&[3, 4]));
-    assert_eq!(out.assume, vec![Constraint::eq(&Dim::sym("n"), &Dim::one())]);
+    assert_eq!(
+        out.assume,
+        vec![Constraint::eq(&Dim::sym("n"), &Dim::one())]
+    );
 }
 
 #[test]
@@ -185,7 +219,11 @@ fn example3_e_is_proven_same_shape_as_d() {
         let c = mtimes(&a, &b, &f0);
         let f1 = c.facts_after(&f0);
         let d = elementwise(&c.shape, &a, mode, &f1);
-        assert_eq!(d.status, Truth::Unknown, "{mode:?}: d needs a run-time check");
+        assert_eq!(
+            d.status,
+            Truth::Unknown,
+            "{mode:?}: d needs a run-time check"
+        );
         let f2 = d.facts_after(&f1);
         let e = elementwise(&d.shape, &a, mode, &f2);
         assert_eq!(e.status, Truth::Proven, "{mode:?}: e = d - a is proven");
@@ -311,7 +349,10 @@ fn create_clamps_and_squares() {
     assert_eq!(create(&[]).shape, Shape::scalar());
     assert_eq!(create(&[v("n")]).shape.to_string(), "<max(n,0),max(n,0)>");
     assert_eq!(create(&[Dim::known(3), Dim::known(-2)]).shape, k(&[3, 0]));
-    assert_eq!(create(&[Dim::known(1), Dim::known(0), Dim::known(4)]).shape, k(&[1, 0, 4]));
+    assert_eq!(
+        create(&[Dim::known(1), Dim::known(0), Dim::known(4)]).shape,
+        k(&[1, 0, 4])
+    );
     assert_eq!(create(&[v("m"), v("n")]).rule.source, "Joisha eq. (39)");
 }
 
@@ -326,7 +367,10 @@ fn reductions() {
     assert_eq!(r(&k(&[3, 4, 5]), Some(3)), k(&[3, 4]));
     assert_eq!(r(&k(&[3, 4]), Some(5)), k(&[3, 4]));
     assert_eq!(r(&Shape::empty(), None), Shape::scalar());
-    assert_eq!(reduce(&Shape::empty(), None, EmptyReduction::ToEmpty, &f).shape, Shape::empty());
+    assert_eq!(
+        reduce(&Shape::empty(), None, EmptyReduction::ToEmpty, &f).shape,
+        Shape::empty()
+    );
     assert_eq!(r(&sym(&["n", "m"]), None).to_string(), "<1,m>");
 }
 
@@ -335,19 +379,50 @@ fn indexing() {
     let f = none();
     let a = k(&[3, 4]);
     assert_eq!(index(&a, &[IndexArg::Colon], &f).shape, k(&[12, 1]));
-    assert_eq!(index(&a, &[IndexArg::Scalar(Some(Dim::known(2))), IndexArg::Colon], &f).shape, k(&[1, 4]));
-    assert_eq!(index(&a, &[IndexArg::Colon, IndexArg::End(0)], &f).shape, k(&[3, 1]));
-    let out = index(&a, &[IndexArg::Scalar(Some(Dim::known(5))), IndexArg::Colon], &f);
-    assert_eq!(out.status, Truth::Refuted, "row 5 of a 3x4 is out of bounds");
+    assert_eq!(
+        index(
+            &a,
+            &[IndexArg::Scalar(Some(Dim::known(2))), IndexArg::Colon],
+            &f
+        )
+        .shape,
+        k(&[1, 4])
+    );
+    assert_eq!(
+        index(&a, &[IndexArg::Colon, IndexArg::End(0)], &f).shape,
+        k(&[3, 1])
+    );
+    let out = index(
+        &a,
+        &[IndexArg::Scalar(Some(Dim::known(5))), IndexArg::Colon],
+        &f,
+    );
+    assert_eq!(
+        out.status,
+        Truth::Refuted,
+        "row 5 of a 3x4 is out of bounds"
+    );
     let row = k(&[1, 5]);
-    let r3 = IndexArg::Range { len: Dim::known(3), max: Some(Dim::known(3)) };
-    assert_eq!(index(&row, &[r3.clone()], &f).shape, k(&[1, 3]));
-    assert_eq!(index(&k(&[5, 1]), &[r3.clone()], &f).shape, k(&[3, 1]));
+    let r3 = IndexArg::Range {
+        len: Dim::known(3),
+        max: Some(Dim::known(3)),
+    };
+    assert_eq!(index(&row, std::slice::from_ref(&r3), &f).shape, k(&[1, 3]));
+    assert_eq!(
+        index(&k(&[5, 1]), std::slice::from_ref(&r3), &f).shape,
+        k(&[3, 1])
+    );
     assert_eq!(index(&a, &[r3], &f).shape, k(&[1, 3]));
-    let mask = IndexArg::Logical { mask: a.clone(), count: Dim::sym("c1") };
+    let mask = IndexArg::Logical {
+        mask: a.clone(),
+        count: Dim::sym("c1"),
+    };
     assert_eq!(index(&a, &[mask], &f).shape.to_string(), "<c1,1>");
     // Fewer subscripts than dimensions: the last spans the rest.
-    assert_eq!(index(&k(&[2, 3, 4]), &[IndexArg::Colon, IndexArg::Colon], &f).shape, k(&[2, 12]));
+    assert_eq!(
+        index(&k(&[2, 3, 4]), &[IndexArg::Colon, IndexArg::Colon], &f).shape,
+        k(&[2, 12])
+    );
     assert_eq!(end_value(&k(&[2, 3, 4]), 1, 2), Some(Dim::known(12)));
 }
 
@@ -362,18 +437,42 @@ fn subscripted_assignment_grows_and_deletes() {
     let one = Shape::scalar();
     let s = |x: i64| IndexArg::Scalar(Some(Dim::known(x)));
     // x = []; x(3) = 1  → 1×3
-    assert_eq!(assign_index(&Shape::empty(), &[s(3)], &one, &f, &mut fresh).shape, k(&[1, 3]));
+    assert_eq!(
+        assign_index(&Shape::empty(), &[s(3)], &one, &f, &mut fresh).shape,
+        k(&[1, 3])
+    );
     // z = ones(3,1); z(5) = 1 → 5×1
-    assert_eq!(assign_index(&k(&[3, 1]), &[s(5)], &one, &f, &mut fresh).shape, k(&[5, 1]));
+    assert_eq!(
+        assign_index(&k(&[3, 1]), &[s(5)], &one, &f, &mut fresh).shape,
+        k(&[5, 1])
+    );
     // A = []; A(:,1) = [1;2;3] → 3×1
-    let out = assign_index(&Shape::empty(), &[IndexArg::Colon, s(1)], &k(&[3, 1]), &f, &mut fresh);
+    let out = assign_index(
+        &Shape::empty(),
+        &[IndexArg::Colon, s(1)],
+        &k(&[3, 1]),
+        &f,
+        &mut fresh,
+    );
     assert_eq!(out.shape, k(&[3, 1]));
     // A(end+1,:) = row grows by one.
-    let out = assign_index(&sym(&["n", "m"]), &[IndexArg::End(1), IndexArg::Colon], &sym(&["r", "m"]).normalize(&f), &f, &mut fresh);
+    let out = assign_index(
+        &sym(&["n", "m"]),
+        &[IndexArg::End(1), IndexArg::Colon],
+        &sym(&["r", "m"]).normalize(&f),
+        &f,
+        &mut fresh,
+    );
     assert_eq!(out.shape.to_string(), "<n+1,m>");
     // Mismatched non-singleton extents: A(1:2,1:3) = ones(3,2) fails.
-    let r2 = IndexArg::Range { len: Dim::known(2), max: Some(Dim::known(2)) };
-    let r3 = IndexArg::Range { len: Dim::known(3), max: Some(Dim::known(3)) };
+    let r2 = IndexArg::Range {
+        len: Dim::known(2),
+        max: Some(Dim::known(2)),
+    };
+    let r3 = IndexArg::Range {
+        len: Dim::known(3),
+        max: Some(Dim::known(3)),
+    };
     let out = assign_index(&k(&[2, 3]), &[r2, r3.clone()], &k(&[3, 2]), &f, &mut fresh);
     assert_eq!(out.status, Truth::Refuted);
     // A(1,1:3) = ones(3,1) is fine (non-singleton extents agree).
@@ -384,24 +483,61 @@ fn subscripted_assignment_grows_and_deletes() {
     assert_eq!(out.shape.to_string(), "<1,g1>");
     // Deletion.
     let e = Shape::empty();
-    assert_eq!(assign_index(&k(&[3, 3]), &[IndexArg::Colon, s(2)], &e, &f, &mut fresh).shape, k(&[3, 2]));
-    assert_eq!(assign_index(&k(&[3, 3]), &[s(2)], &e, &f, &mut fresh).shape, k(&[1, 8]));
-    assert_eq!(assign_index(&k(&[3, 3]), &[IndexArg::Colon, IndexArg::Colon], &e, &f, &mut fresh).shape, k(&[0, 3]));
-    assert_eq!(assign_index(&k(&[4, 1]), &[s(2)], &e, &f, &mut fresh).shape, k(&[3, 1]));
+    assert_eq!(
+        assign_index(&k(&[3, 3]), &[IndexArg::Colon, s(2)], &e, &f, &mut fresh).shape,
+        k(&[3, 2])
+    );
+    assert_eq!(
+        assign_index(&k(&[3, 3]), &[s(2)], &e, &f, &mut fresh).shape,
+        k(&[1, 8])
+    );
+    assert_eq!(
+        assign_index(
+            &k(&[3, 3]),
+            &[IndexArg::Colon, IndexArg::Colon],
+            &e,
+            &f,
+            &mut fresh
+        )
+        .shape,
+        k(&[0, 3])
+    );
+    assert_eq!(
+        assign_index(&k(&[4, 1]), &[s(2)], &e, &f, &mut fresh).shape,
+        k(&[3, 1])
+    );
 }
 
 #[test]
 fn reshape_repmat_permute_cat_colon() {
     let f = none();
     let a = k(&[3, 4]);
-    assert_eq!(reshape(&a, &[Some(Dim::known(2)), None], &f).shape, k(&[2, 6]));
-    assert_eq!(reshape(&a, &[Some(Dim::known(5)), None], &f).status, Truth::Refuted);
-    assert_eq!(reshape(&a, &[Some(Dim::known(6)), Some(Dim::known(2))], &f).shape, k(&[6, 2]));
-    assert_eq!(reshape(&a, &[Some(Dim::known(5)), Some(Dim::known(2))], &f).status, Truth::Refuted);
+    assert_eq!(
+        reshape(&a, &[Some(Dim::known(2)), None], &f).shape,
+        k(&[2, 6])
+    );
+    assert_eq!(
+        reshape(&a, &[Some(Dim::known(5)), None], &f).status,
+        Truth::Refuted
+    );
+    assert_eq!(
+        reshape(&a, &[Some(Dim::known(6)), Some(Dim::known(2))], &f).shape,
+        k(&[6, 2])
+    );
+    assert_eq!(
+        reshape(&a, &[Some(Dim::known(5)), Some(Dim::known(2))], &f).status,
+        Truth::Refuted
+    );
     let out = reshape(&sym(&["n", "m"]), &[Some(Dim::sym("m")), None], &f);
-    assert_eq!((out.status, out.shape.to_string()), (Truth::Proven, "<m,n>".to_string()));
+    assert_eq!(
+        (out.status, out.shape.to_string()),
+        (Truth::Proven, "<m,n>".to_string())
+    );
     assert_eq!(repmat(&a, &[Dim::known(2)], &f).shape, k(&[6, 8]));
-    assert_eq!(repmat(&a, &[Dim::known(1), Dim::known(1), Dim::known(2)], &f).shape, k(&[3, 4, 2]));
+    assert_eq!(
+        repmat(&a, &[Dim::known(1), Dim::known(1), Dim::known(2)], &f).shape,
+        k(&[3, 4, 2])
+    );
     assert_eq!(permute(&k(&[2, 3, 4]), &[3, 1, 2], &f).shape, k(&[4, 2, 3]));
     assert_eq!(permute(&k(&[2, 3, 4]), &[2, 1], &f).shape, Shape::Illegal);
     assert_eq!(permute(&k(&[2, 3]), &[1, 1], &f).shape, Shape::Illegal);
@@ -409,18 +545,36 @@ fn reshape_repmat_permute_cat_colon() {
     assert_eq!(cat(3, &[k(&[2, 3]), k(&[2, 4])], &f).shape, Shape::Illegal);
     assert_eq!(colon(&Dim::known(1), &Dim::known(5)).shape, k(&[1, 5]));
     assert_eq!(colon(&Dim::known(5), &Dim::known(1)).shape, k(&[1, 0]));
-    assert_eq!(colon(&Dim::known(1), &v("n")).shape.to_string(), "<1,max(n,0)>");
-    assert_eq!(colon_step(&Dim::known(1), &Dim::known(2), &Dim::known(10)).shape, k(&[1, 5]));
-    assert_eq!(colon_step(&Dim::known(10), &Dim::known(-3), &Dim::known(1)).shape, k(&[1, 4]));
-    assert_eq!(colon_step(&Dim::known(1), &Dim::known(0), &Dim::known(3)).shape, k(&[1, 0]));
+    assert_eq!(
+        colon(&Dim::known(1), &v("n")).shape.to_string(),
+        "<1,max(n,0)>"
+    );
+    assert_eq!(
+        colon_step(&Dim::known(1), &Dim::known(2), &Dim::known(10)).shape,
+        k(&[1, 5])
+    );
+    assert_eq!(
+        colon_step(&Dim::known(10), &Dim::known(-3), &Dim::known(1)).shape,
+        k(&[1, 4])
+    );
+    assert_eq!(
+        colon_step(&Dim::known(1), &Dim::known(0), &Dim::known(3)).shape,
+        k(&[1, 0])
+    );
 }
 
 #[test]
 fn join_and_widen() {
     let mut fresh = |i: usize| Dim::sym(&format!("w{i}"));
     assert_eq!(join(&k(&[3, 4]), &k(&[3, 4]), &mut fresh), k(&[3, 4]));
-    assert_eq!(join(&k(&[3, 4]), &k(&[5, 4]), &mut fresh).to_string(), "<w0,4>");
-    assert_eq!(join(&k(&[3, 4]), &k(&[3, 4, 2]), &mut fresh), Shape::Unknown);
+    assert_eq!(
+        join(&k(&[3, 4]), &k(&[5, 4]), &mut fresh).to_string(),
+        "<w0,4>"
+    );
+    assert_eq!(
+        join(&k(&[3, 4]), &k(&[3, 4, 2]), &mut fresh),
+        Shape::Unknown
+    );
     assert_eq!(join(&Shape::Illegal, &k(&[3, 4]), &mut fresh), k(&[3, 4]));
     // a = [a; b] in a loop reaches a fixed point once widened with a stable symbol.
     let f = none();
@@ -435,7 +589,10 @@ fn join_and_widen() {
         a = w;
     }
     assert_eq!(a.to_string(), "<w0,3>");
-    assert_eq!(widen(&a, &vertcat(&[a.clone(), b], &f).shape, &mut fresh), a);
+    assert_eq!(
+        widen(&a, &vertcat(&[a.clone(), b], &f).shape, &mut fresh),
+        a
+    );
 }
 
 proptest! {
