@@ -4,7 +4,7 @@
 //! rules must agree with them on every small concrete tuple (paper mode).
 
 use super::*;
-use crate::dims::Facts;
+use crate::dims::{Dim, Facts};
 use proptest::prelude::*;
 
 type D = Vec<i64>;
@@ -234,4 +234,69 @@ fn oracle_reproduces_the_papers_concrete_claims() {
     );
     // The printed (uncorrected) eq. (24) would make a/scalar illegal; the corrected one does not.
     assert_eq!(o_mrdivide(&vec![3, 4], &vec![1, 1]), Shape::known(&[3, 4]));
+}
+
+/// Substitutes values for the symbols of a symbolic shape.
+fn eval_shape(s: &Shape, env: &dyn Fn(&str) -> Option<i64>) -> Option<Shape> {
+    match s {
+        Shape::Tuple(t) => {
+            let v: Option<Vec<i64>> = t.dims().iter().map(|d| d.eval(env)).collect();
+            Some(Shape::known(&v?))
+        }
+        other => Some(other.clone()),
+    }
+}
+
+type Rule = fn(&Shape, &Shape, &Facts) -> Outcome;
+
+fn rules() -> Vec<(&'static str, Rule)> {
+    vec![
+        ("mtimes", mtimes),
+        ("plus/paper", |a, b, f| elementwise(a, b, Mode::Paper, f)),
+        ("plus/modern", |a, b, f| elementwise(a, b, Mode::Modern, f)),
+        ("mpower", mpower),
+        ("mrdivide", mrdivide),
+        ("mldivide", mldivide),
+        ("vertcat", |a, b, f| cat_pair(0, a, b, f)),
+        ("horzcat", |a, b, f| cat_pair(1, a, b, f)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Symbolic rules against their concrete instances: θ evaluated at a point is the
+    /// concrete verdict, a Refuted status is never given where some point succeeds,
+    /// and where the shown case's assumptions hold the shown shape is the concrete one.
+    #[test]
+    fn symbolic_rules_agree_with_concrete_instances(
+        vals in prop::collection::vec(0i64..4, 5),
+        rank3 in any::<bool>(),
+    ) {
+        let a = Shape::tuple(vec![Dim::sym("p1"), Dim::sym("p2")]);
+        let mut bd = vec![Dim::sym("q1"), Dim::sym("q2")];
+        if rank3 {
+            bd.push(Dim::sym("q3"));
+        }
+        let b = Shape::tuple(bd);
+        let env = |n: &str| -> Option<i64> {
+            let i = ["p1", "p2", "q1", "q2", "q3"].iter().position(|x| *x == n)?;
+            Some(vals[i])
+        };
+        let f = Facts::new();
+        for (name, rule) in rules() {
+            let sym_out = rule(&a, &b, &f);
+            let (ca, cb) = (eval_shape(&a, &env).unwrap(), eval_shape(&b, &env).unwrap());
+            let concrete = rule(&ca, &cb, &f).shape;
+            let legal = concrete != Shape::Illegal;
+            prop_assert_eq!(sym_out.theta.eval(&env), Some(legal), "{} θ = {} at {:?}", name, sym_out.theta, vals);
+            if legal {
+                prop_assert_ne!(sym_out.status, Truth::Refuted, "{}", name);
+            }
+            let assumed = sym_out.assume.iter().all(|c| c.eval(&env) == Some(true));
+            if legal && assumed {
+                prop_assert_eq!(eval_shape(&sym_out.shape, &env), Some(concrete), "{} shown {} at {:?}", name, sym_out.shape, vals);
+            }
+        }
+    }
 }
