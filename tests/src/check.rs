@@ -75,11 +75,12 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
             out.push(m);
         }
     }
-    if let Some(want) = e.check {
-        if !here.is_empty() && !here.iter().any(|s| s.check == want) {
+    if let Some(want) = &e.check {
+        if !here.is_empty() && !here.iter().any(|s| want.contains(&s.check)) {
+            let want: Vec<&str> = want.iter().map(|&w| status(w)).collect();
             out.push(format!(
                 "expected check: {}, found {}{}",
-                status(want),
+                want.join("|"),
                 here.iter().map(|s| status(s.check)).collect::<Vec<_>>().join(", "),
                 rules(&here)
             ));

@@ -16,7 +16,8 @@
 //!                                             at or before this line
 //! dim         := INTEGER | "*" (any extent) | symbolic text (compared literally
 //!                after removing spaces; commas inside parentheses are allowed)
-//! STATUS      := proven | runtime | error | none
+//! STATUS      := WORD ("|" WORD)*          any of the listed statuses is accepted
+//! WORD        := proven | runtime | error | none
 //! remark      := "(" free text             ignored, for the human reader
 //! expect-error:= "expect-error:" CODE      an error diagnostic with CODE on this line;
 //!                                          several may follow one another
@@ -94,7 +95,8 @@ impl fmt::Display for CodePattern {
 pub struct LineExpect {
     pub line: u32,
     pub defs: Vec<DefExpect>,
-    pub check: Option<CheckStatus>,
+    /// The accepted statuses (`check: none|proven` accepts either).
+    pub check: Option<Vec<CheckStatus>>,
     pub errors: Vec<CodePattern>,
 }
 
@@ -265,7 +267,8 @@ fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, Strin
     }
     if let Some(r) = rest.strip_prefix("check:") {
         let (status, r) = take_word(r);
-        out.check = Some(parse_status(status)?);
+        let statuses = status.split('|').map(parse_status);
+        out.check = Some(statuses.collect::<Result<_, _>>()?);
         rest = r.trim_start();
     }
     finish(rest)
@@ -414,12 +417,12 @@ mod tests {
                 ])
             }]
         );
-        assert_eq!(e.check, Some(CheckStatus::Runtime));
+        assert_eq!(e.check, Some(vec![CheckStatus::Runtime]));
     }
 
     #[test]
     fn parses_all_shape_forms_and_remarks() {
-        let e = one("x=1; % expect: y <3, *>; z ?; w illegal; e = shape(d) check: proven (p2 == q1)");
+        let e = one("x=1; % expect: y <3, *>; z ?; w illegal; e = shape(d) check: proven|none (p2 == q1)");
         let shapes: Vec<_> = e.defs.iter().map(|d| d.shape.clone()).collect();
         assert_eq!(
             shapes,
@@ -430,7 +433,7 @@ mod tests {
                 ShapePattern::SameAs("d".into()),
             ]
         );
-        assert_eq!(e.check, Some(CheckStatus::Proven));
+        assert_eq!(e.check, Some(vec![CheckStatus::Proven, CheckStatus::None]));
     }
 
     #[test]
