@@ -4,6 +4,8 @@
 
 pub mod check;
 pub mod expect;
+pub mod gen;
+pub mod octave;
 
 pub use check::{check_fixture, Mismatch};
 pub use expect::FixtureSpec;
