@@ -38,14 +38,24 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
         push(issue.line, format!("bad expectation: {}", issue.message));
     }
     if report.mode != spec.mode {
-        push(0, format!("report mode {:?}, fixture asks for {:?}", report.mode, spec.mode));
+        push(
+            0,
+            format!(
+                "report mode {:?}, fixture asks for {:?}",
+                report.mode, spec.mode
+            ),
+        );
     }
     for e in &spec.lines {
         for message in check_line(e, report) {
             push(e.line, message);
         }
     }
-    for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+    for d in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
         let claimed = spec
             .lines
             .iter()
@@ -81,7 +91,10 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
             out.push(format!(
                 "expected check: {}, found {}{}",
                 want.join("|"),
-                here.iter().map(|s| status(s.check)).collect::<Vec<_>>().join(", "),
+                here.iter()
+                    .map(|s| status(s.check))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 rules(&here)
             ));
         }
@@ -151,10 +164,7 @@ fn check_def(
     })
 }
 
-fn last_def<'a>(
-    stmts: impl Iterator<Item = &'a StatementReport>,
-    name: &str,
-) -> Option<&'a Def> {
+fn last_def<'a>(stmts: impl Iterator<Item = &'a StatementReport>, name: &str) -> Option<&'a Def> {
     stmts
         .flat_map(|s| s.defs.iter())
         .filter(|d| d.name == name)
@@ -321,7 +331,11 @@ mod tests {
                 stmt(2, &[("b", dims(&[4, 5]))], CheckStatus::None),
                 stmt(3, &[("c", dims(&[3, 5, 1]))], CheckStatus::Proven),
                 stmt(4, &[("d", dims(&[3, 5]))], CheckStatus::None),
-                stmt(5, &[("e", ShapeView::Illegal { illegal: true })], CheckStatus::Error),
+                stmt(
+                    5,
+                    &[("e", ShapeView::Illegal { illegal: true })],
+                    CheckStatus::Error,
+                ),
             ],
             diagnostics: vec![error_on(5, "shape.mtimes.inner")],
             ..Default::default()
@@ -344,7 +358,9 @@ mod tests {
             "{text:?}"
         );
         // d's expectation is relative to c, so it now fails too.
-        assert!(text.iter().any(|t| t.starts_with("f.m:4: expected d = shape(c)")));
+        assert!(text
+            .iter()
+            .any(|t| t.starts_with("f.m:4: expected d = shape(c)")));
     }
 
     #[test]
@@ -357,7 +373,9 @@ mod tests {
             .map(|m| m.message.clone())
             .collect();
         assert!(m.contains(&"expected check: proven, found runtime (rule mtimes)".into()));
-        assert!(m.iter().any(|s| s.starts_with("expected error [shape.mtimes*]")));
+        assert!(m
+            .iter()
+            .any(|s| s.starts_with("expected error [shape.mtimes*]")));
         assert!(m.contains(&"unexpected error [shape.elementwise]: boom".into()));
     }
 

@@ -252,7 +252,9 @@ fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, Strin
         }
         let (name, r) = take_name(rest);
         if name.is_empty() {
-            return Err(format!("expected a variable name after `expect:`, found `{rest}`"));
+            return Err(format!(
+                "expected a variable name after `expect:`, found `{rest}`"
+            ));
         }
         let (shape, r) = parse_shape(r.trim_start())?;
         out.defs.push(DefExpect {
@@ -281,7 +283,9 @@ fn finish(rest: &str) -> Result<&str, String> {
     } else if rest.starts_with('(') {
         Ok(find_directive(rest).map_or("", |p| &rest[p..]))
     } else {
-        Err(format!("unexpected text `{rest}` in expectation (remarks go in parentheses)"))
+        Err(format!(
+            "unexpected text `{rest}` in expectation (remarks go in parentheses)"
+        ))
     }
 }
 
@@ -422,7 +426,9 @@ mod tests {
 
     #[test]
     fn parses_all_shape_forms_and_remarks() {
-        let e = one("x=1; % expect: y <3, *>; z ?; w illegal; e = shape(d) check: proven|none (p2 == q1)");
+        let e = one(
+            "x=1; % expect: y <3, *>; z ?; w illegal; e = shape(d) check: proven|none (p2 == q1)",
+        );
         let shapes: Vec<_> = e.defs.iter().map(|d| d.shape.clone()).collect();
         assert_eq!(
             shapes,
@@ -470,7 +476,11 @@ mod tests {
         let spec = FixtureSpec::parse(
             "% Paper example\n% mode: paper\n% differential\n\na = 1; % expect-no-diagnostics\n% mode: modern\n",
         );
-        assert_eq!(spec.mode, Mode::Paper, "mode after code is not front matter");
+        assert_eq!(
+            spec.mode,
+            Mode::Paper,
+            "mode after code is not front matter"
+        );
         assert!(spec.differential && spec.no_diagnostics && spec.has_expectations());
     }
 

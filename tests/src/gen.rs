@@ -89,7 +89,10 @@ fn broadcast(a: &[usize], b: &[usize]) -> Option<Dims> {
 }
 
 fn list(d: &[usize]) -> String {
-    d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 struct Gen {
@@ -361,8 +364,14 @@ impl Gen {
         match self.rng.u8(..4) {
             0 => {
                 let n = numel(&s);
-                let p = (1..=n).filter(|p| n % p == 0).nth(self.rng.usize(..2)).unwrap_or(1);
-                made(format!("reshape({a}, {p}, {})", n / p), Some(vec![p, n / p]))
+                let p = (1..=n)
+                    .filter(|p| n.is_multiple_of(*p))
+                    .nth(self.rng.usize(..2))
+                    .unwrap_or(1);
+                made(
+                    format!("reshape({a}, {p}, {})", n / p),
+                    Some(vec![p, n / p]),
+                )
             }
             1 => {
                 let (m, n) = (self.rng.usize(1..=3), self.rng.usize(1..=3));
@@ -416,7 +425,11 @@ impl Gen {
                     vec![1, 3],
                 );
                 let n = s[0].max(s[1]);
-                let shape = if numel(&s) == 1 { vec![1, 1] } else { vec![n, n] };
+                let shape = if numel(&s) == 1 {
+                    vec![1, 1]
+                } else {
+                    vec![n, n]
+                };
                 made(format!("full(diag({a}))"), Some(shape))
             }
             2 => {
@@ -442,12 +455,18 @@ impl Gen {
             }
             1 => {
                 let (a, s) = self.operand(|s| is_matrix(s) && s[1] >= 2, vec![2, 3]);
-                let (b, _) = self.operand(|t| is_matrix(t) && t[0] != s[1] && t != [1, 1], vec![s[1] + 1, 2]);
+                let (b, _) = self.operand(
+                    |t| is_matrix(t) && t[0] != s[1] && t != [1, 1],
+                    vec![s[1] + 1, 2],
+                );
                 made(format!("{a} * {b}"), None)
             }
             2 => {
                 let (a, s) = self.operand(|s| is_matrix(s) && numel(s) > 0, vec![2, 3]);
-                let (b, _) = self.operand(|t| is_matrix(t) && t[1] != s[1] && numel(t) > 0, vec![1, s[1] + 1]);
+                let (b, _) = self.operand(
+                    |t| is_matrix(t) && t[1] != s[1] && numel(t) > 0,
+                    vec![1, s[1] + 1],
+                );
                 made(format!("[{a}; {b}]"), None)
             }
             3 => {

@@ -77,7 +77,10 @@ pub fn assigned_names(code: &str) -> Vec<String> {
     let Some(eq) = top_level_assign(code) else {
         return vec![];
     };
-    let lhs = code[..eq].trim().trim_start_matches('[').trim_end_matches(']');
+    let lhs = code[..eq]
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
     lhs.split(|c: char| c == ',' || c.is_whitespace())
         .map(|t| {
             let end = t
@@ -101,8 +104,8 @@ fn top_level_assign(code: &str) -> Option<usize> {
             b'=' if depth == 0 => {
                 let prev = i.checked_sub(1).map(|j| b[j]);
                 let next = b.get(i + 1).copied();
-                let comparison = matches!(prev, Some(b'=' | b'<' | b'>' | b'~' | b'!'))
-                    || next == Some(b'=');
+                let comparison =
+                    matches!(prev, Some(b'=' | b'<' | b'>' | b'~' | b'!')) || next == Some(b'=');
                 if !comparison {
                     return Some(i);
                 }
@@ -267,9 +270,20 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
     let mut out = Vec::new();
     if !report.parse_ok {
         let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
-        out.push(format!("our parser rejects the program ({})", codes.join(", ")));
+        out.push(format!(
+            "our parser rejects the program ({})",
+            codes.join(", ")
+        ));
     }
     let fail_line = obs.error.as_ref().map(|e| e.line);
+    let at = |line: u32| {
+        prog.stmts
+            .iter()
+            .find(|s| s.line == line)
+            .map_or(format!("line {line}"), |s| {
+                format!("line {line} `{}`", s.code)
+            })
+    };
     for s in &report.statements {
         let line = s.range.line;
         if fail_line.is_none_or(|l| line < l) {
@@ -282,7 +296,8 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
                 };
                 if ours != *theirs {
                     out.push(format!(
-                        "line {line}: we say {} is {ours:?}, Octave says {theirs:?}",
+                        "{}: we say {} is {ours:?}, Octave says {theirs:?}",
+                        at(line),
                         d.name
                     ));
                 }
@@ -290,15 +305,29 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
         }
         if s.check == CheckStatus::Error && fail_line != Some(line) {
             out.push(match fail_line {
-                None => format!("line {line}: we report check: error, Octave ran the program without error"),
-                Some(l) if line > l => format!("line {line}: we report check: error after Octave's failing line {l} (cascade)"),
-                Some(l) => format!("line {line}: we report check: error, but Octave ran it and failed only at line {l}"),
+                None => format!(
+                    "{}: we report check: error, Octave ran the program without error",
+                    at(line)
+                ),
+                Some(l) if line > l => format!(
+                    "{}: we report check: error after Octave's failing line {l} (cascade)",
+                    at(line)
+                ),
+                Some(l) => format!(
+                    "{}: we report check: error, but Octave ran it and failed only at line {l}",
+                    at(line)
+                ),
             });
         }
-        if let Some(e) = obs.error.as_ref().filter(|e| e.line == line && e.is_shape_error()) {
+        if let Some(e) = obs
+            .error
+            .as_ref()
+            .filter(|e| e.line == line && e.is_shape_error())
+        {
             if s.check == CheckStatus::Proven {
                 out.push(format!(
-                    "line {line}: we report check: proven, Octave fails: {}",
+                    "{}: we report check: proven, Octave fails: {}",
+                    at(line),
                     e.message
                 ));
             }

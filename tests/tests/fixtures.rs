@@ -23,7 +23,11 @@ fn every_fixture_expectation_holds() {
         let report = shapex_core::analyze(&source, &options);
         mismatches.extend(check::check_spec(&display_path(&path), &spec, &report));
     }
-    assert!(checked > 0, "no fixtures with expectations under {:?}", fixtures_dir());
+    assert!(
+        checked > 0,
+        "no fixtures with expectations under {:?}",
+        fixtures_dir()
+    );
     let list: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
     assert!(
         mismatches.is_empty(),

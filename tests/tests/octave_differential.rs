@@ -116,7 +116,10 @@ fn octave_reports_an_outcome_for_every_program() {
         .filter(|(_, o)| o.finished == o.error.is_some())
         .map(|(p, _)| p.name.as_str())
         .collect();
-    assert!(silent.is_empty(), "no single outcome from Octave for {silent:?}");
+    assert!(
+        silent.is_empty(),
+        "no single outcome from Octave for {silent:?}"
+    );
     for (p, o) in s.programs.iter().zip(&s.observed) {
         let last = o.error.as_ref().map_or(u32::MAX, |e| e.line);
         for st in p.stmts.iter().filter(|st| st.line < last) {
@@ -164,7 +167,10 @@ fn generator_model_agrees_with_octave() {
             let Some(have) = o.sizes.get(&(line, name.clone())) else {
                 continue;
             };
-            let want: Vec<i64> = gen::canonical(want.clone()).iter().map(|&d| d as i64).collect();
+            let want: Vec<i64> = gen::canonical(want.clone())
+                .iter()
+                .map(|&d| d as i64)
+                .collect();
             if want != *have {
                 problems.push(format!(
                     "{}:{line}: `{}` model {want:?}, Octave {have:?}",
@@ -173,9 +179,21 @@ fn generator_model_agrees_with_octave() {
             }
         }
     }
-    let injected = s.generated.iter().filter(|p| p.injected_line().is_some()).count();
-    eprintln!("{injected} of {} generated programs inject a shape error", s.generated.len());
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    let injected = s
+        .generated
+        .iter()
+        .filter(|p| p.injected_line().is_some())
+        .count();
+    eprintln!(
+        "{injected} of {} generated programs inject a shape error",
+        s.generated.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 /// A Report built from the generator's model (which the test above checks against
@@ -190,7 +208,10 @@ fn fake_model_reports_pass_and_wrong_ones_are_caught() {
         assert!(problems.is_empty(), "{}: {problems:?}", p.name);
         let Some(i) = report.statements.iter().position(|st| {
             st.range.line < o.error.as_ref().map_or(u32::MAX, |e| e.line)
-                && st.defs.first().is_some_and(|d| octave::definite_dims(&d.shape).is_some())
+                && st
+                    .defs
+                    .first()
+                    .is_some_and(|d| octave::definite_dims(&d.shape).is_some())
         }) else {
             continue;
         };
@@ -252,13 +273,19 @@ fn model_report(p: &Program) -> Report {
 fn analysis_agrees_with_octave() {
     let Some(s) = suite() else { return };
     let mut failures = Vec::new();
+    let mut cov = Coverage::default();
     for (prog, obs) in s.programs.iter().zip(&s.observed) {
         let report = analyze(&prog.source);
+        cov.add(&report, obs);
         let problems = octave::compare(prog, &report, obs);
         if !problems.is_empty() {
             failures.push(render(prog, obs, &problems));
         }
     }
+    eprintln!(
+        "compared {} definite shapes with {} Octave sizes; {} of {} Octave failures reported as check: error",
+        cov.definite, cov.sizes, cov.flagged, cov.failures
+    );
     assert!(
         failures.is_empty(),
         "{} of {} programs disagree with Octave:\n{}",
@@ -266,4 +293,84 @@ fn analysis_agrees_with_octave() {
         s.programs.len(),
         failures.join("\n")
     );
+}
+
+/// How much the analysis actually claimed: agreement is vacuous when it claims nothing.
+#[derive(Default)]
+struct Coverage {
+    definite: usize,
+    sizes: usize,
+    flagged: usize,
+    failures: usize,
+}
+
+impl Coverage {
+    fn add(&mut self, report: &Report, obs: &Observed) {
+        let fail = obs.error.as_ref().map(|e| e.line);
+        self.sizes += obs.sizes.len();
+        self.failures += usize::from(fail.is_some());
+        for st in &report.statements {
+            if fail.is_none_or(|l| st.range.line < l) {
+                self.definite += st
+                    .defs
+                    .iter()
+                    .filter(|d| octave::definite_dims(&d.shape).is_some())
+                    .count();
+            }
+            if Some(st.range.line) == fail && st.check == CheckStatus::Error {
+                self.flagged += 1;
+            }
+        }
+    }
+}
+
+/// The expectation comments of `% differential` fixtures are themselves checked
+/// against Octave: concrete `expect:` shapes must be Octave's sizes, and the first
+/// `expect-error:` line must be where Octave fails.
+#[test]
+fn differential_fixture_expectations_match_octave() {
+    use shapex_tests::expect::{DimPattern, ShapePattern};
+    let Some(s) = suite() else { return };
+    let mut problems = Vec::new();
+    let hand = s.programs.iter().zip(&s.observed).skip(s.generated.len());
+    for (prog, obs) in hand {
+        let spec = FixtureSpec::parse(&prog.source);
+        let first_error = spec
+            .lines
+            .iter()
+            .find(|e| !e.errors.is_empty())
+            .map(|e| e.line);
+        if first_error != obs.error.as_ref().map(|e| e.line) {
+            problems.push(format!(
+                "{}: first expect-error at {first_error:?}, Octave: {:?}",
+                prog.name, obs.error
+            ));
+        }
+        for e in &spec.lines {
+            for d in &e.defs {
+                let ShapePattern::Dims(dims) = &d.shape else {
+                    continue;
+                };
+                let Some(have) = obs.sizes.get(&(e.line, d.name.clone())) else {
+                    problems.push(format!(
+                        "{}:{}: Octave printed no size for {}",
+                        prog.name, e.line, d.name
+                    ));
+                    continue;
+                };
+                let ok = dims.len() == have.len()
+                    && dims.iter().zip(have).all(|(w, h)| match w {
+                        DimPattern::Known(n) => n == h,
+                        _ => true,
+                    });
+                if !ok {
+                    problems.push(format!(
+                        "{}:{}: expect {} {dims:?}, Octave {have:?}",
+                        prog.name, e.line, d.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
