@@ -44,6 +44,7 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
         builtins: table,
         mode,
         user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
+        temp_prefix: program.temp_prefix.clone(),
     };
     let functions = program
         .functions

@@ -55,26 +55,26 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
             }
         }
     }
+    st.defs = defs;
+    // After a definite error nothing runs: defs stay π (the annihilator), with no check.
     st.nonviable = irs.iter().all(|s| !s.viable);
     if st.nonviable {
-        st.defs = vec![];
         return;
     }
-    st.defs = defs;
     let outcomes: Vec<(&StmtResult, &Outcome)> = irs
         .iter()
         .filter(|s| s.viable)
         .flat_map(|s| s.effect.outcomes.iter().map(move |o| (*s, o)))
-        .filter(|(_, o)| o.check() != CheckStatus::None)
+        .filter(|(_, o)| status(o) != CheckStatus::None)
         .collect();
     st.check = outcomes
         .iter()
-        .map(|(_, o)| o.check())
+        .map(|(_, o)| status(o))
         .max_by_key(|c| severity(*c))
         .unwrap_or(CheckStatus::None);
     let shown: Vec<&(&StmtResult, &Outcome)> = outcomes
         .iter()
-        .filter(|(_, o)| o.check() == st.check)
+        .filter(|(_, o)| status(o) == st.check)
         .collect();
     let conditions: Vec<String> = shown.iter().map(|(s, o)| residual(s, o)).collect();
     if !conditions.is_empty() {
@@ -89,6 +89,21 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     }
     if !rules.is_empty() {
         st.rule = Some(rules.join("; "));
+    }
+}
+
+/// The check status of an outcome. A rule with a conformance condition whose θ folded
+/// to true on the operands is *proven* (the paper's statically discharged check), not
+/// condition-free like `zeros(3)`.
+fn status(o: &Outcome) -> CheckStatus {
+    const CONDITIONAL: &[&str] = &[
+        "mtimes", "elementwise", "elementwise (implicit expansion)", "mpower", "transpose",
+        "mrdivide", "mldivide", "vertcat", "horzcat", "cat", "index", "assign_index",
+        "delete", "reshape", "square",
+    ];
+    match o.check() {
+        CheckStatus::None if CONDITIONAL.contains(&o.rule.name) => CheckStatus::Proven,
+        c => c,
     }
 }
 

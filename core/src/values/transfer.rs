@@ -7,7 +7,7 @@ use crate::dims::{Dim, Truth};
 use crate::flow::{Analysis, State};
 use crate::report::Mode;
 use crate::shape::{self, IndexArg, Outcome, Shape};
-use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtKind, Var};
+use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
 
 /// What one statement did: the shape outcomes it applied (for the check status, the
 /// condition θ and the rule) and whether execution continues after it.
@@ -27,6 +27,8 @@ pub struct ValueAnalysis<'a> {
     /// Names of the functions defined in the analysed file (calls to them are not
     /// builtins; until the interprocedural analysis lands their results are unknown).
     pub user_functions: Vec<String>,
+    /// The lowering's temporary prefix: temporaries never name symbolic values.
+    pub temp_prefix: String,
 }
 
 impl ValueAnalysis<'_> {
@@ -62,7 +64,7 @@ impl ValueAnalysis<'_> {
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
                     effect.diverges = result.diverges;
-                    self.bind(&mut env, targets, result.values, &result.outcomes);
+                    self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
                     effect.outcomes = result.outcomes;
                 }
             }
@@ -71,15 +73,29 @@ impl ValueAnalysis<'_> {
                 array,
                 indices,
                 update,
-            } => self.array_get(&mut env, &mut effect, targets, array, indices, *update),
+            } => self.array_get(
+                stmt.id,
+                &mut env,
+                &mut effect,
+                targets,
+                array,
+                indices,
+                *update,
+            ),
             StmtKind::ArraySet {
                 array,
                 indices,
                 rhs,
-            } => self.array_set(&mut env, &mut effect, array, indices, rhs, None),
-            StmtKind::CellSet { cell, indices, rhs } => {
-                self.array_set(&mut env, &mut effect, cell, indices, rhs, Some("cell"))
-            }
+            } => self.array_set(stmt.id, &mut env, &mut effect, array, indices, rhs, None),
+            StmtKind::CellSet { cell, indices, rhs } => self.array_set(
+                stmt.id,
+                &mut env,
+                &mut effect,
+                cell,
+                indices,
+                rhs,
+                Some("cell"),
+            ),
             StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
                 bind_unknown(&mut env, targets)
             }
@@ -120,22 +136,43 @@ impl ValueAnalysis<'_> {
     }
 
     /// Binds call results, adding the facts a successful statement establishes.
-    fn bind(&self, env: &mut Env, targets: &[Var], values: Vec<Value>, outcomes: &[Outcome]) {
+    fn is_temp(&self, name: &str) -> bool {
+        name.strip_prefix(&self.temp_prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    fn bind(
+        &self,
+        stmt: StmtId,
+        env: &mut Env,
+        targets: &[Var],
+        values: Vec<Value>,
+        outcomes: &[Outcome],
+    ) {
         for o in outcomes {
             env.facts = o.facts_after(&env.facts);
         }
         for (t, v) in targets.iter().zip(values) {
             let shape = v.shape.normalize(&env.facts);
             let mut v = Value { shape, ..v };
-            if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) {
-                v.scalar = Some(Dim::val(t));
+            if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
+                // An unknown scalar is named after the variable that holds it (`m`), as
+                // the paper writes m′; a redefinition gets a fresh name.
+                let name = if env.vars.contains_key(t) {
+                    format!("{t}#{}", stmt.0)
+                } else {
+                    t.clone()
+                };
+                v.scalar = Some(Dim::val(&name));
             }
             env.vars.insert(t.clone(), v);
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn array_get(
         &self,
+        id: StmtId,
         env: &mut Env,
         effect: &mut Effect,
         targets: &[Var],
@@ -164,6 +201,7 @@ impl ValueAnalysis<'_> {
             ..value
         };
         self.bind(
+            id,
             env,
             &targets[..targets.len().min(1)],
             vec![value],
@@ -181,6 +219,7 @@ impl ValueAnalysis<'_> {
 
     fn array_set(
         &self,
+        id: StmtId,
         env: &mut Env,
         effect: &mut Effect,
         array: &Var,
@@ -224,6 +263,7 @@ impl ValueAnalysis<'_> {
         );
         let value = Value::of_shape(class, outcome.shape.clone());
         self.bind(
+            id,
             env,
             std::slice::from_ref(array),
             vec![value],
