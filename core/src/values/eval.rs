@@ -354,7 +354,16 @@ impl Eval<'_> {
         match (value(start), step.map(value), value(stop)) {
             (Some(a), None, Some(b)) => shape::colon(&a, &b),
             (Some(a), Some(Some(s)), Some(b)) => shape::colon_step(&a, &s, &b),
-            _ => Outcome::always(Shape::tuple(vec![Dim::one(), self.fresh(1)]), ext("colon")),
+            _ => {
+                let number = |a: Arg| self.arg(a).and_then(|v| v.number);
+                let step = step.map_or(Some(1.0), number);
+                let len = match (number(start), step, number(stop)) {
+                    (Some(a), Some(s), Some(b)) => real_range_len(a, s, b),
+                    _ => None,
+                };
+                let len = len.map_or_else(|| self.fresh(1), Dim::known);
+                Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext("colon"))
+            }
         }
     }
 
@@ -505,6 +514,19 @@ impl Eval<'_> {
             Truth::Unknown => None,
         }
     }
+}
+
+/// The number of elements of `a:s:b` for real constants, as MATLAB computes it (with a
+/// tolerance so `0:0.1:1` has 11 elements).
+fn real_range_len(a: f64, s: f64, b: f64) -> Option<i64> {
+    if s == 0.0 {
+        return Some(0);
+    }
+    if !(a.is_finite() && s.is_finite() && b.is_finite()) {
+        return None;
+    }
+    let n = ((b - a) / s * (1.0 + 4.0 * f64::EPSILON) + 1e-10).floor() + 1.0;
+    (n.abs() < 1e12).then_some(n.max(0.0) as i64)
 }
 
 /// `length(x)`: 0 for an empty array, else the largest extent.

@@ -39,6 +39,9 @@ pub struct Value {
     pub max: Option<Dim>,
     /// The text of a constant char row vector (class names, `'all'`, switch cases).
     pub text: Option<String>,
+    /// The value of a constant real scalar that is not an integer (`0.5`), so ranges
+    /// such as `0:0.5:2` still have a known length.
+    pub number: Option<f64>,
 }
 
 impl Value {
@@ -50,6 +53,7 @@ impl Value {
             elems: None,
             max: None,
             text: None,
+            number: None,
         }
     }
 
@@ -88,6 +92,11 @@ impl Value {
             max: same(&self.max, &other.max),
             text: if self.text == other.text {
                 self.text.clone()
+            } else {
+                None
+            },
+            number: if self.number == other.number {
+                self.number
             } else {
                 None
             },

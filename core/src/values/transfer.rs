@@ -56,7 +56,12 @@ impl ValueAnalysis<'_> {
                     nargout: targets.len(),
                     targets,
                 };
-                if self.user_functions.iter().any(|f| f == func) {
+                if call.args.iter().any(|v| v.shape == Shape::Illegal) {
+                    effect.op = func.clone();
+                    for t in targets {
+                        env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                    }
+                } else if self.user_functions.iter().any(|f| f == func) {
                     effect.op = func.clone();
                     bind_unknown(&mut env, targets);
                 } else {
@@ -122,12 +127,15 @@ impl ValueAnalysis<'_> {
             | StmtKind::Continue
             | StmtKind::Return => {}
         }
-        let fails = effect.diverges
-            || effect
-                .outcomes
-                .iter()
-                .any(|o| o.status == Truth::Refuted || matches!(o.shape, Shape::Illegal));
-        let state = if fails {
+        // A definite shape error leaves its targets illegal (π) and analysis goes on:
+        // π is the annihilator of every shape algebra, so it flows on without further
+        // errors, and statements that don't depend on it are still checked.
+        if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            for t in stmt.defs() {
+                env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+            }
+        }
+        let state = if effect.diverges {
             State::Nonviable
         } else {
             State::Reachable(env)
@@ -181,6 +189,12 @@ impl ValueAnalysis<'_> {
         update: bool,
     ) {
         let base = match env.get(array) {
+            Some(v) if v.shape == Shape::Illegal => {
+                for t in targets {
+                    env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                }
+                return;
+            }
             Some(v) if v.class == Some("function_handle") => return bind_unknown(env, targets),
             Some(v) => v.clone(),
             // `update` reads of a missing part yield [] (MATLAB creates it).
@@ -360,7 +374,10 @@ fn literal(value: &Literal) -> Value {
     match value {
         Literal::Number { value, imag, .. } => {
             let exact = !imag && value.fract() == 0.0 && value.abs() < 1e15;
-            Value::scalar(exact.then(|| Dim::known(*value as i64)))
+            Value {
+                number: (!imag && value.is_finite()).then_some(*value),
+                ..Value::scalar(exact.then(|| Dim::known(*value as i64)))
+            }
         }
         Literal::Str {
             value,
