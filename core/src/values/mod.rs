@@ -9,6 +9,7 @@
 //! nonviable, as the thesis's error builtins do.
 
 mod eval;
+mod loops;
 mod results;
 mod summary;
 mod transfer;

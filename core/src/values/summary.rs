@@ -28,6 +28,19 @@ pub fn fill_report(
             summarise(st, irs);
         }
     }
+    for d in &result.diagnostics {
+        // Loop notes point at the loop's first line, not its whole body.
+        let first_line = source
+            .get(d.span.start..d.span.end)
+            .and_then(|t| t.find('\n'))
+            .map_or(d.span.end, |n| d.span.start + n);
+        let span = Span::new(d.span.start, first_line);
+        let keep_span = d.code == "shape.loop.iteration";
+        diagnostics.push(Diagnostic {
+            span: if keep_span { d.span } else { span },
+            ..d.clone()
+        });
+    }
     for f in &result.functions {
         for s in f.statements.iter().filter(|s| s.viable) {
             for o in &s.effect.outcomes {
@@ -97,9 +110,21 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
 /// condition-free like `zeros(3)`.
 fn status(o: &Outcome) -> CheckStatus {
     const CONDITIONAL: &[&str] = &[
-        "mtimes", "elementwise", "elementwise (implicit expansion)", "mpower", "transpose",
-        "mrdivide", "mldivide", "vertcat", "horzcat", "cat", "index", "assign_index",
-        "delete", "reshape", "square",
+        "mtimes",
+        "elementwise",
+        "elementwise (implicit expansion)",
+        "mpower",
+        "transpose",
+        "mrdivide",
+        "mldivide",
+        "vertcat",
+        "horzcat",
+        "cat",
+        "index",
+        "assign_index",
+        "delete",
+        "reshape",
+        "square",
     ];
     match o.check() {
         CheckStatus::None if CONDITIONAL.contains(&o.rule.name) => CheckStatus::Proven,
@@ -151,8 +176,12 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         [one] => format!(" of shape {one}"),
         many => format!(" of shapes {}", many.join(", ")),
     };
+    let when = match s.iteration {
+        Some(j) => format!(" on iteration {j} of the loop"),
+        None => String::new(),
+    };
     let message = format!(
-        "`{snippet}` always fails: {} on operands{operands} requires {}, which cannot hold",
+        "`{snippet}` fails{when}: {} on operands{operands} requires {}, which cannot hold",
         o.rule.name, o.theta
     );
     let code = format!("shape.{}", o.rule.name);

@@ -59,7 +59,8 @@ impl ValueAnalysis<'_> {
                 if call.args.iter().any(|v| v.shape == Shape::Illegal) {
                     effect.op = func.clone();
                     for t in targets {
-                        env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                        env.vars
+                            .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
                     }
                 } else if self.user_functions.iter().any(|f| f == func) {
                     effect.op = func.clone();
@@ -132,7 +133,8 @@ impl ValueAnalysis<'_> {
         // errors, and statements that don't depend on it are still checked.
         if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
             for t in stmt.defs() {
-                env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                env.vars
+                    .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
             }
         }
         let state = if effect.diverges {
@@ -191,7 +193,8 @@ impl ValueAnalysis<'_> {
         let base = match env.get(array) {
             Some(v) if v.shape == Shape::Illegal => {
                 for t in targets {
-                    env.vars.insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                    env.vars
+                        .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
                 }
                 return;
             }
