@@ -35,6 +35,12 @@ fn closer_of(open: char) -> char {
 /// brackets and quotes. A `'` is a transpose when it touches an identifier, a number,
 /// a closing bracket, a `'` or `.`, and a string quote otherwise.
 fn scan_line(source: &str, start: usize) -> Scan {
+    scan_until(source, start, start)
+}
+
+/// Like [`scan_line`], but a newline inside an open `[`/`{` before `limit` does not end
+/// the line (a matrix literal spanning lines).
+fn scan_until(source: &str, start: usize, limit: usize) -> Scan {
     let mut scan = Scan {
         end: source.len(),
         ..Scan::default()
@@ -46,8 +52,11 @@ fn scan_line(source: &str, start: usize) -> Scan {
         let at = start + i;
         match c {
             c if is_newline(c) => {
-                scan.end = at;
-                return scan;
+                let in_matrix = scan.open.iter().any(|&(_, o)| o != '(');
+                if !(in_matrix && at < limit) {
+                    scan.end = at;
+                    return scan;
+                }
             }
             '.' if text[i..].starts_with("...") => {
                 // A continuation: the rest of the line is a comment.
@@ -135,7 +144,13 @@ pub(super) fn bad_extent(source: &str, start: usize, furthest: usize) -> usize {
     let mut end = scan.end;
     let open_matrix = scan.open.iter().any(|&(_, c)| c != '(');
     if open_matrix && furthest > end {
-        end = line_end(source, furthest.min(source.len()));
+        // Take the following lines only if the matrix really closes there; an
+        // unclosed `[` must not swallow the good lines after it.
+        let limit = line_end(source, furthest.min(source.len()));
+        let multi = scan_until(source, start, limit);
+        if multi.open.is_empty() || multi.end > limit {
+            end = limit;
+        }
     }
     if end <= start {
         end = start + source[start..].chars().next().map_or(1, char::len_utf8);
