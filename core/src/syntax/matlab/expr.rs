@@ -281,10 +281,7 @@ impl Builder {
             let start = lvalue_span(&lv).start;
             let next_rhs = lvalue_expr(&lv);
             stmts.push(Stmt {
-                kind: StmtKind::Assign {
-                    lhs: vec![lv],
-                    rhs,
-                },
+                kind: StmtKind::Assign { lhs: vec![lv], rhs },
                 span: Span::new(start, end),
                 prints: prints && targets.is_empty(),
             });
@@ -552,9 +549,10 @@ impl Builder {
         let kind = match p.as_rule() {
             Rule::number => number(p.as_str()),
             Rule::sq_string => ExprKind::Str {
-                value: p.into_inner().next().map_or_else(String::new, |s| {
-                    s.as_str().replace("''", "'")
-                }),
+                value: p
+                    .into_inner()
+                    .next()
+                    .map_or_else(String::new, |s| s.as_str().replace("''", "'")),
                 double_quoted: false,
             },
             Rule::dq_string => ExprKind::Str {

@@ -6,6 +6,14 @@ use super::blocks::Opener;
 use crate::report::Diagnostic;
 use crate::span::{LineIndex, Span};
 
+/// A closing bracket with no opener, or the wrong one.
+struct BadClose {
+    at: usize,
+    closer: char,
+    /// The innermost open bracket at that point, if any.
+    opener: Option<(usize, char)>,
+}
+
 /// What a bracket/quote-aware scan of one logical line found.
 #[derive(Default)]
 struct Scan {
@@ -13,8 +21,8 @@ struct Scan {
     end: usize,
     /// Brackets still open at `end`: (byte offset, bracket).
     open: Vec<(usize, char)>,
-    /// The first closer that had no opener or the wrong one: (offset, closer, opener).
-    bad_close: Option<(usize, char, Option<(usize, char)>)>,
+    /// The first closer that had no opener or the wrong one.
+    bad_close: Option<BadClose>,
     /// The opening quote of a string that runs into the end of the line.
     unterminated: Option<(usize, char)>,
 }
@@ -73,15 +81,9 @@ fn scan_until(source: &str, start: usize, limit: usize) -> Scan {
                     it.next();
                 }
             }
-            '"' => {
-                if !skip_string(&mut it, '"') {
-                    scan.unterminated.get_or_insert((at, '"'));
-                }
-            }
-            '\'' if !touches_value(prev) => {
-                if !skip_string(&mut it, '\'') {
-                    scan.unterminated.get_or_insert((at, '\''));
-                }
+            '"' | '\'' if c == '"' || !touches_value(prev) => {
+                let closed = skip_string(&mut it, c);
+                scan.unterminated = scan.unterminated.or((!closed).then_some((at, c)));
             }
             '(' | '[' | '{' => scan.open.push((at, c)),
             ')' | ']' | '}' => match scan.open.last() {
@@ -89,7 +91,12 @@ fn scan_until(source: &str, start: usize, limit: usize) -> Scan {
                     scan.open.pop();
                 }
                 top => {
-                    scan.bad_close.get_or_insert((at, c, top.copied()));
+                    let opener = top.copied();
+                    scan.bad_close.get_or_insert(BadClose {
+                        at,
+                        closer: c,
+                        opener,
+                    });
                     scan.open.pop();
                 }
             },
@@ -105,17 +112,12 @@ fn scan_until(source: &str, start: usize, limit: usize) -> Scan {
 }
 
 fn touches_value(prev: Option<char>) -> bool {
-    prev.is_some_and(|p| {
-        p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.')
-    })
+    prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.'))
 }
 
 /// Skips to the closing quote (doubled quotes and, in `"…"`, backslash escapes stay
 /// inside). Returns false if the line ends first (the newline is left unconsumed).
-fn skip_string(
-    it: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
-    quote: char,
-) -> bool {
+fn skip_string(it: &mut std::iter::Peekable<std::str::CharIndices<'_>>, quote: char) -> bool {
     while let Some(&(_, c)) = it.peek() {
         if is_newline(c) {
             return false;
@@ -182,10 +184,18 @@ pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic 
     };
     let scan = scan_line(source, span.start);
     if let Some((q, quote)) = scan.unterminated {
-        let msg = format!("unterminated string: the {quote} at {} is never closed", at(q));
+        let msg = format!(
+            "unterminated string: the {quote} at {} is never closed",
+            at(q)
+        );
         return Diagnostic::error("syntax.unterminated-string", msg, Span::new(q, scan.end));
     }
-    if let Some((c_at, closer, opener)) = scan.bad_close {
+    if let Some(BadClose {
+        at: c_at,
+        closer,
+        opener,
+    }) = scan.bad_close
+    {
         let msg = match opener {
             None => format!(
                 "unexpected '{closer}' (no matching '{}')",
@@ -196,7 +206,10 @@ pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic 
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(c_at, c_at + 1));
     }
     if let Some(&(o_at, o)) = scan.open.first() {
-        let msg = format!("unbalanced bracket: '{o}' opened at {} is never closed", at(o_at));
+        let msg = format!(
+            "unbalanced bracket: '{o}' opened at {} is never closed",
+            at(o_at)
+        );
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(o_at, o_at + 1));
     }
     unexpected_token(source, span, furthest.clamp(span.start, span.end))
@@ -226,7 +239,11 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
             let op = trailing_operator(before);
             let op_start = span.start + before.len() - op.len();
             let msg = format!("expected an expression after '{op}'");
-            return Diagnostic::error("syntax.invalid", msg, Span::new(op_start, span.start + before.len()));
+            return Diagnostic::error(
+                "syntax.invalid",
+                msg,
+                Span::new(op_start, span.start + before.len()),
+            );
         }
         return Diagnostic::error(
             "syntax.invalid",
@@ -235,7 +252,11 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
         );
     }
     let tok_span = Span::new(furthest, furthest + token.len());
-    let diag = Diagnostic::error("syntax.unexpected", format!("unexpected '{token}'"), tok_span);
+    let diag = Diagnostic::error(
+        "syntax.unexpected",
+        format!("unexpected '{token}'"),
+        tok_span,
+    );
     if token == "=" {
         diag.with_help("to compare values use '=='; an assignment must start the statement")
     } else {

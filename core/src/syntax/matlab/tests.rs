@@ -14,14 +14,22 @@ fn ok(src: &str) -> File {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();
-    assert!(errors.is_empty(), "unexpected errors for {src:?}: {errors:#?}");
+    assert!(
+        errors.is_empty(),
+        "unexpected errors for {src:?}: {errors:#?}"
+    );
     p.file
 }
 
 /// The single top-level statement of `src`.
 fn stmt(src: &str) -> Stmt {
     let f = ok(src);
-    assert_eq!(f.body.len(), 1, "expected one statement in {src:?}: {:#?}", f.body);
+    assert_eq!(
+        f.body.len(),
+        1,
+        "expected one statement in {src:?}: {:#?}",
+        f.body
+    );
     f.body.into_iter().next().unwrap()
 }
 
@@ -115,7 +123,10 @@ fn lv(l: &LValue) -> String {
                         s += &format!("({})", args.iter().map(show).collect::<Vec<_>>().join(","))
                     }
                     Accessor::Brace(args) => {
-                        s += &format!("{{{}}}", args.iter().map(show).collect::<Vec<_>>().join(","))
+                        s += &format!(
+                            "{{{}}}",
+                            args.iter().map(show).collect::<Vec<_>>().join(",")
+                        )
                     }
                     Accessor::Field(f) => s += &format!(".{}", f.name),
                     Accessor::DynField(e) => s += &format!(".({})", show(e)),
@@ -241,7 +252,10 @@ fn handles_and_lambdas() {
     assert_eq!(sx("@pkg.fn"), "@pkg.fn");
     assert_eq!(sx("@(x) x.^2"), "(lambda (x) (.^ x 2))");
     assert_eq!(sx("@() 1"), "(lambda () 1)");
-    assert_eq!(sx("{@(x, y) x + y, 2}"), "(cell [(lambda (x y) (+ x y)) 2])");
+    assert_eq!(
+        sx("{@(x, y) x + y, 2}"),
+        "(cell [(lambda (x y) (+ x y)) 2])"
+    );
 }
 
 #[test]
@@ -345,14 +359,20 @@ fn command_syntax() {
         k => panic!("not a command: {src:?} -> {k:?}"),
     };
     assert_eq!(cmd("hold on"), ("hold".into(), vec!["on".to_string()]));
-    assert_eq!(cmd("format long"), ("format".into(), vec!["long".to_string()]));
+    assert_eq!(
+        cmd("format long"),
+        ("format".into(), vec!["long".to_string()])
+    );
     assert_eq!(
         cmd("warning off all;"),
         ("warning".into(), vec!["off".to_string(), "all".to_string()])
     );
     assert_eq!(
         cmd("pkg load statistics"),
-        ("pkg".into(), vec!["load".to_string(), "statistics".to_string()])
+        (
+            "pkg".into(),
+            vec!["load".to_string(), "statistics".to_string()]
+        )
     );
     assert_eq!(cmd("disp 'a b'"), ("disp".into(), vec!["a b".to_string()]));
     // Not commands: an operator followed by a blank, `=`, `(`.
@@ -366,7 +386,10 @@ fn command_syntax() {
 fn global_persistent_break_continue_return() {
     match stmt("global a b").kind {
         StmtKind::Global(names) => {
-            assert_eq!(names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["a", "b"])
+            assert_eq!(
+                names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(),
+                ["a", "b"]
+            )
         }
         k => panic!("{k:?}"),
     }
@@ -399,13 +422,20 @@ fn if_elseif_else() {
         k => panic!("{k:?}"),
     }
     // One-line forms and Octave closers.
-    assert!(matches!(stmt("if x, y = 1; else y = 2; end").kind, StmtKind::If { .. }));
-    assert!(matches!(stmt("if (x)\n y = 1;\nendif").kind, StmtKind::If { .. }));
+    assert!(matches!(
+        stmt("if x, y = 1; else y = 2; end").kind,
+        StmtKind::If { .. }
+    ));
+    assert!(matches!(
+        stmt("if (x)\n y = 1;\nendif").kind,
+        StmtKind::If { .. }
+    ));
 }
 
 #[test]
 fn switch_with_cell_cases_and_otherwise() {
-    let s = stmt("switch x\n case {1, 2}\n y = 1;\n case 'a'\n y = 2;\n otherwise\n y = 3;\nendswitch");
+    let s =
+        stmt("switch x\n case {1, 2}\n y = 1;\n case 'a'\n y = 2;\n otherwise\n y = 3;\nendswitch");
     match s.kind {
         StmtKind::Switch {
             subject,
@@ -423,7 +453,10 @@ fn switch_with_cell_cases_and_otherwise() {
 
 #[test]
 fn for_parfor_while_do_until() {
-    for src in ["for i = 1:n\n x(i) = i;\nend", "for (i = 1:n)\n x(i) = i;\nendfor"] {
+    for src in [
+        "for i = 1:n\n x(i) = i;\nend",
+        "for (i = 1:n)\n x(i) = i;\nendfor",
+    ] {
         match stmt(src).kind {
             StmtKind::For {
                 var, iter, parfor, ..
@@ -439,7 +472,10 @@ fn for_parfor_while_do_until() {
         stmt("parfor (i = 1:n, 4)\n x(i) = i;\nend").kind,
         StmtKind::For { parfor: true, .. }
     ));
-    assert!(matches!(stmt("while k < 3\n k++;\nendwhile").kind, StmtKind::While { .. }));
+    assert!(matches!(
+        stmt("while k < 3\n k++;\nendwhile").kind,
+        StmtKind::While { .. }
+    ));
     match stmt("do\n k++;\nuntil k > 3").kind {
         StmtKind::DoUntil { body, cond } => {
             assert_eq!(body.len(), 1);
@@ -542,7 +578,9 @@ fn comments_block_comments_and_continuations() {
 
 #[test]
 fn arguments_blocks_are_kept_as_one_statement() {
-    let f = ok("function f(x)\n  arguments\n    x (1,:) double {mustBePositive} = 1\n  end\n  y = x;\nend");
+    let f = ok(
+        "function f(x)\n  arguments\n    x (1,:) double {mustBePositive} = 1\n  end\n  y = x;\nend",
+    );
     let body = &f.functions[0].body;
     assert!(matches!(body[0].kind, StmtKind::Arguments));
     assert_eq!(body.len(), 2);
@@ -571,7 +609,12 @@ fn spans_slice_back_to_the_source() {
                 panic!()
             };
             assert_eq!(slice(src, *span), "y");
-            let ExprKind::Binary { lhs: call, rhs: mat, .. } = &rhs.kind else {
+            let ExprKind::Binary {
+                lhs: call,
+                rhs: mat,
+                ..
+            } = &rhs.kind
+            else {
                 panic!()
             };
             assert_eq!(slice(src, call.span), "foo(a, b')");
@@ -624,7 +667,10 @@ fn three_bad_lines_among_ten_good_ones() {
 fn unbalanced_brackets_are_named_with_their_position() {
     let e = errors("x = 1;\ny = foo(a, (b + 1);\n");
     assert_eq!(e[0].0, "syntax.unbalanced");
-    assert_eq!(e[0].1, "unbalanced bracket: '(' opened at 2:8 is never closed");
+    assert_eq!(
+        e[0].1,
+        "unbalanced bracket: '(' opened at 2:8 is never closed"
+    );
     let e = errors("y = a + b);");
     assert_eq!(e[0].1, "unexpected ')' (no matching '(')");
     let e = errors("y = [a (b];");
@@ -634,7 +680,13 @@ fn unbalanced_brackets_are_named_with_their_position() {
 #[test]
 fn operator_without_operand() {
     let e = errors("y = a +\nz = 1;");
-    assert_eq!(e, [("syntax.invalid".into(), "expected an expression after '+'".into())]);
+    assert_eq!(
+        e,
+        [(
+            "syntax.invalid".into(),
+            "expected an expression after '+'".into()
+        )]
+    );
 }
 
 #[test]
@@ -653,9 +705,21 @@ fn unexpected_token_is_quoted() {
 #[test]
 fn block_structure_errors() {
     let e = errors("x = 1;\nend\n");
-    assert_eq!(e, [("syntax.unexpected".into(), "'end' without a matching block".into())]);
+    assert_eq!(
+        e,
+        [(
+            "syntax.unexpected".into(),
+            "'end' without a matching block".into()
+        )]
+    );
     let e = errors("x = 1;\nif x\n  y = 2;\n");
-    assert_eq!(e, [("syntax.missing-end".into(), "missing 'end' for 'if' opened at 2:1".into())]);
+    assert_eq!(
+        e,
+        [(
+            "syntax.missing-end".into(),
+            "missing 'end' for 'if' opened at 2:1".into()
+        )]
+    );
     let e = errors("else\n");
     assert_eq!(e[0].1, "'else' without a matching 'if'");
     let e = errors("for i = 1:3\n x = i;\nendwhile");
@@ -739,3 +803,16 @@ mod fuzz {
     }
 }
 
+#[test]
+fn deepest_accepted_nesting_fits_the_stack() {
+    // Just under the bracket limit, in every bracket flavour, and a long lambda chain.
+    let n = 63;
+    let parens = format!("x = {}1{};", "(".repeat(n), ")".repeat(n));
+    let cells = format!("x = {}1{};", "{".repeat(n), "}".repeat(n));
+    let calls = format!("x = {}1{};", "f(".repeat(n), ")".repeat(n));
+    let lambdas = format!("x = {}1;", "@(x) ".repeat(n));
+    for src in [parens, cells, calls, lambdas] {
+        let p = parse(&src);
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
+    }
+}
