@@ -176,8 +176,7 @@ fn floor_boundary(source: &str, mut at: usize) -> usize {
 }
 
 /// The diagnostic for a clause spanning `span` on which pest gave up at `furthest`.
-pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic {
-    let index = LineIndex::new(source);
+pub(super) fn describe(source: &str, index: &LineIndex, span: Span, furthest: usize) -> Diagnostic {
     let at = |off: usize| {
         let lc = index.line_col(off);
         format!("{}:{}", lc.line, lc.col)
