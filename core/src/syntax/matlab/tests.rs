@@ -774,8 +774,60 @@ mod fuzz {
     use super::super::parse;
     use proptest::prelude::*;
 
+    /// A realistic file to garble: functions, blocks, matrices, strings, comments.
+    pub(super) const SAMPLE: &str = r#"function [m, s] = stats (x, dim = 1)
+  % STATS  mean and spread
+  if (nargin < 1 || isempty (x))
+    error ("stats: X must be non-empty");
+  endif
+  m = sum (x, dim) ./ size (x, dim);
+  d = x - m;            # implicit expansion
+  s = sqrt (sum (d.^2, dim) / (size (x, dim) - 1));
+  for k = 1:numel (s)
+    if s(k) == 0, s(k) = NaN; end
+  end
+  c = {@(v) v', 'a''b', [1 -2; 3 4]'};
+  %{
+  block comment
+  %}
+  switch class (x)
+    case {'double', 'single'}
+      t = x(end, :);
+    otherwise
+      t = [];
+  end
+  try
+    q = s.field{2}(3).('dyn');
+  catch err
+    disp (err.message)
+  end_try_catch
+end
+"#;
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn garbled_real_file_never_panics(
+            cut_at in 0usize..SAMPLE.len(),
+            cut_len in 0usize..40,
+            insert_at in 0usize..SAMPLE.len(),
+            junk in "[\\[\\](){}'\"%.;,\n=+-]{0,4}",
+        ) {
+            let mut src: Vec<u8> = SAMPLE.as_bytes().to_vec();
+            let end = (cut_at + cut_len).min(src.len());
+            src.drain(cut_at..end);
+            let at = insert_at.min(src.len());
+            src.splice(at..at, junk.bytes());
+            let src = String::from_utf8_lossy(&src).into_owned();
+            let p = parse(&src);
+            for d in &p.diagnostics {
+                prop_assert!(d.span.start <= d.span.end && d.span.end <= src.len());
+            }
+            for s in &p.file.body {
+                prop_assert!(s.span.end <= src.len());
+            }
+        }
 
         #[test]
         fn random_text_never_panics(s in "\\PC{0,200}") {
@@ -815,4 +867,13 @@ fn deepest_accepted_nesting_fits_the_stack() {
         let p = parse(&src);
         assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
     }
+}
+
+#[test]
+fn the_fuzz_sample_itself_parses_cleanly() {
+    let f = ok(fuzz::SAMPLE);
+    assert_eq!(f.functions.len(), 1);
+    assert!(f.functions[0].has_end);
+    // if, m, d, s, for, c, switch, try
+    assert_eq!(f.functions[0].body.len(), 8);
 }
