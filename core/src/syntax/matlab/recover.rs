@@ -244,6 +244,9 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
                 Span::new(op_start, span.start + before.len()),
             );
         }
+        if let Some(msg) = keyword_needs(before) {
+            return Diagnostic::error("syntax.invalid", msg, span);
+        }
         return Diagnostic::error(
             "syntax.invalid",
             "incomplete statement",
@@ -261,6 +264,19 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
     } else {
         diag
     }
+}
+
+/// What a block keyword standing alone on its line is missing.
+fn keyword_needs(text: &str) -> Option<String> {
+    let what = match text {
+        "if" | "elseif" | "while" | "until" => "a condition",
+        "switch" => "a value to switch on",
+        "case" => "a value to match",
+        "for" | "parfor" => "'variable = values'",
+        "function" => "a function name",
+        _ => return None,
+    };
+    Some(format!("expected {what} after '{text}'"))
 }
 
 /// The longest operator spelling at the end of `text`.

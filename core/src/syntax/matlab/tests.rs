@@ -877,3 +877,11 @@ fn the_fuzz_sample_itself_parses_cleanly() {
     // if, m, d, s, for, c, switch, try
     assert_eq!(f.functions[0].body.len(), 8);
 }
+
+#[test]
+fn bare_keyword_asks_for_what_follows() {
+    let e = errors("for\nend");
+    assert_eq!(e[0].1, "expected 'variable = values' after 'for'");
+    let e = errors("if\nend");
+    assert_eq!(e[0].1, "expected a condition after 'if'");
+}
