@@ -113,10 +113,8 @@ impl Builder {
             Rule::break_kw => stmt(StmtKind::Break),
             Rule::continue_kw => stmt(StmtKind::Continue),
             Rule::return_kw => stmt(StmtKind::Return),
-            Rule::assign => self.chained_assign(main, prints),
+            Rule::lv_stmt => self.lv_stmt(main, prints),
             Rule::multi_assign => stmt(self.multi_assign(main)),
-            Rule::opassign => stmt(self.opassign(main)),
-            Rule::incr_stmt => stmt(self.incr(main)),
             Rule::command => stmt(self.command(main)),
             Rule::expr_stmt => match main.into_inner().next() {
                 Some(e) => stmt(StmtKind::Expr(self.expr(e))),
@@ -248,6 +246,18 @@ impl Builder {
 
     fn multi_assign(&self, p: Pair<Rule>) -> StmtKind {
         self.assign(p)
+    }
+
+    /// A statement starting with an assignment target: plain, compound (`+=`),
+    /// increment (`++`) or chained assignment.
+    fn lv_stmt(&self, p: Pair<Rule>, prints: bool) -> Clause {
+        let span = self.span(&p);
+        let kind = match p.clone().into_inner().nth(1).map(|c| c.as_rule()) {
+            Some(Rule::incr_op) => self.incr(p),
+            Some(Rule::opassign_op) => self.opassign(p),
+            _ => return self.chained_assign(p, prints),
+        };
+        Clause::Stmt(Stmt { kind, span, prints })
     }
 
     /// `a = b = c` (Octave) becomes `b = c` then `a = b`; a plain `a = c` is one
