@@ -11,7 +11,8 @@
 
 use super::results::{collect, StmtResult};
 use super::transfer::ValueAnalysis;
-use super::{widened_extent, Env, Value};
+use super::{widened_extent, Env};
+use crate::dims::Truth;
 use crate::flow::{self, Analysis, State};
 use crate::shape::Notation;
 use crate::tame::{ForIter, Function, Stmt, StmtId, StmtKind, Var};
@@ -237,11 +238,26 @@ pub fn combine(results: &[&StmtResult]) -> Option<StmtResult> {
             }
         }
     }
+    // The check is the worst over the iterations: one that needs a run-time check
+    // makes the statement need it, even if later iterations are proven.
+    let rank = |r: &StmtResult| {
+        r.effect
+            .outcomes
+            .iter()
+            .map(|o| match o.status {
+                Truth::Refuted => 3,
+                Truth::Unknown => 2,
+                Truth::Proven => 1,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    if let Some(worst) = viable.iter().max_by_key(|r| rank(r)) {
+        if rank(worst) > rank(&combined) {
+            combined.effect = worst.effect.clone();
+            combined.before = worst.before.clone();
+        }
+    }
     combined.viable = !viable.is_empty();
     Some(combined)
-}
-
-/// Whether `value` differs between two environments.
-pub fn changed(a: &Env, b: &Env, name: &str) -> bool {
-    a.get(name).map(|v: &Value| &v.shape) != b.get(name).map(|v| &v.shape)
 }
