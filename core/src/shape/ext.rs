@@ -154,7 +154,16 @@ pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
             } else {
                 Shape::Unknown
             };
-            return Outcome::always(shape, rule);
+            // Whether the subscripts are in bounds is unknown: a run-time check.
+            return Outcome {
+                shape,
+                theta: Constraint::Opaque(
+                    "subscripts within the bounds of an array of unknown shape".into(),
+                ),
+                status: Truth::Unknown,
+                assume: vec![],
+                rule,
+            };
         }
     };
     let n = args.len();
