@@ -54,6 +54,10 @@ impl Truth {
 
 /// Steps one `ask` may spend before answering `Unknown`.
 const DEFAULT_BUDGET: u32 = 10_000;
+/// At most this many unsolved facts of each kind (and solved rewrites) are kept: facts
+/// only ever help, so dropping new ones past the bound is sound, and it keeps every
+/// `ask` cheap on long programs.
+const MAX_STORED: usize = 48;
 /// Rounds of normalisation before giving up on a fixpoint.
 const NORMALIZE_ROUNDS: usize = 8;
 
@@ -446,7 +450,7 @@ impl Facts {
                 if d.is_zero() {
                     Arc::make_mut(&mut self.inner).contradictory = true;
                 } else if !d.is_known() {
-                    Arc::make_mut(&mut self.inner).nonzero.push(d);
+                    push_bounded(&mut Arc::make_mut(&mut self.inner).nonzero, d);
                 }
             }
             Constraint::Le(a, b) => self.add_nonneg(b.sub(a)),
@@ -477,7 +481,7 @@ impl Facts {
             Some(v) if v < 0 => Arc::make_mut(&mut self.inner).contradictory = true,
             Some(_) => {}
             None if d.is_nonneg() => {}
-            None => Arc::make_mut(&mut self.inner).nonneg.push(d),
+            None => push_bounded(&mut Arc::make_mut(&mut self.inner).nonneg, d),
         }
     }
 
@@ -499,8 +503,9 @@ impl Facts {
                 continue;
             }
             match pivot(&d) {
+                Some(_) if self.inner.subst.len() >= MAX_STORED => {}
                 Some((x, rhs)) => work.extend(self.bind(x, rhs)),
-                None => Arc::make_mut(&mut self.inner).zeros.push(d),
+                None => push_bounded(&mut Arc::make_mut(&mut self.inner).zeros, d),
             }
         }
     }
@@ -642,4 +647,11 @@ fn is_multiple(d: &Dim, z: &Dim) -> bool {
         return false;
     }
     z.mul(&Dim::known(dc / zc)) == *d
+}
+
+/// Adds `d` unless it is already known or the list is full (see [`MAX_STORED`]).
+fn push_bounded(list: &mut Vec<Dim>, d: Dim) {
+    if list.len() < MAX_STORED && !list.contains(&d) {
+        list.push(d);
+    }
 }

@@ -34,6 +34,9 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         call,
         facts,
     };
+    if let Some(result) = open_rank_query(call) {
+        return result;
+    }
     let nargin = call.args.len();
     let nargout = call.nargout.max(1);
     let mut result = CallResult::default();
@@ -46,8 +49,12 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             result.diverges = true;
             return result;
         }
-        let outcome = ev.shape(expr, k);
+        let outcome = ev.char_padding(ev.shape(expr, k));
         let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
+        value.open_rank = call
+            .args
+            .iter()
+            .any(|a| a.open_rank && a.shape == outcome.shape);
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
         if k == 0 || outcome.theta != Constraint::True {
@@ -55,6 +62,44 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         }
     }
     result
+}
+
+/// `size`, `numel` and `ndims` of an input whose rank is open: its extents past the
+/// second are unknown, so `size(x)` has an unknown length and `numel(x)` is not
+/// `x_1*x_2`.
+fn open_rank_query(call: &Call) -> Option<CallResult> {
+    let x = call.args.first().filter(|x| x.open_rank)?;
+    let name = call.targets.first().map_or("ans", |s| s.as_str());
+    let unknown_scalar = || Value::scalar(None);
+    let values = match (call.func, call.args.len()) {
+        ("size", 1) if call.nargout <= 1 => vec![Value::of_shape(
+            Some("double"),
+            Shape::tuple(vec![Dim::one(), Dim::sym(&format!("{name}~1"))]),
+        )],
+        ("size", 1) => {
+            let t = x.shape.as_tuple()?;
+            (0..call.nargout)
+                .map(|k| match k {
+                    k if k + 1 < call.nargout && k < 2 => Value::scalar(Some(t.extent(k))),
+                    _ => unknown_scalar(),
+                })
+                .collect()
+        }
+        ("size", 2) => {
+            let k = call.args[1].scalar.as_ref()?.as_known()?;
+            let t = x.shape.as_tuple()?;
+            match k {
+                1 | 2 => vec![Value::scalar(Some(t.extent(k as usize - 1)))],
+                _ => vec![unknown_scalar()],
+            }
+        }
+        ("numel" | "ndims", 1) => vec![unknown_scalar()],
+        _ => return None,
+    };
+    Some(CallResult {
+        values,
+        ..Default::default()
+    })
 }
 
 fn unknown_results(nargout: usize) -> CallResult {
@@ -196,6 +241,33 @@ impl Eval<'_> {
                 }
             },
             Unknown | Diverges => Outcome::always(Shape::Unknown, ext("unknown")),
+        }
+    }
+
+    /// Octave pads char rows of different lengths in `[a; b]` (MATLAB fails), so for
+    /// all-char operands a width mismatch is a run-time question, not a definite error;
+    /// the shape is Octave's: rows added, the widest width.
+    fn char_padding(&self, outcome: Outcome) -> Outcome {
+        let all_char = !self.call.args.is_empty() && self.call.args.iter().all(Value::is_char);
+        if self.call.func != "vertcat" || !all_char || outcome.status != Truth::Refuted {
+            return outcome;
+        }
+        let tuples: Option<Vec<_>> = self.call.args.iter().map(|v| v.shape.as_tuple()).collect();
+        let shape = match tuples {
+            Some(ts) if ts.iter().all(|t| t.rank() == 2) => {
+                let rows = ts.iter().fold(Dim::zero(), |r, t| r.add(&t.extent(0)));
+                let width = ts[1..]
+                    .iter()
+                    .fold(ts[0].extent(1), |w, t| Dim::max(&w, &t.extent(1)));
+                Shape::tuple(vec![rows, width])
+            }
+            _ => Shape::Unknown,
+        };
+        Outcome {
+            shape,
+            status: Truth::Unknown,
+            rule: ext("vertcat (char rows: Octave pads, MATLAB fails)"),
+            ..outcome
         }
     }
 

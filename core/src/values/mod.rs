@@ -19,7 +19,6 @@ pub use summary::fill_report;
 
 use crate::dims::{Dim, Facts};
 use crate::shape::{self, Shape};
-use std::collections::BTreeMap;
 
 /// A MATLAB class name (`double`, `logical`, `char`, `cell`, `struct`,
 /// `function_handle`, …); `None` when unknown or mixed.
@@ -43,6 +42,10 @@ pub struct Value {
     /// The value of a constant real scalar that is not an integer (`0.5`), so ranges
     /// such as `0:0.5:2` still have a known length.
     pub number: Option<f64>,
+    /// The array is an input whose rank is not known: `<x_1,x_2>` is its shape as a
+    /// matrix, but it may have more dimensions, so subscripts past the second are not
+    /// out of bounds (no false alarm on `rgb(:,:,3)`).
+    pub open_rank: bool,
 }
 
 impl Value {
@@ -55,6 +58,7 @@ impl Value {
             max: None,
             text: None,
             number: None,
+            open_rank: false,
         }
     }
 
@@ -101,6 +105,7 @@ impl Value {
             } else {
                 None
             },
+            open_rank: self.open_rank || other.open_rank,
         }
     }
 }
@@ -108,7 +113,9 @@ impl Value {
 /// The fact at a program point: variables' values and the extent facts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Env {
-    pub vars: BTreeMap<String, Value>,
+    /// A persistent map: the framework keeps an environment per statement, and
+    /// structural sharing makes each of those copies cost only what changed.
+    pub vars: imbl::OrdMap<String, Value>,
     pub facts: Facts,
 }
 
@@ -138,7 +145,8 @@ impl Env {
 /// The symbol for extent `k` (0-based) of `var` where paths with different extents meet.
 /// The same name at every merge of `var` makes loop fixed points converge.
 pub fn widened_extent(var: &str, k: usize) -> Dim {
-    Dim::sym(&format!("{var}~{}", k + 1))
+    // `ᵏ`-style suffix kept ASCII: `a~j1` reads "a's extent 1 where paths join".
+    Dim::sym(&format!("{var}~j{}", k + 1))
 }
 
 /// The symbol for extent `k` (0-based) of an input array `var`: `x_1`, `x_2`, ….

@@ -163,7 +163,7 @@ impl ValueAnalysis<'_> {
             env.facts = o.facts_after(&env.facts);
         }
         for (t, v) in targets.iter().zip(values) {
-            let shape = v.shape.normalize(&env.facts);
+            let shape = simplify_extents(&v.shape.normalize(&env.facts), t);
             let mut v = Value { shape, ..v };
             if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
                 // An unknown scalar is named after the variable that holds it (`m`), as
@@ -204,12 +204,28 @@ impl ValueAnalysis<'_> {
             None if update => Value::of_shape(None, Shape::empty()),
             None => return bind_unknown(env, targets),
         };
+        // `f("code", x)` with a char subscript is, in practice, a call through a
+        // function handle held in `f` (an input we cannot see into), not indexing.
+        let char_subscript = indices.iter().any(|i| match i {
+            Index::Var(v) => env
+                .get(v)
+                .is_some_and(|v| v.is_char() && v.text.as_deref() != Some(":")),
+            Index::Colon => false,
+        });
+        if char_subscript || beyond_rank(&base, indices.len()) {
+            effect.op = "index".into();
+            return bind_unknown(env, targets);
+        }
         let args: Vec<IndexArg> = indices
             .iter()
             .enumerate()
             .map(|(k, i)| index_arg(env, i, &format!("{}~n{}", targets_name(targets), k + 1)))
             .collect();
-        let outcome = shape::index(&base.shape, &args, &env.facts);
+        let mut outcome = shape::index(&base.shape, &args, &env.facts);
+        if update && outcome.status == Truth::Refuted {
+            // Reading a missing part to assign into it: MATLAB creates it, as [].
+            outcome = Outcome::always(Shape::empty(), outcome.rule);
+        }
         effect.op = "index".into();
         effect.operands = vec![base.shape.clone()];
         let value = Value::of_shape(base.class, outcome.shape.clone());
@@ -248,11 +264,25 @@ impl ValueAnalysis<'_> {
             .get(array)
             .cloned()
             .unwrap_or_else(|| Value::of_shape(container, Shape::empty()));
-        let rhs_value = match container {
-            // `c{i} = x` stores one element whatever x's shape is.
-            Some(_) => Value::of_shape(None, Shape::scalar()),
-            None => value_of(env, rhs),
+        let rhs_value = match container.or(base.class) {
+            // `c{i} = x` stores one element whatever x's shape is, and so does
+            // `c(i) = x` on a cell array (Octave wraps x in a cell).
+            Some("cell") => Value::of_shape(None, Shape::scalar()),
+            _ => value_of(env, rhs),
         };
+        if (container.is_none() && rhs_value.shape == Shape::Unknown)
+            || beyond_rank(&base, indices.len())
+        {
+            // Growth by a value of unknown shape, or past the known rank of an input:
+            // the result's shape is unknown, and so is whether it conforms.
+            effect.op = "subsasgn".into();
+            let value = Value {
+                open_rank: base.open_rank,
+                ..Value::of_shape(container.or(base.class), Shape::Unknown)
+            };
+            env.vars.insert(array.clone(), value);
+            return;
+        }
         let args: Vec<IndexArg> = indices
             .iter()
             .enumerate()
@@ -278,6 +308,19 @@ impl ValueAnalysis<'_> {
                 None
             },
         );
+        let outcome = if outcome.status == Truth::Refuted
+            && base.class.is_none()
+            && base.shape != Shape::empty()
+        {
+            // The base may be a cell array (its class is unknown), where any value fits.
+            Outcome {
+                shape: Shape::Unknown,
+                status: Truth::Unknown,
+                ..outcome
+            }
+        } else {
+            outcome
+        };
         let value = Value::of_shape(class, outcome.shape.clone());
         self.bind(
             id,
@@ -288,6 +331,53 @@ impl ValueAnalysis<'_> {
         );
         effect.outcomes.push(outcome);
     }
+}
+
+/// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
+/// expressions come from long chains of arithmetic, say nothing a reader can use, and
+/// would make every later question to the facts slower.
+const MAX_EXTENT_SIZE: usize = 24;
+
+fn simplify_extents(shape: &Shape, var: &str) -> Shape {
+    match shape.as_tuple() {
+        Some(t) if t.dims().iter().any(|d| extent_size(d) > MAX_EXTENT_SIZE) => Shape::tuple(
+            t.dims()
+                .iter()
+                .enumerate()
+                .map(|(k, d)| {
+                    if extent_size(d) > MAX_EXTENT_SIZE {
+                        super::widened_extent(var, k)
+                    } else {
+                        d.clone()
+                    }
+                })
+                .collect(),
+        ),
+        _ => shape.clone(),
+    }
+}
+
+fn extent_size(d: &Dim) -> usize {
+    use crate::dims::Atom;
+    d.terms()
+        .iter()
+        .map(|(mono, _)| {
+            1 + mono
+                .atoms()
+                .iter()
+                .map(|a| match a {
+                    Atom::Sym(_) | Atom::Val(_) => 1,
+                    Atom::Max0(x) => 1 + extent_size(x),
+                    Atom::FloorDiv(x, y) => 1 + extent_size(x) + extent_size(y),
+                })
+                .sum::<usize>()
+        })
+        .sum()
+}
+
+/// More subscripts than the known rank of an input whose rank is open.
+fn beyond_rank(base: &Value, subscripts: usize) -> bool {
+    base.open_rank && base.shape.as_tuple().is_some_and(|t| subscripts > t.rank())
 }
 
 fn targets_name(targets: &[Var]) -> &str {
@@ -388,10 +478,16 @@ fn literal(value: &Literal) -> Value {
         } => {
             // Octave reads "…" as a char row too; MATLAB's string scalars are 1×1.
             let _ = double_quoted;
+            // '' and "" are 0×0 in MATLAB and Octave alike; other literals are rows.
             let len = value.chars().count() as i64;
+            let shape = if len == 0 {
+                Shape::empty()
+            } else {
+                Shape::known(&[1, len])
+            };
             Value {
                 text: Some(value.clone()),
-                ..Value::of_shape(Some("char"), Shape::known(&[1, len]))
+                ..Value::of_shape(Some("char"), shape)
             }
         }
     }
@@ -404,7 +500,11 @@ impl Analysis for ValueAnalysis<'_> {
         let mut env = Env::default();
         for p in &func.params {
             let shape = Shape::tuple(vec![input_extent(p, 0), input_extent(p, 1)]);
-            env.vars.insert(p.clone(), Value::of_shape(None, shape));
+            let value = Value {
+                open_rank: true,
+                ..Value::of_shape(None, shape)
+            };
+            env.vars.insert(p.clone(), value);
         }
         env
     }
