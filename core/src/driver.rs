@@ -32,6 +32,7 @@ fn analyze_matlab(source: &str, options: &Options) -> Report {
         analyze_shapes(source, &parsed.file, options, &mut report);
     }
     report.resolve_positions(source);
+    report.checks = crate::checks::inline_checks(source, &report);
     report
 }
 

@@ -3,6 +3,7 @@
 //! benchmarks) and for wasm32 (the app) alike.
 
 pub mod builtins;
+pub mod checks;
 pub mod dims;
 pub mod driver;
 pub mod flow;
