@@ -37,3 +37,4 @@ pub fn display_path(path: &Path) -> String {
         .display()
         .to_string()
 }
+pub mod scale;
