@@ -77,7 +77,15 @@ fn report_round_trips_through_json() {
 /// Hostile input must not panic (a panic in wasm kills the whole page).
 #[wasm_bindgen_test]
 fn hostile_input_does_not_panic() {
-    for src in ["", "\u{0}", "((((((((((", "end end end", "'", "a(:,:,:,:)=[", "%{\n"] {
+    for src in [
+        "",
+        "\u{0}",
+        "((((((((((",
+        "end end end",
+        "'",
+        "a(:,:,:,:)=[",
+        "%{\n",
+    ] {
         let _ = analyze(src, &Options::default());
     }
 }
