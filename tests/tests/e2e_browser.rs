@@ -120,7 +120,8 @@ impl App {
             .goto(url)
             .await
             .map_err(|e| format!("cannot open {url}: {e}"))?;
-        self.session
+        let mounted = self
+            .session
             .wait_until("the app to mount (#app[data-ready=true])", LOAD, || async {
                 let ready = self
                     .session
@@ -132,7 +133,18 @@ impl App {
                     .await?;
                 Ok((ready == json!(true)).then_some(()))
             })
-            .await
+            .await;
+        if let Err(e) = mounted {
+            let body = self
+                .session
+                .js(
+                    "return document.body ? document.body.outerHTML.slice(0, 600) : '';",
+                    vec![],
+                )
+                .await;
+            return Err(format!("{e}\n  page body: {body:?}"));
+        }
+        Ok(())
     }
 
     /// `#app[data-analyzed]`: how many analyses have finished.

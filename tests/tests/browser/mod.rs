@@ -5,6 +5,7 @@
 use fantoccini::wd::Capabilities;
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -130,7 +131,22 @@ impl ChromeDriver {
 }
 
 impl Drop for ChromeDriver {
+    /// Asks chromedriver to shut down (it then reaps its Chromiums), and kills it only
+    /// if it has not exited after a few seconds.
     fn drop(&mut self) {
+        let addr = self.url.trim_start_matches("http://");
+        if let Ok(mut stream) = TcpStream::connect(addr) {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(3)));
+            let _ = write!(stream, "GET /shutdown HTTP/1.0\r\nHost: {addr}\r\n\r\n");
+            let _ = stream.read(&mut [0u8; 256]);
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
