@@ -6,6 +6,7 @@ pub mod builtins;
 pub mod dims;
 pub mod driver;
 pub mod flow;
+pub mod format;
 pub mod report;
 pub mod shape;
 pub mod span;

@@ -1,1 +1,14 @@
-//! The Tame IR (Dubrau 2012, ch. 4): three-address statements lowered from the MATLAB AST, each mapped back to a source span, and pretty-printed back to MATLAB.
+//! The Tame IR (Dubrau 2012, ch. 4): three-address statements lowered from the MATLAB
+//! AST, each mapped back to a source span, and pretty-printed back to MATLAB.
+
+pub mod ir;
+mod lower;
+mod names;
+mod print;
+
+pub use ir::*;
+pub use lower::{lower, Lowered};
+pub use print::{literal, print_program};
+
+#[cfg(test)]
+mod tests;

@@ -205,6 +205,15 @@ pub enum ExprKind {
         params: Vec<Ident>,
         body: Box<Expr>,
     },
+    /// Octave only: an assignment used as a value. `(x = e)` (also MATLAB's `f(Name=v)`
+    /// argument form) assigns `value` and evaluates to it; `x++`/`x--` inside an
+    /// expression (`post_increment`) assigns `value` = `x ± 1` and evaluates to the old
+    /// `x`.
+    AssignExpr {
+        target: Box<LValue>,
+        value: Box<Expr>,
+        post_increment: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -2,7 +2,12 @@
 //! builder that turns its parse tree into the spanned [`ast`].
 
 pub mod ast;
+mod blocks;
+mod expr;
 mod parser;
+mod recover;
+#[cfg(test)]
+mod tests;
 
 pub use parser::parse;
 

@@ -1,0 +1,148 @@
+//! Output formats of the CLI contract (`shapex check`): text lines and the JSON object
+//! per file. Pure functions over a [`Report`], so tests and other front ends share them.
+//!
+//! The JSON field names are a contract other tools depend on: add fields freely, never
+//! rename these.
+
+use crate::report::{CheckStatus, Def, Report, Severity};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct FileJson<'a> {
+    file: &'a str,
+    lang: &'static str,
+    mode: crate::Mode,
+    parse_ok: bool,
+    diagnostics: Vec<DiagnosticJson<'a>>,
+    statements: Vec<StatementJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct DiagnosticJson<'a> {
+    severity: Severity,
+    code: &'a str,
+    message: &'a str,
+    line: u32,
+    col: u32,
+    end_line: u32,
+    end_col: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct StatementJson<'a> {
+    line: u32,
+    col: u32,
+    end_line: u32,
+    end_col: u32,
+    kind: &'a str,
+    defs: &'a [Def],
+    check: CheckStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    condition: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'a str>,
+}
+
+/// The per-file JSON value of the CLI contract.
+pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
+    let value = FileJson {
+        file,
+        lang: report.lang.as_str(),
+        mode: report.mode,
+        parse_ok: report.parse_ok,
+        diagnostics: report
+            .diagnostics
+            .iter()
+            .map(|d| DiagnosticJson {
+                severity: d.severity,
+                code: &d.code,
+                message: &d.message,
+                line: d.range.line,
+                col: d.range.col,
+                end_line: d.range.end_line,
+                end_col: d.range.end_col,
+                help: d.help.as_deref(),
+            })
+            .collect(),
+        statements: report
+            .statements
+            .iter()
+            .map(|s| StatementJson {
+                line: s.range.line,
+                col: s.range.col,
+                end_line: s.range.end_line,
+                end_col: s.range.end_col,
+                kind: &s.kind,
+                defs: &s.defs,
+                check: s.check,
+                condition: s.condition.as_deref(),
+                rule: s.rule.as_deref(),
+            })
+            .collect(),
+    };
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// `file:line:col: severity: message [code]`, one line per diagnostic.
+pub fn to_text(file: &str, report: &Report) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        out.push_str(&format!(
+            "{file}:{}:{}: {}: {} [{}]\n",
+            d.range.line,
+            d.range.col,
+            d.severity.as_str(),
+            d.message,
+            d.code
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Diagnostic, Range};
+    use crate::Span;
+
+    fn report_with_error() -> Report {
+        let mut d = Diagnostic::error("syntax.unbalanced", "unbalanced bracket", Span::new(4, 5));
+        d.range = Range {
+            line: 2,
+            col: 3,
+            end_line: 2,
+            end_col: 4,
+        };
+        Report {
+            diagnostics: vec![d],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn text_lines_follow_file_line_col_severity_message() {
+        let text = to_text("a.m", &report_with_error());
+        assert_eq!(
+            text,
+            "a.m:2:3: error: unbalanced bracket [syntax.unbalanced]\n"
+        );
+    }
+
+    #[test]
+    fn json_has_the_contract_fields() {
+        let v = to_json_value("a.m", &report_with_error());
+        for key in ["file", "lang", "parse_ok", "diagnostics", "statements"] {
+            assert!(v.get(key).is_some(), "missing {key}");
+        }
+        let d = &v["diagnostics"][0];
+        for key in [
+            "severity", "code", "message", "line", "col", "end_line", "end_col",
+        ] {
+            assert!(d.get(key).is_some(), "missing diagnostics[].{key}");
+        }
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["line"], 2);
+    }
+}

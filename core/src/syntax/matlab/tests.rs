@@ -1,0 +1,1 @@
+//! Unit tests for the MATLAB front end: one group per feature of the brief.
