@@ -1,0 +1,12 @@
+//! The one place the app runs the analysis. Everything else receives a [`Report`],
+//! so moving analysis into a Web Worker later changes only this module.
+
+use shapex_core::{Options, Report};
+
+/// How long typing must pause before re-analysis (the highlight layer updates on
+/// every keystroke regardless).
+pub const DEBOUNCE_MS: u64 = 120;
+
+pub fn analyze(source: &str, options: &Options) -> Report {
+    shapex_core::analyze(source, options)
+}

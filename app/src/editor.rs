@@ -1,0 +1,188 @@
+//! The editor: a transparent `<textarea id="editor">` over a highlighted `<pre>`.
+//! The textarea owns text, caret and native undo; the layer underneath paints
+//! tokens, diagnostic underlines and shape notes. Both share one scroll container
+//! and identical metrics, so no scroll syncing is needed. Also the Problems list.
+
+use crate::app::Ctx;
+use crate::model::{self, LineModel};
+use crate::{browser, text};
+use leptos::html;
+use leptos::prelude::*;
+
+/// Padding of the textarea and the highlight layer, in CSS pixels (style.css `--pad`).
+const PAD: f64 = 10.0;
+
+/// Focuses the editor with the caret at 1-based `line`/`col` and scrolls it into view.
+pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
+    let Some(el) = ctx.editor.get_untracked() else {
+        return;
+    };
+    let offset = ctx
+        .code
+        .with_untracked(|c| text::utf16_offset(c, line, col));
+    let opts = web_sys::FocusOptions::new();
+    opts.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&opts);
+    let _ = el.set_selection_range(offset, offset);
+    let selector = format!(".highlight > .line:nth-child({})", line.max(1));
+    if let Ok(Some(target)) = document().query_selector(&selector) {
+        let o = web_sys::ScrollIntoViewOptions::new();
+        o.set_block(web_sys::ScrollLogicalPosition::Center);
+        target.scroll_into_view_with_scroll_into_view_options(&o);
+    }
+}
+
+#[component]
+pub fn Editor(ctx: Ctx, initial_code: String) -> impl IntoView {
+    let lines = Memo::new(move |_| {
+        let notation = ctx.notation.get();
+        ctx.code
+            .with(|c| ctx.report.with(|r| model::editor_lines(c, r, notation)))
+    });
+    let hovers = Memo::new(move |_| {
+        ctx.code
+            .with(|c| lines.with(|l| model::hover_targets(c, l)))
+    });
+    let probe: NodeRef<html::Span> = NodeRef::new();
+
+    let on_keydown = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Tab" && !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key() && !ev.shift_key()
+        {
+            ev.prevent_default();
+            browser::insert_text_at_caret("    ");
+        }
+    };
+    let on_mousemove = move |ev: web_sys::MouseEvent| {
+        let (Some(el), Some(probe)) = (ctx.editor.get_untracked(), probe.get_untracked()) else {
+            return;
+        };
+        let p = probe.get_bounding_client_rect();
+        let (cw, lh) = (p.width() / 10.0, p.height());
+        let r = el.get_bounding_client_rect();
+        let (x, y) = (
+            ev.client_x() as f64 - r.left() - PAD,
+            ev.client_y() as f64 - r.top() - PAD,
+        );
+        let tip = if x < 0.0 || y < 0.0 || cw <= 0.0 || lh <= 0.0 {
+            None
+        } else {
+            let (line, col) = ((y / lh) as u32 + 1, (x / cw) as usize);
+            hovers.with_untracked(|h| {
+                h.iter()
+                    .find(|t| t.line == line && (t.start..t.end).contains(&col))
+                    .map(|t| t.text.clone())
+            })
+        };
+        let tip = tip.unwrap_or_default();
+        if el.title() != tip {
+            el.set_title(&tip);
+        }
+    };
+
+    view! {
+        <div class="editor-scroll">
+            <div class="editor-inner">
+                <div class="gutter" aria-hidden="true">
+                    <For each=move || lines.get() key=|l| (l.no, l.marker.clone()) children=gutter_line />
+                </div>
+                <div class="code-area">
+                    <pre class="highlight" aria-hidden="true">
+                        <For each=move || lines.get() key=|l| l.clone() children=code_line />
+                    </pre>
+                    <span class="probe" aria-hidden="true" node_ref=probe>"0000000000"</span>
+                    <textarea
+                        id="editor"
+                        node_ref=ctx.editor
+                        aria-label="MATLAB source"
+                        spellcheck="false"
+                        autocomplete="off"
+                        autocapitalize="off"
+                        wrap="off"
+                        prop:value=initial_code
+                        on:input=move |ev| {
+                            ctx.code.set(event_target_value(&ev));
+                            ctx.example.set(String::new());
+                        }
+                        on:keydown=on_keydown
+                        on:mousemove=on_mousemove
+                    ></textarea>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+fn gutter_line(l: LineModel) -> impl IntoView {
+    let (class, title) = match &l.marker {
+        Some((sev, msg)) => (format!("gutter-line has-{sev}"), Some(msg.clone())),
+        None => ("gutter-line".to_string(), None),
+    };
+    view! {
+        <div class=class title=title>
+            <span class="marker"></span>
+            <span class="lineno">{l.no}</span>
+        </div>
+    }
+}
+
+/// One highlighted line; text goes in as text nodes, never as HTML.
+fn code_line(l: LineModel) -> impl IntoView {
+    let segs = l
+        .segs
+        .into_iter()
+        .map(|s| view! { <span class=s.class title=s.title>{s.text}</span> })
+        .collect::<Vec<_>>();
+    let notes = (!l.notes.is_empty()).then(|| {
+        let items = l
+            .notes
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let sep = if i == 0 { "" } else { "  " };
+                view! { {sep}<span class=format!("note {}", n.class) title=n.title>{n.text}</span> }
+            })
+            .collect::<Vec<_>>();
+        view! { <span class="notes">{model::note_gap()}{items}</span> }
+    });
+    view! { <div class="line">{segs}{notes}</div> }
+}
+
+/// The Problems list under the editor: `ul#diagnostics > li.diagnostic`.
+#[component]
+pub fn ProblemsList(ctx: Ctx) -> impl IntoView {
+    let items = move || {
+        ctx.report.with(|r| {
+            r.diagnostics
+                .iter()
+                .map(|d| {
+                    let (line, col) = (d.range.line, d.range.col);
+                    let sev = model::severity_class(d.severity);
+                    let help = d.help.clone();
+                    view! {
+                        <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
+                            data-code=d.code.clone() title=help tabindex="0"
+                            on:click=move |_| jump_to(ctx, line, col)
+                            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
+                            <span class="pos">{format!("{line}:{col}")}</span>
+                            " "<span class=format!("sev sev-{sev}")>{sev}</span>
+                            " "<span class="msg">{d.message.clone()}</span>
+                        </li>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let (status_text, status_class) = (
+        move || ctx.report.with(model::status).0,
+        move || format!("status status-{}", ctx.report.with(model::status).1),
+    );
+    view! {
+        <div class="problems">
+            <div class="problems-head">
+                <h2>"Problems"</h2>
+                <span id="status" class=status_class role="status">{status_text}</span>
+            </div>
+            <ul id="diagnostics">{items}</ul>
+        </div>
+    }
+}

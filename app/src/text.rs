@@ -1,0 +1,45 @@
+//! Position arithmetic between the Report (1-based line, character column) and the
+//! browser's textarea (UTF-16 offsets).
+
+/// The UTF-16 offset of 1-based `line`/`col` in `text`, clamped to the text.
+pub fn utf16_offset(text: &str, line: u32, col: u32) -> u32 {
+    let mut offset = 0u32;
+    for (i, l) in text.split('\n').enumerate() {
+        if i as u32 + 1 == line.max(1) {
+            let units: usize = l
+                .chars()
+                .take(col.max(1) as usize - 1)
+                .map(char::len_utf16)
+                .sum();
+            return offset + units as u32;
+        }
+        offset += l.encode_utf16().count() as u32 + 1;
+    }
+    text.encode_utf16().count() as u32
+}
+
+/// Visual width of `line` with tabs expanded.
+pub fn visual_width(line: &str, tab: usize) -> usize {
+    line.chars()
+        .fold(0, |x, c| if c == '\t' { x + tab - x % tab } else { x + 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_offsets_count_surrogate_pairs_twice() {
+        let t = "ab\n😀c\nz";
+        assert_eq!(utf16_offset(t, 1, 1), 0);
+        assert_eq!(utf16_offset(t, 2, 1), 3);
+        assert_eq!(utf16_offset(t, 2, 2), 5);
+        assert_eq!(utf16_offset(t, 3, 1), 7);
+        assert_eq!(utf16_offset(t, 9, 1), 8, "past the end clamps");
+    }
+
+    #[test]
+    fn visual_columns_expand_tabs() {
+        assert_eq!(visual_width("a\tb", 4), 5);
+    }
+}
