@@ -46,10 +46,24 @@ pub fn Editor(ctx: Ctx, initial_code: String) -> impl IntoView {
     let probe: NodeRef<html::Span> = NodeRef::new();
 
     let on_keydown = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "Tab" && !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key() && !ev.shift_key()
-        {
-            ev.prevent_default();
-            browser::insert_text_at_caret("    ");
+        let plain = !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key() && !ev.shift_key();
+        match ev.key().as_str() {
+            "Tab" if plain => {
+                ev.prevent_default();
+                browser::insert_text_at_caret("    ");
+            }
+            // Enter keeps the current line's indentation.
+            "Enter" if plain => {
+                let Some(el) = ctx.editor.get_untracked() else {
+                    return;
+                };
+                let caret = el.selection_start().ok().flatten().unwrap_or(0);
+                let indent = text::indent_before(&el.value(), caret);
+                if !indent.is_empty() && browser::insert_text_at_caret(&format!("\n{indent}")) {
+                    ev.prevent_default();
+                }
+            }
+            _ => {}
         }
     };
     let on_mousemove = move |ev: web_sys::MouseEvent| {

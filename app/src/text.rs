@@ -18,6 +18,26 @@ pub fn utf16_offset(text: &str, line: u32, col: u32) -> u32 {
     text.encode_utf16().count() as u32
 }
 
+/// The leading whitespace of the line the caret (a UTF-16 offset, as the textarea
+/// reports it) is on, so Enter can keep the indentation.
+pub fn indent_before(text: &str, caret_utf16: u32) -> String {
+    let mut units = 0u32;
+    let mut line_start = 0;
+    for (i, c) in text.char_indices() {
+        if units >= caret_utf16 {
+            break;
+        }
+        if c == '\n' {
+            line_start = i + 1;
+        }
+        units += c.len_utf16() as u32;
+    }
+    text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
 /// Visual width of `line` with tabs expanded.
 pub fn visual_width(line: &str, tab: usize) -> usize {
     line.chars()
@@ -36,6 +56,15 @@ mod tests {
         assert_eq!(utf16_offset(t, 2, 2), 5);
         assert_eq!(utf16_offset(t, 3, 1), 7);
         assert_eq!(utf16_offset(t, 9, 1), 8, "past the end clamps");
+    }
+
+    #[test]
+    fn indentation_comes_from_the_caret_line() {
+        let t = "a\n    b = 1;\n\tc";
+        assert_eq!(indent_before(t, 1), "");
+        assert_eq!(indent_before(t, 9), "    ");
+        assert_eq!(indent_before(t, 17), "\t");
+        assert_eq!(indent_before("😀\n  x", 4), "  ");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Runs the pipeline for one source text: parse → (lower → analyse) → [`Report`].
 //! The app and the CLI call only [`analyze`], so every analysis is reachable from both.
 
+use crate::builtins::BuiltinTable;
 use crate::report::{Lang, Options, Report, StatementReport};
 use crate::syntax::matlab::{self, ast};
+use crate::{tame, values};
 
 /// Analyses `source` and returns the report. Never panics on any input.
 pub fn analyze(source: &str, options: &Options) -> Report {
@@ -26,8 +28,26 @@ fn analyze_matlab(source: &str, options: &Options) -> Report {
         ir: String::new(),
         checks: String::new(),
     };
+    if parsed.file.kind != ast::FileKind::Classdef {
+        analyze_shapes(source, &parsed.file, options, &mut report);
+    }
     report.resolve_positions(source);
     report
+}
+
+/// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
+fn analyze_shapes(source: &str, file: &ast::File, options: &Options, report: &mut Report) {
+    let lowered = tame::lower(file);
+    report.diagnostics.extend(lowered.diagnostics);
+    report.ir = lowered.program.to_string();
+    let table = BuiltinTable::standard();
+    let result = values::analyze_program(&lowered.program, &table, options.mode);
+    values::fill_report(
+        source,
+        &result,
+        &mut report.statements,
+        &mut report.diagnostics,
+    );
 }
 
 /// One [`StatementReport`] per statement, in source order, with nesting depth.

@@ -12,6 +12,7 @@ pub mod shape;
 pub mod span;
 pub mod syntax;
 pub mod tame;
+pub mod values;
 
 pub use driver::analyze;
 pub use report::{Diagnostic, Lang, Mode, Options, Report, Severity};

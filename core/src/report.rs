@@ -185,6 +185,9 @@ pub struct StatementReport {
     /// The rule applied and where it comes from (paper table or "extension").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// No execution reaches this statement (it follows a definite error).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nonviable: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

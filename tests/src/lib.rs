@@ -1,1 +1,39 @@
-//! Shared helpers for the integration tests (fixture reading, expectation comments).
+//! Shared helpers for the integration tests: expectation comments in fixtures
+//! ([`expect`], [`check`]), fixture discovery, and the Octave differential suite
+//! ([`gen`] generates programs, [`octave`] runs them and compares).
+
+pub mod check;
+pub mod expect;
+pub mod gen;
+pub mod octave;
+
+pub use check::{check_fixture, Mismatch};
+pub use expect::FixtureSpec;
+
+use std::path::{Path, PathBuf};
+
+/// `tests/fixtures` of this crate.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Every file under `dir` with extension `ext`, sorted so runs are deterministic.
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A path relative to `tests/fixtures`, for messages.
+pub fn display_path(path: &Path) -> String {
+    path.strip_prefix(fixtures_dir())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

@@ -96,5 +96,8 @@ fn octave_corpus_parses() {
         println!("{f}");
     }
     assert!(panics.is_empty(), "parser panicked on: {panics:?}");
-    assert!(pct >= REQUIRED, "only {pct:.2}% of the corpus parses (need {REQUIRED}%)");
+    assert!(
+        pct >= REQUIRED,
+        "only {pct:.2}% of the corpus parses (need {REQUIRED}%)"
+    );
 }

@@ -1,1 +1,18 @@
 //! Symbolic dimensions shared by the shape, extent and gradual analyses: `Dim` (integer, symbol or normalised expression), `Constraint`, and `Facts` that answer proven / refuted / unknown.
+//!
+//! - [`Dim`] is a polynomial normal form over atoms (extent symbols, signed value
+//!   symbols, opaque `max(·,0)` and `floor(·/·)`), so equal expressions are `==`.
+//! - [`Constraint`] is a condition over Dims (`Eq`, `Ne`, `Le`, `Lt`, `And`, `Or`, …),
+//!   printed in the paper's style.
+//! - [`Facts`] holds what is known at a program point and answers [`Truth`].
+
+mod constraint;
+mod dim;
+mod facts;
+
+pub use constraint::Constraint;
+pub use dim::{Atom, Dim, Mono};
+pub use facts::{Facts, Truth};
+
+#[cfg(test)]
+mod tests;

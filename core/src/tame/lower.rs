@@ -744,6 +744,57 @@ impl Lowerer {
         }
     }
 
+    /// Octave's assignment used as a value: assigns, then yields the new value (or, for
+    /// `x++` inside an expression, the old value of a plain variable `x`).
+    fn assign_expr(
+        &mut self,
+        target: &LValue,
+        value: &ast::Expr,
+        post_increment: bool,
+        dest: Dest,
+        out: &mut Out,
+    ) -> Var {
+        let sp = value.span;
+        let old = match target {
+            LValue::Path {
+                base, accessors, ..
+            } if post_increment && accessors.is_empty() && self.is_var(&base.name) => {
+                let t = self.temp();
+                let rhs = base.name.clone();
+                self.emit(
+                    out,
+                    sp,
+                    StmtKind::Copy {
+                        lhs: t.clone(),
+                        rhs,
+                    },
+                );
+                Some(t)
+            }
+            _ => None,
+        };
+        let new = self.expr(value, Dest::Any, out);
+        self.assign_to(target, new.clone(), out);
+        let result = old.unwrap_or(new);
+        match dest {
+            Dest::Any => result,
+            _ => {
+                let lhs = self.single(&dest, sp);
+                if lhs != result {
+                    self.emit(
+                        out,
+                        sp,
+                        StmtKind::Copy {
+                            lhs: lhs.clone(),
+                            rhs: result,
+                        },
+                    );
+                }
+                lhs
+            }
+        }
+    }
+
     /// The variable holding a list-valued result (the first target, or a temporary).
     fn first(&mut self, ts: &[Var]) -> Var {
         ts.first().cloned().unwrap_or_else(|| self.temp())
@@ -778,6 +829,11 @@ impl Lowerer {
                 };
                 self.literal(value, dest, sp, out)
             }
+            ExprKind::AssignExpr {
+                target,
+                value,
+                post_increment,
+            } => self.assign_expr(target, value, *post_increment, dest, out),
             ExprKind::Ident(i) if self.is_var(&i.name) => match dest {
                 Dest::Any => i.name.clone(),
                 _ => {

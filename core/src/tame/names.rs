@@ -114,6 +114,12 @@ pub fn expr_names(e: &Expr, out: &mut Vec<String>) {
             params.iter().for_each(|p| push(&p.name, out));
             expr_names(body, out);
         }
+        ExprKind::AssignExpr { target, value, .. } => {
+            if let LValue::Path { base, .. } = &**target {
+                push(&base.name, out);
+            }
+            expr_names(value, out);
+        }
         ExprKind::Number { .. } | ExprKind::Str { .. } | ExprKind::Colon | ExprKind::End => {}
     }
 }

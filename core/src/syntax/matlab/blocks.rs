@@ -16,7 +16,10 @@ pub(super) enum Clause {
     Function(FnHead),
     /// A clause that failed to parse (already diagnosed). `opener` says whether it
     /// began with a block keyword, so that its `end` still pairs up.
-    Error { span: Span, opener: Option<Opener> },
+    Error {
+        span: Span,
+        opener: Option<Opener>,
+    },
 }
 
 /// Block keywords other than `function` and the closers.
@@ -88,7 +91,7 @@ pub(super) enum Opener {
 }
 
 /// Blocks nested deeper than this are flattened (with a diagnostic) to bound recursion.
-const MAX_BLOCK_DEPTH: usize = 128;
+const MAX_BLOCK_DEPTH: usize = 32;
 
 pub(super) fn fold(source: &str, clauses: Vec<Clause>, diags: &mut Vec<Diagnostic>) -> File {
     let functions_have_end = functions_have_end(&clauses);

@@ -113,10 +113,8 @@ impl Builder {
             Rule::break_kw => stmt(StmtKind::Break),
             Rule::continue_kw => stmt(StmtKind::Continue),
             Rule::return_kw => stmt(StmtKind::Return),
-            Rule::assign => self.chained_assign(main, prints),
+            Rule::lv_stmt => self.lv_stmt(main, prints),
             Rule::multi_assign => stmt(self.multi_assign(main)),
-            Rule::opassign => stmt(self.opassign(main)),
-            Rule::incr_stmt => stmt(self.incr(main)),
             Rule::command => stmt(self.command(main)),
             Rule::expr_stmt => match main.into_inner().next() {
                 Some(e) => stmt(StmtKind::Expr(self.expr(e))),
@@ -250,6 +248,18 @@ impl Builder {
         self.assign(p)
     }
 
+    /// A statement starting with an assignment target: plain, compound (`+=`),
+    /// increment (`++`) or chained assignment.
+    fn lv_stmt(&self, p: Pair<Rule>, prints: bool) -> Clause {
+        let span = self.span(&p);
+        let kind = match p.clone().into_inner().nth(1).map(|c| c.as_rule()) {
+            Some(Rule::incr_op) => self.incr(p),
+            Some(Rule::opassign_op) => self.opassign(p),
+            _ => return self.chained_assign(p, prints),
+        };
+        Clause::Stmt(Stmt { kind, span, prints })
+    }
+
     /// `a = b = c` (Octave) becomes `b = c` then `a = b`; a plain `a = c` is one
     /// statement. Each statement spans from its target to the end of the line, and only
     /// the outermost one displays its result.
@@ -271,10 +281,7 @@ impl Builder {
             let start = lvalue_span(&lv).start;
             let next_rhs = lvalue_expr(&lv);
             stmts.push(Stmt {
-                kind: StmtKind::Assign {
-                    lhs: vec![lv],
-                    rhs,
-                },
+                kind: StmtKind::Assign { lhs: vec![lv], rhs },
                 span: Span::new(start, end),
                 prints: prints && targets.is_empty(),
             });
@@ -542,9 +549,10 @@ impl Builder {
         let kind = match p.as_rule() {
             Rule::number => number(p.as_str()),
             Rule::sq_string => ExprKind::Str {
-                value: p.into_inner().next().map_or_else(String::new, |s| {
-                    s.as_str().replace("''", "'")
-                }),
+                value: p
+                    .into_inner()
+                    .next()
+                    .map_or_else(String::new, |s| s.as_str().replace("''", "'")),
                 double_quoted: false,
             },
             Rule::dq_string => ExprKind::Str {

@@ -8,7 +8,7 @@ use super::expr::Builder;
 use super::recover;
 use super::Parsed;
 use crate::report::{Diagnostic, Severity};
-use crate::span::Span;
+use crate::span::{LineIndex, Span};
 use pest::Parser;
 use pest_derive::Parser;
 
@@ -17,8 +17,9 @@ use pest_derive::Parser;
 pub(super) struct MatlabParser;
 
 /// Bracket nesting beyond this is rejected before pest sees it: the grammar and the
-/// builder recurse per bracket, and hostile input must not exhaust the stack.
-const MAX_BRACKET_DEPTH: usize = 200;
+/// builder recurse per bracket, and hostile input must not exhaust the stack (wasm has
+/// about 1 MB of it). Octave's own m-files never nest deeper than 8.
+const MAX_BRACKET_DEPTH: usize = 64;
 
 /// Parses a MATLAB or Octave file. Never panics; syntax errors become diagnostics and
 /// [`StmtKind::Error`] statements.
@@ -32,6 +33,9 @@ pub fn parse(source: &str) -> Parsed {
     let mut diagnostics = Vec::new();
     let clauses = clauses(source, &mut diagnostics);
     let file = blocks::fold(source, clauses, &mut diagnostics);
+    // Clause errors and block-structure errors are found in two passes; show them in
+    // source order.
+    diagnostics.sort_by_key(|d| d.span.start);
     Parsed { file, diagnostics }
 }
 
@@ -39,6 +43,7 @@ pub fn parse(source: &str) -> Parsed {
 fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut pos = 0;
+    let index = LineIndex::new(source);
     loop {
         pos += gap_len(&source[pos..]);
         if pos >= source.len() {
@@ -51,7 +56,7 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
                 let len = item.as_span().end();
                 if len == 0 {
                     // Cannot happen with this grammar, but never loop forever.
-                    pos = bad_clause(source, pos, pos, &mut out, diagnostics);
+                    pos = bad_clause(source, &index, pos, pos, &mut out, diagnostics);
                     continue;
                 }
                 out.push(Builder::new(pos).clause(item));
@@ -59,7 +64,7 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
             }
             Err(err) => {
                 let furthest = pos + error_offset(&err);
-                pos = bad_clause(source, pos, furthest, &mut out, diagnostics);
+                pos = bad_clause(source, &index, pos, furthest, &mut out, diagnostics);
             }
         }
     }
@@ -69,13 +74,19 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
 /// Records a clause that failed to parse and returns where parsing resumes.
 fn bad_clause(
     source: &str,
+    index: &LineIndex,
     start: usize,
     furthest: usize,
     out: &mut Vec<Clause>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> usize {
     let end = recover::bad_extent(source, start, furthest);
-    diagnostics.push(recover::describe(source, Span::new(start, end), furthest));
+    diagnostics.push(recover::describe(
+        source,
+        index,
+        Span::new(start, end),
+        furthest,
+    ));
     out.push(Clause::Error {
         span: Span::new(start, end),
         opener: recover::opener_word(&source[start..end]),

@@ -6,6 +6,14 @@ use super::blocks::Opener;
 use crate::report::Diagnostic;
 use crate::span::{LineIndex, Span};
 
+/// A closing bracket with no opener, or the wrong one.
+struct BadClose {
+    at: usize,
+    closer: char,
+    /// The innermost open bracket at that point, if any.
+    opener: Option<(usize, char)>,
+}
+
 /// What a bracket/quote-aware scan of one logical line found.
 #[derive(Default)]
 struct Scan {
@@ -13,8 +21,8 @@ struct Scan {
     end: usize,
     /// Brackets still open at `end`: (byte offset, bracket).
     open: Vec<(usize, char)>,
-    /// The first closer that had no opener or the wrong one: (offset, closer, opener).
-    bad_close: Option<(usize, char, Option<(usize, char)>)>,
+    /// The first closer that had no opener or the wrong one.
+    bad_close: Option<BadClose>,
     /// The opening quote of a string that runs into the end of the line.
     unterminated: Option<(usize, char)>,
 }
@@ -35,6 +43,12 @@ fn closer_of(open: char) -> char {
 /// brackets and quotes. A `'` is a transpose when it touches an identifier, a number,
 /// a closing bracket, a `'` or `.`, and a string quote otherwise.
 fn scan_line(source: &str, start: usize) -> Scan {
+    scan_until(source, start, start)
+}
+
+/// Like [`scan_line`], but a newline inside an open `[`/`{` before `limit` does not end
+/// the line (a matrix literal spanning lines).
+fn scan_until(source: &str, start: usize, limit: usize) -> Scan {
     let mut scan = Scan {
         end: source.len(),
         ..Scan::default()
@@ -46,8 +60,11 @@ fn scan_line(source: &str, start: usize) -> Scan {
         let at = start + i;
         match c {
             c if is_newline(c) => {
-                scan.end = at;
-                return scan;
+                let in_matrix = scan.open.iter().any(|&(_, o)| o != '(');
+                if !(in_matrix && at < limit) {
+                    scan.end = at;
+                    return scan;
+                }
             }
             '.' if text[i..].starts_with("...") => {
                 // A continuation: the rest of the line is a comment.
@@ -64,15 +81,9 @@ fn scan_line(source: &str, start: usize) -> Scan {
                     it.next();
                 }
             }
-            '"' => {
-                if !skip_string(&mut it, '"') {
-                    scan.unterminated.get_or_insert((at, '"'));
-                }
-            }
-            '\'' if !touches_value(prev) => {
-                if !skip_string(&mut it, '\'') {
-                    scan.unterminated.get_or_insert((at, '\''));
-                }
+            '"' | '\'' if c == '"' || !touches_value(prev) => {
+                let closed = skip_string(&mut it, c);
+                scan.unterminated = scan.unterminated.or((!closed).then_some((at, c)));
             }
             '(' | '[' | '{' => scan.open.push((at, c)),
             ')' | ']' | '}' => match scan.open.last() {
@@ -80,7 +91,12 @@ fn scan_line(source: &str, start: usize) -> Scan {
                     scan.open.pop();
                 }
                 top => {
-                    scan.bad_close.get_or_insert((at, c, top.copied()));
+                    let opener = top.copied();
+                    scan.bad_close.get_or_insert(BadClose {
+                        at,
+                        closer: c,
+                        opener,
+                    });
                     scan.open.pop();
                 }
             },
@@ -96,17 +112,12 @@ fn scan_line(source: &str, start: usize) -> Scan {
 }
 
 fn touches_value(prev: Option<char>) -> bool {
-    prev.is_some_and(|p| {
-        p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.')
-    })
+    prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.'))
 }
 
 /// Skips to the closing quote (doubled quotes and, in `"…"`, backslash escapes stay
 /// inside). Returns false if the line ends first (the newline is left unconsumed).
-fn skip_string(
-    it: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
-    quote: char,
-) -> bool {
+fn skip_string(it: &mut std::iter::Peekable<std::str::CharIndices<'_>>, quote: char) -> bool {
     while let Some(&(_, c)) = it.peek() {
         if is_newline(c) {
             return false;
@@ -135,7 +146,13 @@ pub(super) fn bad_extent(source: &str, start: usize, furthest: usize) -> usize {
     let mut end = scan.end;
     let open_matrix = scan.open.iter().any(|&(_, c)| c != '(');
     if open_matrix && furthest > end {
-        end = line_end(source, furthest.min(source.len()));
+        // Take the following lines only if the matrix really closes there; an
+        // unclosed `[` must not swallow the good lines after it.
+        let limit = line_end(source, furthest.min(source.len()));
+        let multi = scan_until(source, start, limit);
+        if multi.open.is_empty() || multi.end > limit {
+            end = limit;
+        }
     }
     if end <= start {
         end = start + source[start..].chars().next().map_or(1, char::len_utf8);
@@ -159,18 +176,25 @@ fn floor_boundary(source: &str, mut at: usize) -> usize {
 }
 
 /// The diagnostic for a clause spanning `span` on which pest gave up at `furthest`.
-pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic {
-    let index = LineIndex::new(source);
+pub(super) fn describe(source: &str, index: &LineIndex, span: Span, furthest: usize) -> Diagnostic {
     let at = |off: usize| {
         let lc = index.line_col(off);
         format!("{}:{}", lc.line, lc.col)
     };
     let scan = scan_line(source, span.start);
     if let Some((q, quote)) = scan.unterminated {
-        let msg = format!("unterminated string: the {quote} at {} is never closed", at(q));
+        let msg = format!(
+            "unterminated string: the {quote} at {} is never closed",
+            at(q)
+        );
         return Diagnostic::error("syntax.unterminated-string", msg, Span::new(q, scan.end));
     }
-    if let Some((c_at, closer, opener)) = scan.bad_close {
+    if let Some(BadClose {
+        at: c_at,
+        closer,
+        opener,
+    }) = scan.bad_close
+    {
         let msg = match opener {
             None => format!(
                 "unexpected '{closer}' (no matching '{}')",
@@ -181,7 +205,10 @@ pub(super) fn describe(source: &str, span: Span, furthest: usize) -> Diagnostic 
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(c_at, c_at + 1));
     }
     if let Some(&(o_at, o)) = scan.open.first() {
-        let msg = format!("unbalanced bracket: '{o}' opened at {} is never closed", at(o_at));
+        let msg = format!(
+            "unbalanced bracket: '{o}' opened at {} is never closed",
+            at(o_at)
+        );
         return Diagnostic::error("syntax.unbalanced", msg, Span::new(o_at, o_at + 1));
     }
     unexpected_token(source, span, furthest.clamp(span.start, span.end))
@@ -211,7 +238,14 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
             let op = trailing_operator(before);
             let op_start = span.start + before.len() - op.len();
             let msg = format!("expected an expression after '{op}'");
-            return Diagnostic::error("syntax.invalid", msg, Span::new(op_start, span.start + before.len()));
+            return Diagnostic::error(
+                "syntax.invalid",
+                msg,
+                Span::new(op_start, span.start + before.len()),
+            );
+        }
+        if let Some(msg) = keyword_needs(before) {
+            return Diagnostic::error("syntax.invalid", msg, span);
         }
         return Diagnostic::error(
             "syntax.invalid",
@@ -220,12 +254,29 @@ fn unexpected_token(source: &str, span: Span, furthest: usize) -> Diagnostic {
         );
     }
     let tok_span = Span::new(furthest, furthest + token.len());
-    let diag = Diagnostic::error("syntax.unexpected", format!("unexpected '{token}'"), tok_span);
+    let diag = Diagnostic::error(
+        "syntax.unexpected",
+        format!("unexpected '{token}'"),
+        tok_span,
+    );
     if token == "=" {
         diag.with_help("to compare values use '=='; an assignment must start the statement")
     } else {
         diag
     }
+}
+
+/// What a block keyword standing alone on its line is missing.
+fn keyword_needs(text: &str) -> Option<String> {
+    let what = match text {
+        "if" | "elseif" | "while" | "until" => "a condition",
+        "switch" => "a value to switch on",
+        "case" => "a value to match",
+        "for" | "parfor" => "'variable = values'",
+        "function" => "a function name",
+        _ => return None,
+    };
+    Some(format!("expected {what} after '{text}'"))
 }
 
 /// The longest operator spelling at the end of `text`.

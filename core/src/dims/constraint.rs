@@ -1,0 +1,251 @@
+//! [`Constraint`]: conditions over extents, such as Joisha's conformance condition θ.
+//!
+//! The smart constructors (`Constraint::eq`, `and`, `or`, …) fold what is decidable
+//! without any facts (known integers, structural signs, `x == x`), so a θ over known
+//! extents collapses to `True`/`False` and a symbolic θ prints without clutter.
+
+use super::dim::Dim;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Constraint {
+    True,
+    False,
+    Eq(Dim, Dim),
+    Ne(Dim, Dim),
+    Le(Dim, Dim),
+    Lt(Dim, Dim),
+    And(Vec<Constraint>),
+    Or(Vec<Constraint>),
+    /// A condition the analysis cannot express over extents (e.g. an index value within
+    /// bounds); it is always answered `Unknown`.
+    Opaque(String),
+}
+
+/// What a structural look at `a - b` says about its sign.
+fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
+    let d = a.sub(b);
+    if d.is_zero() {
+        return Some(true);
+    }
+    if d.is_known() || d.is_positive() || d.neg().is_positive() {
+        return Some(false);
+    }
+    None
+}
+
+/// `a <= b` decided structurally, if possible.
+fn fold_le(a: &Dim, b: &Dim) -> Option<bool> {
+    let d = b.sub(a);
+    if d.is_nonneg() {
+        return Some(true);
+    }
+    if d.neg().add_const(-1).is_nonneg() {
+        return Some(false);
+    }
+    None
+}
+
+fn from_bool(b: bool) -> Constraint {
+    if b {
+        Constraint::True
+    } else {
+        Constraint::False
+    }
+}
+
+/// Puts a known operand on the right, so conditions read `m == 4`, not `4 == m`.
+fn oriented(a: Dim, b: Dim) -> (Dim, Dim) {
+    if a.is_known() && !b.is_known() {
+        (b, a)
+    } else {
+        (a, b)
+    }
+}
+
+impl Constraint {
+    pub fn eq(a: &Dim, b: &Dim) -> Constraint {
+        match fold_eq(a, b) {
+            Some(v) => from_bool(v),
+            None => {
+                let (a, b) = oriented(a.clone(), b.clone());
+                Constraint::Eq(a, b)
+            }
+        }
+    }
+
+    pub fn ne(a: &Dim, b: &Dim) -> Constraint {
+        match fold_eq(a, b) {
+            Some(v) => from_bool(!v),
+            None => {
+                let (a, b) = oriented(a.clone(), b.clone());
+                Constraint::Ne(a, b)
+            }
+        }
+    }
+
+    pub fn le(a: &Dim, b: &Dim) -> Constraint {
+        match fold_le(a, b) {
+            Some(v) => from_bool(v),
+            None => Constraint::Le(a.clone(), b.clone()),
+        }
+    }
+
+    pub fn lt(a: &Dim, b: &Dim) -> Constraint {
+        match fold_le(&a.add_const(1), b) {
+            Some(v) => from_bool(v),
+            None => Constraint::Lt(a.clone(), b.clone()),
+        }
+    }
+
+    /// Conjunction, flattened, with `True` dropped, duplicates removed, `False` absorbing.
+    pub fn and(parts: impl IntoIterator<Item = Constraint>) -> Constraint {
+        let mut out: Vec<Constraint> = Vec::new();
+        for p in parts {
+            match p {
+                Constraint::True => {}
+                Constraint::False => return Constraint::False,
+                Constraint::And(inner) => {
+                    for q in inner {
+                        if !out.contains(&q) {
+                            out.push(q);
+                        }
+                    }
+                }
+                p => {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        match out.len() {
+            0 => Constraint::True,
+            1 => out.pop().unwrap_or(Constraint::True),
+            _ => Constraint::And(out),
+        }
+    }
+
+    /// Disjunction, flattened, with `False` dropped, duplicates removed, `True` absorbing.
+    pub fn or(parts: impl IntoIterator<Item = Constraint>) -> Constraint {
+        let mut out: Vec<Constraint> = Vec::new();
+        for p in parts {
+            match p {
+                Constraint::False => {}
+                Constraint::True => return Constraint::True,
+                Constraint::Or(inner) => {
+                    for q in inner {
+                        if !out.contains(&q) {
+                            out.push(q);
+                        }
+                    }
+                }
+                p => {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        match out.len() {
+            0 => Constraint::False,
+            1 => out.pop().unwrap_or(Constraint::False),
+            _ => Constraint::Or(out),
+        }
+    }
+
+    /// Logical negation (De Morgan; `Opaque` stays opaque).
+    pub fn not(&self) -> Constraint {
+        match self {
+            Constraint::True => Constraint::False,
+            Constraint::False => Constraint::True,
+            Constraint::Eq(a, b) => Constraint::ne(a, b),
+            Constraint::Ne(a, b) => Constraint::eq(a, b),
+            Constraint::Le(a, b) => Constraint::lt(b, a),
+            Constraint::Lt(a, b) => Constraint::le(b, a),
+            Constraint::And(v) => Constraint::or(v.iter().map(Constraint::not)),
+            Constraint::Or(v) => Constraint::and(v.iter().map(Constraint::not)),
+            Constraint::Opaque(s) => Constraint::Opaque(format!("not ({s})")),
+        }
+    }
+
+    /// The conjuncts of a conjunction (a non-conjunction is its own single conjunct).
+    pub fn conjuncts(&self) -> Vec<Constraint> {
+        match self {
+            Constraint::True => vec![],
+            Constraint::And(v) => v.clone(),
+            c => vec![c.clone()],
+        }
+    }
+
+    /// Rewrites every Dim with `f` and re-folds.
+    pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Constraint {
+        match self {
+            Constraint::True | Constraint::False | Constraint::Opaque(_) => self.clone(),
+            Constraint::Eq(a, b) => Constraint::eq(&f(a), &f(b)),
+            Constraint::Ne(a, b) => Constraint::ne(&f(a), &f(b)),
+            Constraint::Le(a, b) => Constraint::le(&f(a), &f(b)),
+            Constraint::Lt(a, b) => Constraint::lt(&f(a), &f(b)),
+            Constraint::And(v) => Constraint::and(v.iter().map(|c| c.map_dims(f))),
+            Constraint::Or(v) => Constraint::or(v.iter().map(|c| c.map_dims(f))),
+        }
+    }
+
+    /// Evaluates with every symbol bound; `None` if some symbol is unbound or opaque.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
+        let cmp = |a: &Dim, b: &Dim| Some((a.eval(env)?, b.eval(env)?));
+        Some(match self {
+            Constraint::True => true,
+            Constraint::False => false,
+            Constraint::Opaque(_) => return None,
+            Constraint::Eq(a, b) => cmp(a, b).map(|(x, y)| x == y)?,
+            Constraint::Ne(a, b) => cmp(a, b).map(|(x, y)| x != y)?,
+            Constraint::Le(a, b) => cmp(a, b).map(|(x, y)| x <= y)?,
+            Constraint::Lt(a, b) => cmp(a, b).map(|(x, y)| x < y)?,
+            Constraint::And(v) => {
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                r?.into_iter().all(|x| x)
+            }
+            Constraint::Or(v) => {
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                r?.into_iter().any(|x| x)
+            }
+        })
+    }
+}
+
+impl fmt::Display for Constraint {
+    /// The paper's style: `p2 == q1`, `(m == 4) ∨ (m == 1 ∧ n == 1)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Constraint::True => f.write_str("true"),
+            Constraint::False => f.write_str("false"),
+            Constraint::Eq(a, b) => write!(f, "{a} == {b}"),
+            Constraint::Ne(a, b) => write!(f, "{a} ≠ {b}"),
+            Constraint::Le(a, b) => write!(f, "{a} ≤ {b}"),
+            Constraint::Lt(a, b) => write!(f, "{a} < {b}"),
+            Constraint::Opaque(s) => f.write_str(s),
+            Constraint::And(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ∧ ")?;
+                    }
+                    match c {
+                        Constraint::Or(_) => write!(f, "({c})")?,
+                        _ => write!(f, "{c}")?,
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Or(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ∨ ")?;
+                    }
+                    write!(f, "({c})")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

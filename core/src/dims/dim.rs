@@ -1,0 +1,477 @@
+//! [`Dim`]: a symbolic extent in canonical polynomial form.
+//!
+//! A `Dim` is a polynomial with integer coefficients over [`Atom`]s. Monomials are sorted
+//! multisets of atoms, terms are sorted by monomial and zero coefficients are dropped, so
+//! two expressions that are equal as polynomials are equal under `==` (the derived
+//! equality is structural on the normal form). Opaque atoms (`max(·,0)`, `floor(·/·)`)
+//! hold their arguments in normal form too, so `max(n+1,0)` written two ways is one atom.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// An indivisible factor of a monomial.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// An extent symbol (`p1`, `n`): a nonnegative integer, since array extents are ≥ 0.
+    Sym(Arc<str>),
+    /// A program value of unknown sign (the paper's m′ in `rand(m,n)`).
+    Val(Arc<str>),
+    /// `max(d, 0)`, the paper's `(d + |d|)/2`; kept opaque because it is not polynomial.
+    Max0(Box<Dim>),
+    /// `floor(num / den)`, for colon counts and convolution arithmetic.
+    FloorDiv(Box<Dim>, Box<Dim>),
+}
+
+impl Atom {
+    /// Structurally nonnegative: true for extent symbols and `max(·,0)`.
+    pub fn is_nonneg(&self) -> bool {
+        match self {
+            Atom::Sym(_) | Atom::Max0(_) => true,
+            Atom::Val(_) => false,
+            Atom::FloorDiv(n, d) => n.is_nonneg() && d.is_nonneg(),
+        }
+    }
+
+    /// Whether `other` occurs in this atom (itself or inside its arguments).
+    fn mentions(&self, other: &Atom) -> bool {
+        self == other
+            || match self {
+                Atom::Sym(_) | Atom::Val(_) => false,
+                Atom::Max0(d) => d.mentions(other),
+                Atom::FloorDiv(n, d) => n.mentions(other) || d.mentions(other),
+            }
+    }
+}
+
+/// A product of atoms (a sorted multiset; the empty monomial is the constant 1).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Mono(Vec<Atom>);
+
+impl Mono {
+    fn times(&self, other: &Mono) -> Mono {
+        let mut v: Vec<Atom> = self.0.iter().chain(&other.0).cloned().collect();
+        v.sort();
+        Mono(v)
+    }
+
+    pub fn atoms(&self) -> &[Atom] {
+        &self.0
+    }
+
+    fn is_nonneg(&self) -> bool {
+        self.0.iter().all(Atom::is_nonneg)
+    }
+
+    /// `self / other` when `other`'s atoms are a sub-multiset of `self`'s.
+    fn divide(&self, other: &Mono) -> Option<Mono> {
+        let mut rest = self.0.clone();
+        for a in &other.0 {
+            let i = rest.iter().position(|x| x == a)?;
+            rest.remove(i);
+        }
+        Some(Mono(rest))
+    }
+}
+
+/// An extent: a known integer, a symbol, or a polynomial over atoms in normal form.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Dim {
+    /// Sorted by monomial, no zero coefficients; the constant term has the empty monomial.
+    terms: Vec<(Mono, i64)>,
+}
+
+/// Symbol used when integer arithmetic overflows: an opaque value, never a wrong number.
+const OVERFLOW: &str = "⟂overflow";
+
+impl Dim {
+    pub fn known(v: i64) -> Dim {
+        Dim::from_map(BTreeMap::from([(Mono::default(), v)]))
+    }
+
+    pub fn zero() -> Dim {
+        Dim::default()
+    }
+
+    pub fn one() -> Dim {
+        Dim::known(1)
+    }
+
+    /// An extent symbol (nonnegative).
+    pub fn sym(name: &str) -> Dim {
+        Dim::atom(Atom::Sym(name.into()))
+    }
+
+    /// A program value of unknown sign (e.g. the argument `n` of `zeros(n)`).
+    pub fn val(name: &str) -> Dim {
+        Dim::atom(Atom::Val(name.into()))
+    }
+
+    pub fn atom(a: Atom) -> Dim {
+        Dim {
+            terms: vec![(Mono(vec![a]), 1)],
+        }
+    }
+
+    fn overflow() -> Dim {
+        Dim::val(OVERFLOW)
+    }
+
+    fn from_map(map: BTreeMap<Mono, i64>) -> Dim {
+        Dim {
+            terms: map.into_iter().filter(|(_, c)| *c != 0).collect(),
+        }
+    }
+
+    /// The terms of the normal form: (monomial, coefficient), sorted.
+    pub fn terms(&self) -> &[(Mono, i64)] {
+        &self.terms
+    }
+
+    pub fn as_known(&self) -> Option<i64> {
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(m, c)] if m.0.is_empty() => Some(*c),
+            _ => None,
+        }
+    }
+
+    pub fn is_known(&self) -> bool {
+        self.as_known().is_some()
+    }
+
+    /// The single atom this Dim is, if it is exactly one atom.
+    pub fn as_atom(&self) -> Option<&Atom> {
+        match self.terms.as_slice() {
+            [(m, 1)] if m.0.len() == 1 => Some(&m.0[0]),
+            _ => None,
+        }
+    }
+
+    /// The constant term.
+    pub fn constant(&self) -> i64 {
+        self.terms
+            .iter()
+            .find(|(m, _)| m.0.is_empty())
+            .map_or(0, |(_, c)| *c)
+    }
+
+    pub fn add(&self, other: &Dim) -> Dim {
+        let mut map: BTreeMap<Mono, i64> = self.terms.iter().cloned().collect();
+        for (m, c) in &other.terms {
+            let e = map.entry(m.clone()).or_insert(0);
+            match e.checked_add(*c) {
+                Some(v) => *e = v,
+                None => return Dim::overflow(),
+            }
+        }
+        Dim::from_map(map)
+    }
+
+    pub fn neg(&self) -> Dim {
+        match self.scale(-1) {
+            Some(d) => d,
+            None => Dim::overflow(),
+        }
+    }
+
+    pub fn sub(&self, other: &Dim) -> Dim {
+        self.add(&other.neg())
+    }
+
+    pub fn mul(&self, other: &Dim) -> Dim {
+        let mut map: BTreeMap<Mono, i64> = BTreeMap::new();
+        for (m1, c1) in &self.terms {
+            for (m2, c2) in &other.terms {
+                let Some(c) = c1.checked_mul(*c2) else {
+                    return Dim::overflow();
+                };
+                let e = map.entry(m1.times(m2)).or_insert(0);
+                match e.checked_add(c) {
+                    Some(v) => *e = v,
+                    None => return Dim::overflow(),
+                }
+            }
+        }
+        Dim::from_map(map)
+    }
+
+    fn scale(&self, k: i64) -> Option<Dim> {
+        let terms = self
+            .terms
+            .iter()
+            .map(|(m, c)| c.checked_mul(k).map(|c| (m.clone(), c)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Dim {
+            terms: terms.into_iter().filter(|(_, c)| *c != 0).collect(),
+        })
+    }
+
+    pub fn add_const(&self, k: i64) -> Dim {
+        self.add(&Dim::known(k))
+    }
+
+    /// Structurally nonnegative: every coefficient ≥ 0 over nonnegative atoms.
+    pub fn is_nonneg(&self) -> bool {
+        self.terms.iter().all(|(m, c)| *c >= 0 && m.is_nonneg())
+    }
+
+    /// Structurally positive: nonnegative with a positive constant term.
+    pub fn is_positive(&self) -> bool {
+        self.is_nonneg() && self.constant() > 0
+    }
+
+    /// `max(self, 0)`, simplified when the sign is structurally evident.
+    pub fn max0(&self) -> Dim {
+        if let Some(v) = self.as_known() {
+            return Dim::known(v.max(0));
+        }
+        if self.is_nonneg() {
+            return self.clone();
+        }
+        if self.neg().is_nonneg() {
+            return Dim::zero();
+        }
+        Dim::atom(Atom::Max0(Box::new(self.clone())))
+    }
+
+    /// `max(self, other)`, written `other + max(self - other, 0)` so it stays polynomial
+    /// over atoms.
+    pub fn max(&self, other: &Dim) -> Dim {
+        other.add(&self.sub(other).max0())
+    }
+
+    /// `min(self, other) = self - max(self - other, 0)`.
+    pub fn min(&self, other: &Dim) -> Dim {
+        self.sub(&self.sub(other).max0())
+    }
+
+    /// `floor(self / den)`. Exact when `den` divides every term; a known zero divisor
+    /// gives an opaque atom (the caller decides what division by zero means).
+    pub fn floor_div(&self, den: &Dim) -> Dim {
+        if let Some(k) = den.as_known() {
+            if k == 1 {
+                return self.clone();
+            }
+            if let (Some(n), true) = (self.as_known(), k != 0) {
+                return floor_div_i64(n, k).map_or_else(Dim::overflow, Dim::known);
+            }
+            if k < 0 {
+                return self.neg().floor_div(&Dim::known(-k));
+            }
+        }
+        if let Some(q) = self.exact_div(den) {
+            return q;
+        }
+        if self.is_zero() {
+            return Dim::zero();
+        }
+        Dim::atom(Atom::FloorDiv(
+            Box::new(self.clone()),
+            Box::new(den.clone()),
+        ))
+    }
+
+    /// Quotient when `den` is a single nonzero term dividing every term of `self`.
+    fn exact_div(&self, den: &Dim) -> Option<Dim> {
+        let [(dm, dc)] = den.terms.as_slice() else {
+            return None;
+        };
+        let mut out = Vec::new();
+        for (m, c) in &self.terms {
+            if c % dc != 0 {
+                return None;
+            }
+            out.push((m.divide(dm)?, c / dc));
+        }
+        Some(Dim::from_map(out.into_iter().collect()))
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// All atoms at the top level of the polynomial (not inside opaque atoms).
+    pub fn atoms(&self) -> impl Iterator<Item = &Atom> {
+        self.terms.iter().flat_map(|(m, _)| m.0.iter())
+    }
+
+    /// Whether `a` occurs anywhere in this Dim, including inside opaque atoms.
+    pub fn mentions(&self, a: &Atom) -> bool {
+        self.atoms().any(|x| x.mentions(a))
+    }
+
+    /// Rebuilds the polynomial with every atom replaced by `f(atom)` (default: itself).
+    /// Opaque atoms are rebuilt through their smart constructors after their arguments
+    /// are rewritten, so simplifications that become possible are applied.
+    pub fn substitute(&self, f: &dyn Fn(&Atom) -> Option<Dim>) -> Dim {
+        let mut acc = Dim::zero();
+        for (m, c) in &self.terms {
+            let mut prod = Dim::known(*c);
+            for a in &m.0 {
+                let rep = match f(a) {
+                    Some(d) => d,
+                    None => match a {
+                        Atom::Max0(d) => d.substitute(f).max0(),
+                        Atom::FloorDiv(n, d) => n.substitute(f).floor_div(&d.substitute(f)),
+                        _ => Dim::atom(a.clone()),
+                    },
+                };
+                prod = prod.mul(&rep);
+            }
+            acc = acc.add(&prod);
+        }
+        acc
+    }
+
+    /// Evaluates with every symbol bound by `env`; `None` if a symbol is unbound.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        let mut acc: i64 = 0;
+        for (m, c) in &self.terms {
+            let mut p = *c;
+            for a in &m.0 {
+                p = p.checked_mul(eval_atom(a, env)?)?;
+            }
+            acc = acc.checked_add(p)?;
+        }
+        Some(acc)
+    }
+}
+
+fn eval_atom(a: &Atom, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match a {
+        Atom::Sym(s) | Atom::Val(s) => env(s),
+        Atom::Max0(d) => Some(d.eval(env)?.max(0)),
+        Atom::FloorDiv(n, d) => {
+            let d = d.eval(env)?;
+            (d != 0).then_some(())?;
+            floor_div_i64(n.eval(env)?, d)
+        }
+    }
+}
+
+/// Floor division (toward −∞); `None` on division by zero or overflow.
+fn floor_div_i64(n: i64, k: i64) -> Option<i64> {
+    let q = n.checked_div(k)?;
+    let r = n.checked_rem(k)?;
+    Some(if r != 0 && ((n < 0) != (k < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+impl From<i64> for Dim {
+    fn from(v: i64) -> Dim {
+        Dim::known(v)
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $m:ident, $f:ident) => {
+        impl std::ops::$tr for Dim {
+            type Output = Dim;
+            fn $m(self, rhs: Dim) -> Dim {
+                Dim::$f(&self, &rhs)
+            }
+        }
+        impl std::ops::$tr<&Dim> for &Dim {
+            type Output = Dim;
+            fn $m(self, rhs: &Dim) -> Dim {
+                Dim::$f(self, rhs)
+            }
+        }
+        impl std::ops::$tr<i64> for Dim {
+            type Output = Dim;
+            fn $m(self, rhs: i64) -> Dim {
+                Dim::$f(&self, &Dim::known(rhs))
+            }
+        }
+    };
+}
+binop!(Add, add, add);
+binop!(Sub, sub, sub);
+binop!(Mul, mul, mul);
+
+impl std::ops::Neg for Dim {
+    type Output = Dim;
+    fn neg(self) -> Dim {
+        Dim::neg(&self)
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Atom::Sym(s) | Atom::Val(s) => f.write_str(s),
+            Atom::Max0(d) => write!(f, "max({d},0)"),
+            Atom::FloorDiv(n, d) => {
+                let n = paren_if_compound(n);
+                let d = paren_if_compound(d);
+                write!(f, "floor({n}/{d})")
+            }
+        }
+    }
+}
+
+fn paren_if_compound(d: &Dim) -> String {
+    let single = d.terms.len() == 1 && (d.terms[0].0 .0.len() <= 1 && d.terms[0].1 >= 0);
+    if single || d.is_zero() {
+        d.to_string()
+    } else {
+        format!("({d})")
+    }
+}
+
+impl fmt::Display for Mono {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut i = 0;
+        let mut first = true;
+        while i < self.0.len() {
+            let a = &self.0[i];
+            let n = self.0[i..].iter().take_while(|x| *x == a).count();
+            if !first {
+                f.write_str("*")?;
+            }
+            first = false;
+            if n > 1 {
+                write!(f, "{a}^{n}")?;
+            } else {
+                write!(f, "{a}")?;
+            }
+            i += n;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Dim {
+    /// Readable text: non-constant terms in canonical order, then the constant
+    /// (`p1+q1`, `2*n`, `n-1`, `max(n,0)`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return f.write_str("0");
+        }
+        // Positive terms first so differences read `b-a`, then negative, then the constant.
+        let mut ordered: Vec<&(Mono, i64)> =
+            self.terms.iter().filter(|t| !t.0 .0.is_empty()).collect();
+        ordered.sort_by_key(|t| t.1 < 0);
+        ordered.extend(self.terms.iter().filter(|t| t.0 .0.is_empty()));
+        for (i, (m, c)) in ordered.into_iter().enumerate() {
+            let (sign, mag) = if *c < 0 {
+                ("-", c.unsigned_abs())
+            } else {
+                ("+", c.unsigned_abs())
+            };
+            if i > 0 || sign == "-" {
+                f.write_str(sign)?;
+            }
+            match (m.0.is_empty(), mag) {
+                (true, _) => write!(f, "{mag}")?,
+                (false, 1) => write!(f, "{m}")?,
+                (false, _) => write!(f, "{mag}*{m}")?,
+            }
+        }
+        Ok(())
+    }
+}

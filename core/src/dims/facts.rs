@@ -1,0 +1,645 @@
+//! [`Facts`]: what is known about extents at one program point.
+//!
+//! Equalities are kept solved: each learned `d == 0` with a unit-coefficient atom `x`
+//! becomes a rewrite `x := rest` (a union-find with offsets generalised to linear
+//! combinations, so `a == b+1` and `p2 == q1` both work); other equalities, `≠` facts
+//! and `≥ 0` facts are kept as polynomials. Questions are answered by normalising and
+//! then by interval reasoning (extent symbols are ≥ 0). Every step spends from a budget;
+//! running out answers `Unknown`, never a guess.
+
+use super::constraint::Constraint;
+use super::dim::{Atom, Dim};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The answer to a question about extents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Truth {
+    /// Holds for every value of the unknowns consistent with the facts.
+    Proven,
+    /// Fails for every value of the unknowns consistent with the facts.
+    Refuted,
+    Unknown,
+}
+
+impl std::ops::Not for Truth {
+    type Output = Truth;
+    fn not(self) -> Truth {
+        match self {
+            Truth::Proven => Truth::Refuted,
+            Truth::Refuted => Truth::Proven,
+            Truth::Unknown => Truth::Unknown,
+        }
+    }
+}
+
+impl Truth {
+    pub fn from_bool(b: bool) -> Truth {
+        if b {
+            Truth::Proven
+        } else {
+            Truth::Refuted
+        }
+    }
+
+    pub fn is_proven(self) -> bool {
+        self == Truth::Proven
+    }
+
+    pub fn is_refuted(self) -> bool {
+        self == Truth::Refuted
+    }
+}
+
+/// Steps one `ask` may spend before answering `Unknown`.
+const DEFAULT_BUDGET: u32 = 10_000;
+/// Rounds of normalisation before giving up on a fixpoint.
+const NORMALIZE_ROUNDS: usize = 8;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Inner {
+    /// Solved equalities `atom := dim`; right sides are fully normalised.
+    subst: BTreeMap<Atom, Dim>,
+    /// Unsolved equalities `d == 0` (no unit-coefficient atom to pivot on).
+    zeros: Vec<Dim>,
+    /// `d ≠ 0`.
+    nonzero: Vec<Dim>,
+    /// `d ≥ 0`.
+    nonneg: Vec<Dim>,
+    /// The facts contradict each other: the program point is unreachable.
+    contradictory: bool,
+}
+
+/// Facts at a program point. Cloning is O(1) (shared until modified).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    inner: Arc<Inner>,
+}
+
+/// Extended integers for interval reasoning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ext {
+    NegInf,
+    Fin(i128),
+    PosInf,
+}
+
+impl Ext {
+    fn add(self, o: Ext) -> Ext {
+        match (self, o) {
+            (Ext::Fin(a), Ext::Fin(b)) => a.checked_add(b).map_or(sat(a), Ext::Fin),
+            (Ext::NegInf, _) | (_, Ext::NegInf) => Ext::NegInf,
+            _ => Ext::PosInf,
+        }
+    }
+
+    fn mul(self, o: Ext) -> Ext {
+        let sign = |e: Ext| match e {
+            Ext::NegInf => -1,
+            Ext::PosInf => 1,
+            Ext::Fin(v) => v.signum(),
+        };
+        match (self, o) {
+            (Ext::Fin(a), Ext::Fin(b)) => a.checked_mul(b).map_or(
+                if (a < 0) != (b < 0) {
+                    Ext::NegInf
+                } else {
+                    Ext::PosInf
+                },
+                Ext::Fin,
+            ),
+            _ => match sign(self) * sign(o) {
+                0 => Ext::Fin(0),
+                s if s > 0 => Ext::PosInf,
+                _ => Ext::NegInf,
+            },
+        }
+    }
+}
+
+fn sat(a: i128) -> Ext {
+    if a > 0 {
+        Ext::PosInf
+    } else {
+        Ext::NegInf
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Interval {
+    lo: Ext,
+    hi: Ext,
+}
+
+impl Interval {
+    const ALL: Interval = Interval {
+        lo: Ext::NegInf,
+        hi: Ext::PosInf,
+    };
+
+    fn point(v: i128) -> Interval {
+        Interval {
+            lo: Ext::Fin(v),
+            hi: Ext::Fin(v),
+        }
+    }
+
+    fn add(self, o: Interval) -> Interval {
+        Interval {
+            lo: self.lo.add(o.lo),
+            hi: self.hi.add(o.hi),
+        }
+    }
+
+    fn mul(self, o: Interval) -> Interval {
+        let c = [
+            self.lo.mul(o.lo),
+            self.lo.mul(o.hi),
+            self.hi.mul(o.lo),
+            self.hi.mul(o.hi),
+        ];
+        Interval {
+            lo: c.iter().copied().min().unwrap_or(Ext::NegInf),
+            hi: c.iter().copied().max().unwrap_or(Ext::PosInf),
+        }
+    }
+
+    fn meet(self, o: Interval) -> Interval {
+        Interval {
+            lo: self.lo.max(o.lo),
+            hi: self.hi.min(o.hi),
+        }
+    }
+
+    fn max0(self) -> Interval {
+        Interval {
+            lo: self.lo.max(Ext::Fin(0)),
+            hi: self.hi.max(Ext::Fin(0)),
+        }
+    }
+}
+
+/// A per-ask budget of reasoning steps.
+struct Budget(Cell<u32>);
+
+impl Budget {
+    fn spend(&self) -> bool {
+        let left = self.0.get();
+        if left == 0 {
+            return false;
+        }
+        self.0.set(left - 1);
+        true
+    }
+}
+
+impl Facts {
+    pub fn new() -> Facts {
+        Facts::default()
+    }
+
+    /// Facts from a list of constraints, assumed in order.
+    pub fn from_constraints<'a>(cs: impl IntoIterator<Item = &'a Constraint>) -> Facts {
+        let mut f = Facts::new();
+        for c in cs {
+            f.assume(c);
+        }
+        f
+    }
+
+    /// True when the facts contradict each other (the point is unreachable).
+    pub fn is_contradictory(&self) -> bool {
+        self.inner.contradictory
+    }
+
+    /// Rewrites `d` to class representatives: solved atoms are replaced, opaque atoms
+    /// are rebuilt from normalised arguments, and `max(x,0)` is simplified when the
+    /// facts fix the sign of `x`.
+    pub fn normalize(&self, d: &Dim) -> Dim {
+        let budget = Budget(Cell::new(DEFAULT_BUDGET));
+        self.normalize_with(d, &budget)
+    }
+
+    fn normalize_with(&self, d: &Dim, budget: &Budget) -> Dim {
+        let mut cur = d.clone();
+        for _ in 0..NORMALIZE_ROUNDS {
+            if self.inner.subst.is_empty() && self.inner.nonneg.is_empty() {
+                return cur;
+            }
+            let next = cur.substitute(&|a| self.rewrite_atom(a, budget));
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        cur
+    }
+
+    fn rewrite_atom(&self, a: &Atom, budget: &Budget) -> Option<Dim> {
+        if let Some(r) = self.inner.subst.get(a) {
+            return Some(r.clone());
+        }
+        if let Atom::Max0(x) = a {
+            let x = x.substitute(&|b| self.inner.subst.get(b).cloned());
+            let iv = self.interval(&x, budget, 0);
+            if iv.lo >= Ext::Fin(0) {
+                return Some(x);
+            }
+            if iv.hi <= Ext::Fin(0) {
+                return Some(Dim::zero());
+            }
+            let m = x.max0();
+            return Some(self.inner.subst.get_or_none(&m).unwrap_or(m));
+        }
+        None
+    }
+
+    /// Proven / Refuted / Unknown for `c` under these facts.
+    pub fn ask(&self, c: &Constraint) -> Truth {
+        if self.inner.contradictory {
+            // Unreachable point: claim nothing rather than "everything holds".
+            return Truth::Unknown;
+        }
+        let budget = Budget(Cell::new(DEFAULT_BUDGET));
+        self.ask_with(c, &budget)
+    }
+
+    fn ask_with(&self, c: &Constraint, budget: &Budget) -> Truth {
+        if !budget.spend() {
+            return Truth::Unknown;
+        }
+        match c {
+            Constraint::True => Truth::Proven,
+            Constraint::False => Truth::Refuted,
+            Constraint::Opaque(_) => Truth::Unknown,
+            Constraint::Eq(a, b) => self.zero_test(&a.sub(b), budget),
+            Constraint::Ne(a, b) => !self.zero_test(&a.sub(b), budget),
+            Constraint::Le(a, b) => self.nonneg_test(&b.sub(a), budget),
+            Constraint::Lt(a, b) => self.nonneg_test(&b.sub(a).add_const(-1), budget),
+            Constraint::And(v) => {
+                let mut all = true;
+                for x in v {
+                    match self.ask_with(x, budget) {
+                        Truth::Refuted => return Truth::Refuted,
+                        Truth::Unknown => all = false,
+                        Truth::Proven => {}
+                    }
+                }
+                if all {
+                    Truth::Proven
+                } else {
+                    Truth::Unknown
+                }
+            }
+            Constraint::Or(v) => {
+                let mut none = true;
+                for x in v {
+                    match self.ask_with(x, budget) {
+                        Truth::Proven => return Truth::Proven,
+                        Truth::Unknown => none = false,
+                        Truth::Refuted => {}
+                    }
+                }
+                if none {
+                    Truth::Refuted
+                } else {
+                    Truth::Unknown
+                }
+            }
+        }
+    }
+
+    /// Is `d == 0`?
+    fn zero_test(&self, d: &Dim, budget: &Budget) -> Truth {
+        let d = self.normalize_with(d, budget);
+        if d.is_zero() {
+            return Truth::Proven;
+        }
+        if d.is_known() {
+            return Truth::Refuted;
+        }
+        for z in &self.inner.zeros {
+            let z = self.normalize_with(z, budget);
+            if is_multiple(&d, &z) {
+                return Truth::Proven;
+            }
+        }
+        for n in &self.inner.nonzero {
+            let n = self.normalize_with(n, budget);
+            if n == d || n == d.neg() {
+                return Truth::Refuted;
+            }
+        }
+        let iv = self.interval(&d, budget, 0);
+        if iv.lo > Ext::Fin(0) || iv.hi < Ext::Fin(0) {
+            return Truth::Refuted;
+        }
+        Truth::Unknown
+    }
+
+    /// Is `d ≥ 0`?
+    fn nonneg_test(&self, d: &Dim, budget: &Budget) -> Truth {
+        let d = self.normalize_with(d, budget);
+        let iv = self.interval(&d, budget, 0);
+        if iv.lo >= Ext::Fin(0) {
+            return Truth::Proven;
+        }
+        if iv.hi < Ext::Fin(0) {
+            return Truth::Refuted;
+        }
+        // d ≥ e ≥ 0 when d − e is a nonnegative constant; d ≤ c − e < 0 when d + e = c < 0.
+        for e in &self.inner.nonneg {
+            let e = self.normalize_with(e, budget);
+            if d.sub(&e).as_known().is_some_and(|c| c >= 0) {
+                return Truth::Proven;
+            }
+            if d.add(&e).as_known().is_some_and(|c| c < 0) {
+                return Truth::Refuted;
+            }
+        }
+        Truth::Unknown
+    }
+
+    /// An interval containing every value of `d` consistent with the facts.
+    fn interval(&self, d: &Dim, budget: &Budget, depth: u32) -> Interval {
+        let mut acc = Interval::point(0);
+        for (m, c) in d.terms() {
+            let mut p = Interval::point(i128::from(*c));
+            for a in m.atoms() {
+                p = p.mul(self.atom_interval(a, budget, depth));
+            }
+            acc = acc.add(p);
+        }
+        acc
+    }
+
+    fn atom_interval(&self, a: &Atom, budget: &Budget, depth: u32) -> Interval {
+        if depth > 4 || !budget.spend() {
+            return if a.is_nonneg() {
+                Interval {
+                    lo: Ext::Fin(0),
+                    hi: Ext::PosInf,
+                }
+            } else {
+                Interval::ALL
+            };
+        }
+        let base = match a {
+            Atom::Sym(_) => Interval {
+                lo: Ext::Fin(0),
+                hi: Ext::PosInf,
+            },
+            Atom::Val(_) => Interval::ALL,
+            Atom::Max0(x) => self.interval(x, budget, depth + 1).max0(),
+            Atom::FloorDiv(..) if a.is_nonneg() => Interval {
+                lo: Ext::Fin(0),
+                hi: Ext::PosInf,
+            },
+            Atom::FloorDiv(..) => Interval::ALL,
+        };
+        self.inner
+            .nonneg
+            .iter()
+            .filter_map(|e| self.bound_from(e, a))
+            .fold(base, Interval::meet)
+    }
+
+    /// The bound on atom `a` implied by `e ≥ 0` when `e` is `c*a + k`.
+    fn bound_from(&self, e: &Dim, a: &Atom) -> Option<Interval> {
+        // Only the solved equalities are applied here: full normalisation would ask for
+        // intervals again and could recurse.
+        let e = e.substitute(&|b| self.inner.subst.get(b).cloned());
+        let k = i128::from(e.constant());
+        let rest = e.sub(&Dim::known(e.constant()));
+        let [(m, c)] = rest.terms() else {
+            return None;
+        };
+        if m.atoms() != std::slice::from_ref(a) {
+            return None;
+        }
+        let c = i128::from(*c);
+        // c*a + k ≥ 0  ⇒  a ≥ ceil(-k/c) (c > 0)  or  a ≤ floor(k/-c) (c < 0).
+        Some(if c > 0 {
+            Interval {
+                lo: Ext::Fin((-k).div_euclid(c) + i128::from((-k).rem_euclid(c) != 0)),
+                hi: Ext::PosInf,
+            }
+        } else {
+            Interval {
+                lo: Ext::NegInf,
+                hi: Ext::Fin(k.div_euclid(-c)),
+            }
+        })
+    }
+
+    /// Adds what can be learned from `c` holding: equalities are solved, `≠`/`≤`/`<`
+    /// recorded, conjunctions split, and a disjunction is used when all but one of its
+    /// disjuncts are refuted.
+    pub fn assume(&mut self, c: &Constraint) {
+        match c {
+            Constraint::True | Constraint::Opaque(_) => {}
+            Constraint::False => Arc::make_mut(&mut self.inner).contradictory = true,
+            Constraint::Eq(a, b) => self.add_zero(a.sub(b)),
+            Constraint::Ne(a, b) => {
+                let d = self.normalize(&a.sub(b));
+                if d.is_zero() {
+                    Arc::make_mut(&mut self.inner).contradictory = true;
+                } else if !d.is_known() {
+                    Arc::make_mut(&mut self.inner).nonzero.push(d);
+                }
+            }
+            Constraint::Le(a, b) => self.add_nonneg(b.sub(a)),
+            Constraint::Lt(a, b) => self.add_nonneg(b.sub(a).add_const(-1)),
+            Constraint::And(v) => v.iter().for_each(|x| self.assume(x)),
+            Constraint::Or(v) => {
+                let open: Vec<&Constraint> =
+                    v.iter().filter(|x| !self.ask(x).is_refuted()).collect();
+                match open.as_slice() {
+                    [] => Arc::make_mut(&mut self.inner).contradictory = true,
+                    [only] => self.assume(only),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Returns a copy with `c` assumed.
+    pub fn with(&self, c: &Constraint) -> Facts {
+        let mut f = self.clone();
+        f.assume(c);
+        f
+    }
+
+    fn add_nonneg(&mut self, d: Dim) {
+        let d = self.normalize(&d);
+        match d.as_known() {
+            Some(v) if v < 0 => Arc::make_mut(&mut self.inner).contradictory = true,
+            Some(_) => {}
+            None if d.is_nonneg() => {}
+            None => Arc::make_mut(&mut self.inner).nonneg.push(d),
+        }
+    }
+
+    /// Learns `d == 0`.
+    fn add_zero(&mut self, d: Dim) {
+        let mut work = vec![d];
+        let mut steps = 0;
+        while let Some(d) = work.pop() {
+            steps += 1;
+            if steps > 64 {
+                break;
+            }
+            let d = self.normalize(&d);
+            if d.is_zero() {
+                continue;
+            }
+            if d.is_known() || d.is_positive() || d.neg().is_positive() {
+                Arc::make_mut(&mut self.inner).contradictory = true;
+                continue;
+            }
+            match pivot(&d) {
+                Some((x, rhs)) => work.extend(self.bind(x, rhs)),
+                None => Arc::make_mut(&mut self.inner).zeros.push(d),
+            }
+        }
+    }
+
+    /// Records `x := rhs` and re-normalises the existing rewrites; keys that are opaque
+    /// atoms whose arguments changed are returned as new equalities to solve.
+    fn bind(&mut self, x: Atom, rhs: Dim) -> Vec<Dim> {
+        let inner = Arc::make_mut(&mut self.inner);
+        inner.subst.insert(x.clone(), rhs);
+        let solo = Facts {
+            inner: Arc::new(Inner {
+                subst: inner.subst.clone(),
+                ..Inner::default()
+            }),
+        };
+        let mut redo = Vec::new();
+        let old = std::mem::take(&mut inner.subst);
+        for (k, v) in old {
+            let v = solo.normalize(&v);
+            // Rewrite inside the key's arguments only (looking the key itself up would
+            // just return `v`).
+            let sub = |a: &Atom| solo.inner.subst.get(a).cloned();
+            let kd = match &k {
+                Atom::Max0(y) => y.substitute(&sub).max0(),
+                Atom::FloorDiv(n, d) => n.substitute(&sub).floor_div(&d.substitute(&sub)),
+                _ => Dim::atom(k.clone()),
+            };
+            match kd.as_atom() {
+                Some(a) if *a == k => {
+                    inner.subst.insert(k, v);
+                }
+                _ => redo.push(kd.sub(&v)),
+            }
+        }
+        redo
+    }
+
+    /// The facts that hold after either branch: a fact of one side is kept when the
+    /// other side proves it.
+    pub fn meet_of_branches(a: &Facts, b: &Facts) -> Facts {
+        if a.is_contradictory() {
+            return b.clone();
+        }
+        if b.is_contradictory() || a == b {
+            return a.clone();
+        }
+        let mut out = Facts::new();
+        for (this, other) in [(a, b), (b, a)] {
+            for c in this.as_constraints() {
+                if other.ask(&c).is_proven() {
+                    out.assume(&c);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every fact as a constraint (for display and for joins).
+    pub fn as_constraints(&self) -> Vec<Constraint> {
+        let i = &self.inner;
+        let mut out: Vec<Constraint> = i
+            .subst
+            .iter()
+            .map(|(k, v)| Constraint::Eq(Dim::atom(k.clone()), v.clone()))
+            .collect();
+        out.extend(
+            i.zeros
+                .iter()
+                .map(|d| Constraint::Eq(d.clone(), Dim::zero())),
+        );
+        out.extend(
+            i.nonzero
+                .iter()
+                .map(|d| Constraint::Ne(d.clone(), Dim::zero())),
+        );
+        out.extend(
+            i.nonneg
+                .iter()
+                .map(|d| Constraint::Le(Dim::zero(), d.clone())),
+        );
+        if i.contradictory {
+            out.push(Constraint::False);
+        }
+        out
+    }
+
+    /// `c` with its extents normalised and every part the facts decide replaced by
+    /// `true`/`false`: the residual check still needed at run time.
+    pub fn simplify(&self, c: &Constraint) -> Constraint {
+        match c {
+            Constraint::And(v) => Constraint::and(v.iter().map(|x| self.simplify(x))),
+            Constraint::Or(v) => Constraint::or(v.iter().map(|x| self.simplify(x))),
+            _ => match self.ask(c) {
+                Truth::Proven => Constraint::True,
+                Truth::Refuted => Constraint::False,
+                Truth::Unknown => c.map_dims(&|d| self.normalize(d)),
+            },
+        }
+    }
+}
+
+trait GetOrNone {
+    fn get_or_none(&self, d: &Dim) -> Option<Dim>;
+}
+
+impl GetOrNone for BTreeMap<Atom, Dim> {
+    /// The rewrite of `d` when `d` is exactly a solved atom.
+    fn get_or_none(&self, d: &Dim) -> Option<Dim> {
+        d.as_atom().and_then(|a| self.get(a)).cloned()
+    }
+}
+
+/// Chooses the atom to eliminate from `d == 0`: a top-level atom with coefficient ±1,
+/// alone in its monomial and mentioned nowhere else in `d`. The greatest such atom is
+/// taken so that opaque atoms are solved first and, among symbols, later names are
+/// rewritten to earlier ones (`q1 := p2`). Returns the atom and its value.
+fn pivot(d: &Dim) -> Option<(Atom, Dim)> {
+    let candidates = d.terms().iter().filter_map(|(m, c)| match m.atoms() {
+        [a] if c.abs() == 1 => Some((a.clone(), *c)),
+        _ => None,
+    });
+    let (x, c) = candidates
+        .filter(|(a, c)| {
+            let rest = d.sub(&Dim::atom(a.clone()).mul(&Dim::known(*c)));
+            !rest.mentions(a)
+        })
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    // c*x + rest = 0  ⇒  x = -rest/c = -c*rest (c = ±1).
+    let rest = d.sub(&Dim::atom(x.clone()).mul(&Dim::known(c)));
+    Some((x, rest.mul(&Dim::known(-c))))
+}
+
+/// `d == k*z` for some nonzero integer k.
+fn is_multiple(d: &Dim, z: &Dim) -> bool {
+    let (Some((_, dc)), Some((_, zc))) = (d.terms().last(), z.terms().last()) else {
+        return false;
+    };
+    if *zc == 0 || dc % zc != 0 {
+        return false;
+    }
+    z.mul(&Dim::known(dc / zc)) == *d
+}

@@ -1,0 +1,269 @@
+use super::*;
+use proptest::prelude::*;
+
+fn s(n: &str) -> Dim {
+    Dim::sym(n)
+}
+fn k(v: i64) -> Dim {
+    Dim::known(v)
+}
+
+#[test]
+fn display_is_readable() {
+    assert_eq!((s("p1") + s("q1")).to_string(), "p1+q1");
+    assert_eq!((s("n") + s("n")).to_string(), "2*n");
+    assert_eq!(Dim::val("n").max0().to_string(), "max(n,0)");
+    assert_eq!((s("n") - k(1)).to_string(), "n-1");
+    assert_eq!((k(1) - s("n")).to_string(), "-n+1");
+    assert_eq!((s("n") * s("n") * k(3)).to_string(), "3*n^2");
+    assert_eq!(k(0).to_string(), "0");
+    let c = (Dim::val("b") - Dim::val("a")).floor_div(&k(2)) + k(1);
+    assert_eq!(c.to_string(), "floor((b-a)/2)+1");
+}
+
+#[test]
+fn max0_simplifies_only_when_sign_is_structural() {
+    assert_eq!(k(-3).max0(), k(0));
+    assert_eq!(k(4).max0(), k(4));
+    // Extent symbols are nonnegative, so max(n+1,0) = n+1 …
+    assert_eq!((s("n") + k(1)).max0(), s("n") + k(1));
+    // … but a program value may be negative.
+    assert_ne!(Dim::val("m").max0(), Dim::val("m"));
+    assert_eq!((-(s("n")) - k(1)).max0(), k(0));
+}
+
+#[test]
+fn floor_div_exact_and_opaque() {
+    assert_eq!(
+        (s("n") * k(4) + k(2)).floor_div(&k(2)),
+        s("n") * k(2) + k(1)
+    );
+    assert_eq!(k(-7).floor_div(&k(2)), k(-4));
+    assert_eq!(k(7).floor_div(&k(-2)), k(-4));
+    assert_eq!((s("n") * s("m")).floor_div(&s("m")), s("n"));
+    assert!(s("n").floor_div(&k(2)).as_atom().is_some());
+    // Division by a known zero never panics.
+    let _ = s("n").floor_div(&k(0)).to_string();
+    let _ = k(i64::MIN).floor_div(&k(-1));
+}
+
+#[test]
+fn overflow_is_opaque_not_wrong() {
+    let big = k(i64::MAX);
+    let d = big.add(&k(1));
+    assert!(!d.is_known());
+}
+
+#[test]
+fn constraint_display_in_paper_style() {
+    let m = Dim::val("m");
+    let n = Dim::val("n");
+    let c = Constraint::or([
+        Constraint::eq(&k(4), &m),
+        Constraint::and([Constraint::eq(&m, &k(1)), Constraint::eq(&n, &k(1))]),
+    ]);
+    assert_eq!(c.to_string(), "(m == 4) ∨ (m == 1 ∧ n == 1)");
+    assert_eq!(Constraint::eq(&s("p2"), &s("q1")).to_string(), "p2 == q1");
+}
+
+#[test]
+fn constraint_folds_constants() {
+    assert_eq!(Constraint::eq(&k(3), &k(3)), Constraint::True);
+    assert_eq!(Constraint::eq(&k(3), &k(4)), Constraint::False);
+    assert_eq!(Constraint::eq(&(s("n") + k(1)), &k(0)), Constraint::False);
+    assert_eq!(Constraint::le(&k(0), &s("n")), Constraint::True);
+    assert_eq!(Constraint::lt(&s("n"), &k(0)), Constraint::False);
+    assert_eq!(
+        Constraint::and([Constraint::True, Constraint::eq(&s("a"), &s("b"))]),
+        Constraint::eq(&s("a"), &s("b"))
+    );
+    assert_eq!(
+        Constraint::or([Constraint::False, Constraint::True]),
+        Constraint::True
+    );
+}
+
+#[test]
+fn facts_union_find_with_offsets() {
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&s("a"), &(s("b") + k(1))));
+    f.assume(&Constraint::eq(&s("b"), &s("c")));
+    assert_eq!(
+        f.ask(&Constraint::eq(&s("a"), &(s("c") + k(1)))),
+        Truth::Proven
+    );
+    assert_eq!(f.ask(&Constraint::eq(&s("a"), &s("c"))), Truth::Refuted);
+    assert_eq!(f.normalize(&s("a")), f.normalize(&(s("c") + k(1))));
+    assert_eq!(f.ask(&Constraint::eq(&s("a"), &s("d"))), Truth::Unknown);
+    f.assume(&Constraint::eq(&s("c"), &k(4)));
+    assert_eq!(f.normalize(&s("a")), k(5));
+}
+
+#[test]
+fn facts_standing_nonnegativity() {
+    let f = Facts::new();
+    let n = s("n");
+    assert_eq!(
+        f.ask(&Constraint::Eq(n.clone() + k(1), k(0))),
+        Truth::Refuted
+    );
+    assert_eq!(
+        f.ask(&Constraint::Le(k(0), n.clone() * s("m"))),
+        Truth::Proven
+    );
+    assert_eq!(f.ask(&Constraint::Eq(n.clone(), k(0))), Truth::Unknown);
+    // A signed value has no standing bound.
+    let v = Dim::val("v");
+    assert_eq!(f.ask(&Constraint::Eq(v + k(1), k(0))), Truth::Unknown);
+}
+
+#[test]
+fn facts_bounds_and_disequalities() {
+    let mut f = Facts::new();
+    let n = Dim::val("n");
+    f.assume(&Constraint::lt(&k(3), &n));
+    assert_eq!(f.ask(&Constraint::eq(&n, &k(2))), Truth::Refuted);
+    assert_eq!(f.ask(&Constraint::le(&k(4), &n)), Truth::Proven);
+    assert_eq!(f.normalize(&n.max0()), n);
+    f.assume(&Constraint::ne(&s("p"), &s("q")));
+    assert_eq!(f.ask(&Constraint::eq(&s("q"), &s("p"))), Truth::Refuted);
+}
+
+#[test]
+fn facts_assume_disjunction_with_one_open_branch() {
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&s("q1"), &k(3)));
+    f.assume(&Constraint::or([
+        Constraint::eq(&s("q1"), &k(1)),
+        Constraint::eq(&s("p2"), &s("q1")),
+    ]));
+    assert_eq!(f.normalize(&s("p2")), k(3));
+}
+
+#[test]
+fn facts_nonlinear_equalities_are_kept() {
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&(s("a") * s("b")), &(s("c") * s("d"))));
+    assert_eq!(
+        f.ask(&Constraint::eq(&(s("c") * s("d")), &(s("b") * s("a")))),
+        Truth::Proven
+    );
+}
+
+#[test]
+fn facts_contradiction_answers_unknown() {
+    let mut f = Facts::new();
+    f.assume(&Constraint::Eq(s("n"), k(1)));
+    f.assume(&Constraint::Eq(s("n"), k(2)));
+    assert!(f.is_contradictory());
+    assert_eq!(f.ask(&Constraint::True), Truth::Unknown);
+}
+
+#[test]
+fn facts_meet_keeps_common_facts() {
+    let mut a = Facts::new();
+    a.assume(&Constraint::eq(&s("x"), &s("y")));
+    a.assume(&Constraint::eq(&s("z"), &k(1)));
+    let mut b = Facts::new();
+    b.assume(&Constraint::eq(&s("y"), &s("x")));
+    b.assume(&Constraint::eq(&s("z"), &k(2)));
+    let m = Facts::meet_of_branches(&a, &b);
+    assert_eq!(m.ask(&Constraint::eq(&s("x"), &s("y"))), Truth::Proven);
+    assert_eq!(m.ask(&Constraint::eq(&s("z"), &k(1))), Truth::Unknown);
+}
+
+#[test]
+fn facts_opaque_keys_follow_rewrites() {
+    let mut f = Facts::new();
+    let m = Dim::val("m");
+    f.assume(&Constraint::eq(&m.max0(), &s("r")));
+    f.assume(&Constraint::eq(&m, &k(5)));
+    assert_eq!(f.normalize(&s("r")), k(5));
+}
+
+#[test]
+fn facts_simplify_leaves_residual_check() {
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&s("q1"), &k(1)));
+    let theta = Constraint::or([
+        Constraint::eq(&s("p2"), &s("q1")),
+        Constraint::and([Constraint::eq(&s("q1"), &k(2))]),
+    ]);
+    assert_eq!(f.simplify(&theta).to_string(), "p2 == 1");
+}
+
+fn arb_dim() -> impl Strategy<Value = Dim> {
+    let leaf = prop_oneof![
+        (-5i64..6).prop_map(Dim::known),
+        prop::sample::select(vec!["a", "b", "c"]).prop_map(Dim::sym),
+        prop::sample::select(vec!["u", "v"]).prop_map(Dim::val),
+    ];
+    leaf.prop_recursive(3, 16, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| x + y),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| x * y),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| x - y),
+            inner.prop_map(|x| x.max0()),
+        ]
+    })
+}
+
+fn env(name: &str) -> Option<i64> {
+    Some(match name {
+        "a" => 2,
+        "b" => 0,
+        "c" => 7,
+        "u" => -3,
+        "v" => 5,
+        _ => return None,
+    })
+}
+
+proptest! {
+    #[test]
+    fn add_commutes_and_associates(x in arb_dim(), y in arb_dim(), z in arb_dim()) {
+        prop_assert_eq!(&x + &y, &y + &x);
+        prop_assert_eq!((&x + &y) + z.clone(), x.clone() + (&y + &z));
+    }
+
+    #[test]
+    fn mul_distributes(x in arb_dim(), y in arb_dim(), z in arb_dim()) {
+        prop_assert_eq!(&x * &(&y + &z), (&x * &y) + (&x * &z));
+        prop_assert_eq!(&x * &y, &y * &x);
+    }
+
+    #[test]
+    fn sub_self_is_zero(x in arb_dim()) {
+        prop_assert!((&x - &x).is_zero());
+    }
+
+    /// The normal form agrees with direct evaluation (an independent semantics).
+    #[test]
+    fn normal_form_preserves_value(x in arb_dim(), y in arb_dim()) {
+        let direct = |d: &Dim| d.eval(&env);
+        if let (Some(a), Some(b)) = (direct(&x), direct(&y)) {
+            prop_assert_eq!(direct(&(&x + &y)), a.checked_add(b));
+            prop_assert_eq!(direct(&(&x * &y)), a.checked_mul(b));
+            prop_assert_eq!(direct(&x.max0()), Some(a.max(0)));
+        }
+    }
+
+    /// Facts never contradict a concrete model of their assumptions.
+    #[test]
+    fn ask_is_sound_against_a_model(x in arb_dim(), y in arb_dim(), z in arb_dim()) {
+        let mut f = Facts::new();
+        // Assume only what holds in the model `env`.
+        let fact = Constraint::Eq(x.clone(), Dim::known(x.eval(&env).unwrap_or(0)));
+        if fact.eval(&env) == Some(true) {
+            f.assume(&fact);
+        }
+        for c in [Constraint::Eq(y.clone(), z.clone()), Constraint::Le(y.clone(), z.clone())] {
+            match (f.ask(&c), c.eval(&env)) {
+                (Truth::Proven, Some(false)) | (Truth::Refuted, Some(true)) => {
+                    prop_assert!(false, "{} answered wrongly under {:?}", c, f.as_constraints());
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,443 @@
+//! The transfer function of the value analysis: one Tame IR statement at a time.
+
+use super::eval::{self, Call};
+use super::{input_extent, Env, Value};
+use crate::builtins::BuiltinTable;
+use crate::dims::{Dim, Truth};
+use crate::flow::{Analysis, State};
+use crate::report::Mode;
+use crate::shape::{self, IndexArg, Outcome, Shape};
+use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+
+/// What one statement did: the shape outcomes it applied (for the check status, the
+/// condition θ and the rule) and whether execution continues after it.
+#[derive(Clone, Debug, Default)]
+pub struct Effect {
+    pub outcomes: Vec<Outcome>,
+    /// Operands' shapes, for error messages (`<3,2>`, `<4,4>`).
+    pub operands: Vec<Shape>,
+    /// The callee or operation (`mtimes`, `index`, …).
+    pub op: String,
+    pub diverges: bool,
+}
+
+pub struct ValueAnalysis<'a> {
+    pub builtins: &'a BuiltinTable,
+    pub mode: Mode,
+    /// Names of the functions defined in the analysed file (calls to them are not
+    /// builtins; until the interprocedural analysis lands their results are unknown).
+    pub user_functions: Vec<String>,
+    /// The lowering's temporary prefix: temporaries never name symbolic values.
+    pub temp_prefix: String,
+}
+
+impl ValueAnalysis<'_> {
+    /// Applies `stmt` to `env`, returning the new environment and what happened.
+    pub fn step(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
+        let mut env = env.clone();
+        let mut effect = Effect::default();
+        match &stmt.kind {
+            StmtKind::AssignLiteral { lhs, value } => {
+                env.vars.insert(lhs.clone(), literal(value));
+            }
+            StmtKind::Copy { lhs, rhs } => {
+                let v = env.get(rhs).cloned().unwrap_or_else(Value::unknown);
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Call {
+                targets,
+                func,
+                args,
+            } => {
+                let values = args.iter().map(|a| value_of(&env, a)).collect();
+                let call = Call {
+                    func,
+                    args: values,
+                    nargout: targets.len(),
+                    targets,
+                };
+                if call.args.iter().any(|v| v.shape == Shape::Illegal) {
+                    effect.op = func.clone();
+                    for t in targets {
+                        env.vars
+                            .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                    }
+                } else if self.user_functions.iter().any(|f| f == func) {
+                    effect.op = func.clone();
+                    bind_unknown(&mut env, targets);
+                } else {
+                    let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+                    effect.op = func.clone();
+                    effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+                    effect.diverges = result.diverges;
+                    self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
+                    effect.outcomes = result.outcomes;
+                }
+            }
+            StmtKind::ArrayGet {
+                targets,
+                array,
+                indices,
+                update,
+            } => self.array_get(
+                stmt.id,
+                &mut env,
+                &mut effect,
+                targets,
+                array,
+                indices,
+                *update,
+            ),
+            StmtKind::ArraySet {
+                array,
+                indices,
+                rhs,
+            } => self.array_set(stmt.id, &mut env, &mut effect, array, indices, rhs, None),
+            StmtKind::CellSet { cell, indices, rhs } => self.array_set(
+                stmt.id,
+                &mut env,
+                &mut effect,
+                cell,
+                indices,
+                rhs,
+                Some("cell"),
+            ),
+            StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
+                bind_unknown(&mut env, targets)
+            }
+            StmtKind::DotSet { base, .. } => {
+                let v = match env.get(base) {
+                    Some(v) if v.class == Some("struct") => v.clone(),
+                    Some(v) if !matches!(v.shape, Shape::Unknown) => {
+                        Value::of_shape(None, v.shape.clone())
+                    }
+                    _ => Value::of_shape(Some("struct"), Shape::scalar()),
+                };
+                env.vars.insert(base.clone(), v);
+            }
+            StmtKind::FuncHandle { lhs, .. } | StmtKind::Lambda { lhs, .. } => {
+                let v = Value::of_shape(Some("function_handle"), Shape::scalar());
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Global(vars) | StmtKind::Persistent(vars) => bind_unknown(&mut env, vars),
+            StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Try { .. }
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return => {}
+        }
+        // A definite shape error leaves its targets illegal (π) and analysis goes on:
+        // π is the annihilator of every shape algebra, so it flows on without further
+        // errors, and statements that don't depend on it are still checked.
+        if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            for t in stmt.defs() {
+                env.vars
+                    .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+            }
+        }
+        let state = if effect.diverges {
+            State::Nonviable
+        } else {
+            State::Reachable(env)
+        };
+        (state, effect)
+    }
+
+    /// Binds call results, adding the facts a successful statement establishes.
+    fn is_temp(&self, name: &str) -> bool {
+        name.strip_prefix(&self.temp_prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    fn bind(
+        &self,
+        stmt: StmtId,
+        env: &mut Env,
+        targets: &[Var],
+        values: Vec<Value>,
+        outcomes: &[Outcome],
+    ) {
+        for o in outcomes {
+            env.facts = o.facts_after(&env.facts);
+        }
+        for (t, v) in targets.iter().zip(values) {
+            let shape = v.shape.normalize(&env.facts);
+            let mut v = Value { shape, ..v };
+            if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
+                // An unknown scalar is named after the variable that holds it (`m`), as
+                // the paper writes m′; a redefinition gets a fresh name.
+                let name = if env.vars.contains_key(t) {
+                    format!("{t}#{}", stmt.0)
+                } else {
+                    t.clone()
+                };
+                v.scalar = Some(Dim::val(&name));
+            }
+            env.vars.insert(t.clone(), v);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn array_get(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        targets: &[Var],
+        array: &Var,
+        indices: &[Index],
+        update: bool,
+    ) {
+        let base = match env.get(array) {
+            Some(v) if v.shape == Shape::Illegal => {
+                for t in targets {
+                    env.vars
+                        .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                }
+                return;
+            }
+            Some(v) if v.class == Some("function_handle") => return bind_unknown(env, targets),
+            Some(v) => v.clone(),
+            // `update` reads of a missing part yield [] (MATLAB creates it).
+            None if update => Value::of_shape(None, Shape::empty()),
+            None => return bind_unknown(env, targets),
+        };
+        let args: Vec<IndexArg> = indices
+            .iter()
+            .enumerate()
+            .map(|(k, i)| index_arg(env, i, &format!("{}~n{}", targets_name(targets), k + 1)))
+            .collect();
+        let outcome = shape::index(&base.shape, &args, &env.facts);
+        effect.op = "index".into();
+        effect.operands = vec![base.shape.clone()];
+        let value = Value::of_shape(base.class, outcome.shape.clone());
+        let value = Value {
+            scalar: scalar_element(&base, &args),
+            ..value
+        };
+        self.bind(
+            id,
+            env,
+            &targets[..targets.len().min(1)],
+            vec![value],
+            &[outcome.clone()],
+        );
+        if outcome.rule.name == "index" && update {
+            // A read made only to assign into: out-of-range parts are created, not errors.
+            effect
+                .outcomes
+                .push(Outcome::always(outcome.shape, outcome.rule));
+        } else {
+            effect.outcomes.push(outcome);
+        }
+    }
+
+    fn array_set(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        array: &Var,
+        indices: &[Index],
+        rhs: &Var,
+        container: Option<&'static str>,
+    ) {
+        let base = env
+            .get(array)
+            .cloned()
+            .unwrap_or_else(|| Value::of_shape(container, Shape::empty()));
+        let rhs_value = match container {
+            // `c{i} = x` stores one element whatever x's shape is.
+            Some(_) => Value::of_shape(None, Shape::scalar()),
+            None => value_of(env, rhs),
+        };
+        let args: Vec<IndexArg> = indices
+            .iter()
+            .enumerate()
+            .map(|(k, i)| index_arg(env, i, &format!("{array}~n{}", k + 1)))
+            .collect();
+        let mut n = 0;
+        let outcome = shape::assign_index(
+            &base.shape,
+            &args,
+            &rhs_value.shape,
+            &env.facts,
+            &mut || {
+                n += 1;
+                Dim::sym(&format!("{array}~g{n}"))
+            },
+        );
+        effect.op = "subsasgn".into();
+        effect.operands = vec![base.shape.clone(), rhs_value.shape.clone()];
+        let class = container.or(
+            if base.class == rhs_value.class || base.shape == Shape::empty() {
+                rhs_value.class
+            } else {
+                None
+            },
+        );
+        let value = Value::of_shape(class, outcome.shape.clone());
+        self.bind(
+            id,
+            env,
+            std::slice::from_ref(array),
+            vec![value],
+            &[outcome.clone()],
+        );
+        effect.outcomes.push(outcome);
+    }
+}
+
+fn targets_name(targets: &[Var]) -> &str {
+    targets.first().map_or("t", |t| t.as_str())
+}
+
+fn bind_unknown(env: &mut Env, targets: &[Var]) {
+    for t in targets {
+        env.vars.insert(t.clone(), Value::unknown());
+    }
+}
+
+fn value_of(env: &Env, var: &str) -> Value {
+    env.get(var).cloned().unwrap_or_else(Value::unknown)
+}
+
+fn is_scalar(v: &Value) -> bool {
+    v.shape == Shape::scalar()
+}
+
+fn is_numeric(v: &Value) -> bool {
+    matches!(v.class, Some("double" | "single" | "logical") | None)
+        || v.class
+            .is_some_and(|c| c.starts_with("int") || c.starts_with("uint"))
+}
+
+/// The value of `A(i)` when `A` holds known elements and `i` is a known position.
+fn scalar_element(base: &Value, args: &[IndexArg]) -> Option<Dim> {
+    let elems = base.elems.as_ref()?;
+    match args {
+        [IndexArg::Scalar(Some(i))] => {
+            let i = i.as_known()?;
+            elems.get(usize::try_from(i - 1).ok()?).cloned()
+        }
+        _ => None,
+    }
+}
+
+/// How a subscript looks to the shape rules.
+fn index_arg(env: &Env, index: &Index, fresh_name: &str) -> IndexArg {
+    let var = match index {
+        Index::Colon => return IndexArg::Colon,
+        Index::Var(v) => v,
+    };
+    let Some(v) = env.get(var) else {
+        return IndexArg::Array {
+            shape: Shape::Unknown,
+            max: None,
+        };
+    };
+    if v.text.as_deref() == Some(":") {
+        return IndexArg::Colon;
+    }
+    if v.class == Some("logical") {
+        return IndexArg::Logical {
+            mask: v.shape.clone(),
+            count: Dim::sym(fresh_name),
+        };
+    }
+    if is_scalar(v) {
+        return IndexArg::Scalar(v.scalar.clone());
+    }
+    if let (Some(max), Some(t)) = (&v.max, v.shape.as_tuple()) {
+        return IndexArg::Range {
+            len: t.numel(),
+            max: Some(max.clone()),
+        };
+    }
+    let max = v.elems.as_ref().and_then(|e| max_known(e));
+    IndexArg::Array {
+        shape: v.shape.clone(),
+        max,
+    }
+}
+
+fn max_known(elems: &[Dim]) -> Option<Dim> {
+    elems
+        .iter()
+        .map(|d| d.as_known())
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .max()
+        .map(Dim::known)
+}
+
+fn literal(value: &Literal) -> Value {
+    match value {
+        Literal::Number { value, imag, .. } => {
+            let exact = !imag && value.fract() == 0.0 && value.abs() < 1e15;
+            Value {
+                number: (!imag && value.is_finite()).then_some(*value),
+                ..Value::scalar(exact.then(|| Dim::known(*value as i64)))
+            }
+        }
+        Literal::Str {
+            value,
+            double_quoted,
+        } => {
+            // Octave reads "…" as a char row too; MATLAB's string scalars are 1×1.
+            let _ = double_quoted;
+            let len = value.chars().count() as i64;
+            Value {
+                text: Some(value.clone()),
+                ..Value::of_shape(Some("char"), Shape::known(&[1, len]))
+            }
+        }
+    }
+}
+
+impl Analysis for ValueAnalysis<'_> {
+    type Fact = Env;
+
+    fn entry(&self, func: &Function) -> Env {
+        let mut env = Env::default();
+        for p in &func.params {
+            let shape = Shape::tuple(vec![input_extent(p, 0), input_extent(p, 1)]);
+            env.vars.insert(p.clone(), Value::of_shape(None, shape));
+        }
+        env
+    }
+
+    fn join(&self, a: &Env, b: &Env) -> Env {
+        a.join(b)
+    }
+
+    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
+        self.step(stmt, input).0
+    }
+
+    fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
+        // A condition with a known constant value prunes the branch it rules out.
+        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
+            Some(c) if (c != 0) != taken => State::Nonviable,
+            _ => State::Reachable(input.clone()),
+        }
+    }
+
+    fn for_iteration(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+        let mut env = input.clone();
+        let v = match iter {
+            ForIter::Range { .. } => Value::scalar(Some(Dim::val(var))),
+            ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
+                Some(Shape::Tuple(t)) => {
+                    let column = Shape::tuple(vec![t.extent(0), Dim::one()]);
+                    Value::of_shape(env.get(array).and_then(|v| v.class), column)
+                }
+                _ => Value::unknown(),
+            },
+        };
+        env.vars.insert(var.clone(), v);
+        State::Reachable(env)
+    }
+}

@@ -1,0 +1,405 @@
+//! Checks a fixture's expectation comments against the [`Report`] the analysis gave.
+
+use crate::expect::{DefExpect, DimPattern, FixtureSpec, LineExpect, ShapePattern};
+use shapex_core::report::{
+    CheckStatus, Def, DimView, Report, Severity, ShapeView, StatementReport,
+};
+use std::fmt;
+
+/// One disagreement between a fixture and the report, phrased for a human.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub path: String,
+    pub line: u32,
+    pub message: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.path, self.line, self.message)
+    }
+}
+
+/// Compares every expectation in `source` with `report`; empty when all hold.
+pub fn check_fixture(path: &str, source: &str, report: &Report) -> Vec<Mismatch> {
+    check_spec(path, &FixtureSpec::parse(source), report)
+}
+
+pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let mut push = |line: u32, message: String| {
+        out.push(Mismatch {
+            path: path.to_string(),
+            line,
+            message,
+        })
+    };
+    for issue in &spec.issues {
+        push(issue.line, format!("bad expectation: {}", issue.message));
+    }
+    if report.mode != spec.mode {
+        push(
+            0,
+            format!(
+                "report mode {:?}, fixture asks for {:?}",
+                report.mode, spec.mode
+            ),
+        );
+    }
+    for e in &spec.lines {
+        for message in check_line(e, report) {
+            push(e.line, message);
+        }
+    }
+    for d in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        let claimed = spec
+            .lines
+            .iter()
+            .any(|e| e.line == d.range.line && e.errors.iter().any(|c| c.matches(&d.code)));
+        if !claimed {
+            push(
+                d.range.line,
+                format!("unexpected error [{}]: {}", d.code, d.message),
+            );
+        }
+    }
+    out
+}
+
+fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
+    let here: Vec<&StatementReport> = report
+        .statements
+        .iter()
+        .filter(|s| s.range.line == e.line)
+        .collect();
+    let mut out = Vec::new();
+    if here.is_empty() && (!e.defs.is_empty() || e.check.is_some()) {
+        out.push("expected a statement on this line, the report has none".to_string());
+    }
+    for d in &e.defs {
+        if let Some(m) = check_def(d, e.line, &here, report) {
+            out.push(m);
+        }
+    }
+    if let Some(want) = &e.check {
+        if !here.is_empty() && !here.iter().any(|s| want.contains(&s.check)) {
+            let want: Vec<&str> = want.iter().map(|&w| status(w)).collect();
+            out.push(format!(
+                "expected check: {}, found {}{}",
+                want.join("|"),
+                here.iter()
+                    .map(|s| status(s.check))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                rules(&here)
+            ));
+        }
+    }
+    for code in &e.errors {
+        let found = report.diagnostics.iter().any(|d| {
+            d.severity == Severity::Error && d.range.line == e.line && code.matches(&d.code)
+        });
+        if !found {
+            out.push(format!(
+                "expected error [{code}], found {}",
+                diagnostics_on(report, e.line)
+            ));
+        }
+    }
+    out
+}
+
+fn check_def(
+    d: &DefExpect,
+    line: u32,
+    here: &[&StatementReport],
+    report: &Report,
+) -> Option<String> {
+    let Some(found) = last_def(here.iter().copied(), &d.name) else {
+        let names: Vec<&str> = here
+            .iter()
+            .flat_map(|s| s.defs.iter().map(|d| d.name.as_str()))
+            .collect();
+        return (!here.is_empty()).then(|| {
+            format!(
+                "expected a def of {}, the statement defines [{}]",
+                d.name,
+                names.join(", ")
+            )
+        });
+    };
+    let ok = match &d.shape {
+        ShapePattern::SameAs(other) => {
+            let before = report.statements.iter().filter(|s| s.range.line <= line);
+            match last_def(before, other) {
+                Some(o) => {
+                    if canonical_view(&o.shape) == canonical_view(&found.shape) {
+                        return None;
+                    }
+                    return Some(format!(
+                        "expected {} = shape({other}) = {}, found {}{}",
+                        d.name,
+                        view(&o.shape),
+                        view(&found.shape),
+                        rules(here)
+                    ));
+                }
+                None => return Some(format!("no def of {other} at or before this line")),
+            }
+        }
+        pattern => shape_matches(pattern, &found.shape),
+    };
+    (!ok).then(|| {
+        format!(
+            "expected {} {}, found {}{}",
+            d.name,
+            pattern_text(&d.shape),
+            view(&found.shape),
+            rules(here)
+        )
+    })
+}
+
+fn last_def<'a>(stmts: impl Iterator<Item = &'a StatementReport>, name: &str) -> Option<&'a Def> {
+    stmts
+        .flat_map(|s| s.defs.iter())
+        .filter(|d| d.name == name)
+        .last()
+}
+
+/// Drops trailing unit extents from the third component on (the canonical tuple).
+pub fn canonical<T: Clone>(dims: &[T], is_one: impl Fn(&T) -> bool) -> Vec<T> {
+    let mut v = dims.to_vec();
+    while v.len() > 2 && v.last().is_some_and(&is_one) {
+        v.pop();
+    }
+    v
+}
+
+/// A ShapeView with trailing unit extents dropped, so `<3,5,1>` equals `<3,5>`.
+pub fn canonical_view(s: &ShapeView) -> ShapeView {
+    match s {
+        ShapeView::Dims { dims: Some(d) } => ShapeView::Dims {
+            dims: Some(canonical(d, |x| *x == DimView::Known(1))),
+        },
+        other => other.clone(),
+    }
+}
+
+pub fn shape_matches(pattern: &ShapePattern, found: &ShapeView) -> bool {
+    match (pattern, found) {
+        (ShapePattern::Illegal, ShapeView::Illegal { illegal }) => *illegal,
+        (ShapePattern::UnknownRank, ShapeView::Dims { dims: None }) => true,
+        (ShapePattern::Dims(want), ShapeView::Dims { dims: Some(have) }) => {
+            let want = canonical(want, |d| *d == DimPattern::Known(1));
+            let have = canonical(have, |d| *d == DimView::Known(1));
+            want.len() == have.len() && want.iter().zip(&have).all(|(w, h)| dim_matches(w, h))
+        }
+        _ => false,
+    }
+}
+
+fn dim_matches(want: &DimPattern, have: &DimView) -> bool {
+    match want {
+        DimPattern::Any => true,
+        DimPattern::Known(n) => dim_text(have) == n.to_string(),
+        DimPattern::Symbolic(s) => dim_text(have) == *s,
+    }
+}
+
+fn dim_text(d: &DimView) -> String {
+    match d {
+        DimView::Known(n) => n.to_string(),
+        DimView::Symbolic(s) => s.chars().filter(|c| !c.is_whitespace()).collect(),
+    }
+}
+
+/// A ShapeView in the paper's notation.
+pub fn view(s: &ShapeView) -> String {
+    match s {
+        ShapeView::Illegal { .. } => "illegal".into(),
+        ShapeView::Dims { dims: None } => "? (unknown rank)".into(),
+        ShapeView::Dims { dims: Some(d) } => {
+            format!("<{}>", d.iter().map(dim_text).collect::<Vec<_>>().join(","))
+        }
+    }
+}
+
+fn pattern_text(p: &ShapePattern) -> String {
+    match p {
+        ShapePattern::Illegal => "illegal".into(),
+        ShapePattern::UnknownRank => "?".into(),
+        ShapePattern::SameAs(o) => format!("= shape({o})"),
+        ShapePattern::Dims(d) => {
+            let parts: Vec<String> = d
+                .iter()
+                .map(|d| match d {
+                    DimPattern::Known(n) => n.to_string(),
+                    DimPattern::Any => "*".into(),
+                    DimPattern::Symbolic(s) => s.clone(),
+                })
+                .collect();
+            format!("<{}>", parts.join(","))
+        }
+    }
+}
+
+fn status(s: CheckStatus) -> &'static str {
+    match s {
+        CheckStatus::Proven => "proven",
+        CheckStatus::Runtime => "runtime",
+        CheckStatus::Error => "error",
+        CheckStatus::None => "none",
+    }
+}
+
+fn rules(here: &[&StatementReport]) -> String {
+    let r: Vec<&str> = here.iter().filter_map(|s| s.rule.as_deref()).collect();
+    if r.is_empty() {
+        String::new()
+    } else {
+        format!(" (rule {})", r.join(", "))
+    }
+}
+
+fn diagnostics_on(report: &Report, line: u32) -> String {
+    let d: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.range.line == line)
+        .map(|d| format!("[{}] {}", d.code, d.message))
+        .collect();
+    if d.is_empty() {
+        "no diagnostics on this line".into()
+    } else {
+        d.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shapex_core::report::{Diagnostic, Range};
+    use shapex_core::Span;
+
+    fn stmt(line: u32, defs: &[(&str, ShapeView)], check: CheckStatus) -> StatementReport {
+        StatementReport {
+            range: Range {
+                line,
+                col: 1,
+                end_line: line,
+                end_col: 2,
+            },
+            kind: "assign".into(),
+            defs: defs
+                .iter()
+                .map(|(n, s)| Def {
+                    name: n.to_string(),
+                    shape: s.clone(),
+                    display: String::new(),
+                    class: None,
+                })
+                .collect(),
+            check,
+            rule: Some("mtimes".into()),
+            ..Default::default()
+        }
+    }
+
+    fn dims(d: &[i64]) -> ShapeView {
+        ShapeView::Dims {
+            dims: Some(d.iter().map(|&n| DimView::Known(n)).collect()),
+        }
+    }
+
+    fn error_on(line: u32, code: &str) -> Diagnostic {
+        let mut d = Diagnostic::error(code, "boom", Span::new(0, 1));
+        d.range.line = line;
+        d
+    }
+
+    const SRC: &str = "a = rand(3,4);\nb = rand(4,5);\nc = a*b; % expect: c <3,5> check: proven\nd = c; % expect: d = shape(c)\ne = a*a; % expect-error: shape.mtimes*\n";
+
+    fn good_report() -> Report {
+        Report {
+            statements: vec![
+                stmt(1, &[("a", dims(&[3, 4]))], CheckStatus::None),
+                stmt(2, &[("b", dims(&[4, 5]))], CheckStatus::None),
+                stmt(3, &[("c", dims(&[3, 5, 1]))], CheckStatus::Proven),
+                stmt(4, &[("d", dims(&[3, 5]))], CheckStatus::None),
+                stmt(
+                    5,
+                    &[("e", ShapeView::Illegal { illegal: true })],
+                    CheckStatus::Error,
+                ),
+            ],
+            diagnostics: vec![error_on(5, "shape.mtimes.inner")],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_matching_report_passes() {
+        assert_eq!(check_fixture("f.m", SRC, &good_report()), vec![]);
+    }
+
+    #[test]
+    fn a_wrong_shape_is_reported_with_rule() {
+        let mut r = good_report();
+        r.statements[2].defs[0].shape = dims(&[3, 4]);
+        let m = check_fixture("f.m", SRC, &r);
+        let text: Vec<String> = m.iter().map(|m| m.to_string()).collect();
+        assert!(
+            text.contains(&"f.m:3: expected c <3,5>, found <3,4> (rule mtimes)".to_string()),
+            "{text:?}"
+        );
+        // d's expectation is relative to c, so it now fails too.
+        assert!(text
+            .iter()
+            .any(|t| t.starts_with("f.m:4: expected d = shape(c)")));
+    }
+
+    #[test]
+    fn wrong_check_missing_and_unexpected_errors_are_reported() {
+        let mut r = good_report();
+        r.statements[2].check = CheckStatus::Runtime;
+        r.diagnostics = vec![error_on(2, "shape.elementwise")];
+        let m: Vec<String> = check_fixture("f.m", SRC, &r)
+            .iter()
+            .map(|m| m.message.clone())
+            .collect();
+        assert!(m.contains(&"expected check: proven, found runtime (rule mtimes)".into()));
+        assert!(m
+            .iter()
+            .any(|s| s.starts_with("expected error [shape.mtimes*]")));
+        assert!(m.contains(&"unexpected error [shape.elementwise]: boom".into()));
+    }
+
+    #[test]
+    fn an_empty_report_fails_every_expectation() {
+        let m = check_fixture("f.m", SRC, &Report::default());
+        assert_eq!(m.len(), 3, "{m:?}");
+    }
+
+    #[test]
+    fn symbolic_and_wildcard_extents() {
+        let sym = ShapeView::Dims {
+            dims: Some(vec![DimView::Symbolic("a_1".into()), DimView::Known(7)]),
+        };
+        let p = |s: &str| {
+            FixtureSpec::parse(&format!("x=1; % expect: x {s}")).lines[0].defs[0]
+                .shape
+                .clone()
+        };
+        assert!(shape_matches(&p("<a_1, 7>"), &sym));
+        assert!(shape_matches(&p("<a_1,*>"), &sym));
+        assert!(!shape_matches(&p("<a_2,7>"), &sym));
+        assert!(!shape_matches(&p("?"), &sym));
+        assert!(shape_matches(&p("<2,3,1,1>"), &dims(&[2, 3])));
+        assert!(!shape_matches(&p("<2,3,4>"), &dims(&[2, 3])));
+    }
+}

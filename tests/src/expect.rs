@@ -1,0 +1,506 @@
+//! Expectation comments: fixtures carry what the analysis must report as trailing
+//! comments on the line they are about, in the manner of mdtest (`# error: [code]`).
+//!
+//! # Grammar
+//!
+//! A comment starts at `%` or `#` outside a string literal. Inside a comment:
+//!
+//! ```text
+//! directive   := expect | expect-error | "expect-no-diagnostics"
+//! expect      := "expect:" item (";" item)* [ "check:" STATUS ] [ remark ]
+//! item        := NAME SHAPE
+//! SHAPE       := "<" dim ("," dim)* ">"      extents, compared after canonicalisation
+//!              | "illegal"                    the illegal shape class π̄
+//!              | "?"                          unknown rank (`{"dims": null}`)
+//!              | "=" "shape(" OTHER ")"       same ShapeView as OTHER's latest def
+//!                                             at or before this line
+//! dim         := INTEGER | "*" (any extent) | symbolic text (compared literally
+//!                after removing spaces; commas inside parentheses are allowed)
+//! STATUS      := WORD ("|" WORD)*          any of the listed statuses is accepted
+//! WORD        := proven | runtime | error | none
+//! remark      := "(" free text             ignored, for the human reader
+//! expect-error:= "expect-error:" CODE      an error diagnostic with CODE on this line;
+//!                                          several may follow one another
+//! ```
+//!
+//! A CODE ending in `*` matches every code starting with the text before the `*`
+//! (`shape.mtimes*`); a CODE without `*` matches that code and its sub-codes
+//! (`shape.vertcat` matches `shape.vertcat.rows`), since codes are dotted families.
+//!
+//! Binding: an expectation is about the statement(s) starting on its line. Names are
+//! looked up in the defs of all of them (the last def wins); `check:` holds when some
+//! statement starting on the line has that status.
+//!
+//! File-level directives live in the leading comment block (before any code):
+//! `% mode: paper` (default `modern`) is passed to `analyze`; `% differential` marks a
+//! straight-line program for the Octave differential suite. `% expect-no-diagnostics`
+//! may appear anywhere; it makes the file a checked fixture even without other
+//! expectations. Error diagnostics that no `expect-error` claims always fail a fixture.
+
+use shapex_core::report::{CheckStatus, Mode};
+use std::fmt;
+
+/// One extent in an expected shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DimPattern {
+    Known(i64),
+    Any,
+    /// Symbolic text with spaces removed, compared literally.
+    Symbolic(String),
+}
+
+/// What a named def's shape must be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapePattern {
+    Dims(Vec<DimPattern>),
+    Illegal,
+    UnknownRank,
+    SameAs(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefExpect {
+    pub name: String,
+    pub shape: ShapePattern,
+}
+
+/// A diagnostic code pattern from `expect-error:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodePattern {
+    pub text: String,
+}
+
+impl CodePattern {
+    pub fn matches(&self, code: &str) -> bool {
+        match self.text.strip_suffix('*') {
+            Some(stem) => code.starts_with(stem),
+            None => {
+                code == self.text
+                    || code
+                        .strip_prefix(self.text.as_str())
+                        .is_some_and(|rest| rest.starts_with('.'))
+            }
+        }
+    }
+}
+
+impl fmt::Display for CodePattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Everything expected of one source line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineExpect {
+    pub line: u32,
+    pub defs: Vec<DefExpect>,
+    /// The accepted statuses (`check: none|proven` accepts either).
+    pub check: Option<Vec<CheckStatus>>,
+    pub errors: Vec<CodePattern>,
+}
+
+/// A malformed expectation comment: reported as a mismatch so typos cannot silently
+/// turn a fixture into a no-op.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxIssue {
+    pub line: u32,
+    pub message: String,
+}
+
+/// The parsed expectations of a fixture file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixtureSpec {
+    pub mode: Mode,
+    pub differential: bool,
+    pub no_diagnostics: bool,
+    pub lines: Vec<LineExpect>,
+    pub issues: Vec<SyntaxIssue>,
+}
+
+impl FixtureSpec {
+    /// True when the file asks anything of the analysis.
+    pub fn has_expectations(&self) -> bool {
+        self.no_diagnostics || !self.lines.is_empty() || !self.issues.is_empty()
+    }
+
+    pub fn parse(source: &str) -> FixtureSpec {
+        let mut spec = FixtureSpec::default();
+        let mut in_header = true;
+        for (i, text) in source.lines().enumerate() {
+            let line = i as u32 + 1;
+            let (code, comment) = split_comment(text);
+            let comment = comment.map(str::trim);
+            if !code.trim().is_empty() {
+                in_header = false;
+            }
+            let Some(comment) = comment else { continue };
+            if in_header {
+                spec.read_front_matter(line, comment);
+            }
+            if comment.contains("expect-no-diagnostics") {
+                spec.no_diagnostics = true;
+            }
+            match parse_directives(line, comment) {
+                Ok(Some(e)) => spec.lines.push(e),
+                Ok(None) => {}
+                Err(message) => spec.issues.push(SyntaxIssue { line, message }),
+            }
+        }
+        spec
+    }
+
+    fn read_front_matter(&mut self, line: u32, comment: &str) {
+        if let Some(mode) = comment.strip_prefix("mode:") {
+            match mode.trim() {
+                "paper" => self.mode = Mode::Paper,
+                "modern" => self.mode = Mode::Modern,
+                other => self.issues.push(SyntaxIssue {
+                    line,
+                    message: format!("unknown mode `{other}` (expected paper or modern)"),
+                }),
+            }
+        }
+        if comment == "differential" || comment.starts_with("differential ") {
+            self.differential = true;
+        }
+    }
+}
+
+/// Splits a source line into code and comment text (without the `%`/`#`). Quotes
+/// start a string only where an operand may begin, since `'` is also transpose.
+pub fn split_comment(text: &str) -> (&str, Option<&str>) {
+    let mut prev: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '%' | '#' => return (&text[..i], Some(&text[i + 1..])),
+            '"' => skip_string(&mut chars, '"'),
+            '\'' if starts_string(prev) => skip_string(&mut chars, '\''),
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            prev = Some(c);
+        }
+    }
+    (text, None)
+}
+
+fn starts_string(prev: Option<char>) -> bool {
+    !matches!(prev, Some(p) if p.is_alphanumeric() || matches!(p, '_' | ')' | ']' | '}' | '\'' | '.'))
+}
+
+/// Consumes a string body; a doubled quote is an escaped quote.
+fn skip_string(chars: &mut std::iter::Peekable<std::str::CharIndices>, quote: char) {
+    while let Some((_, c)) = chars.next() {
+        if c == quote {
+            if chars.peek().is_some_and(|&(_, n)| n == quote) {
+                chars.next();
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+/// Parses the directives of one comment; `Ok(None)` when it has none.
+fn parse_directives(line: u32, comment: &str) -> Result<Option<LineExpect>, String> {
+    let mut out = LineExpect {
+        line,
+        ..Default::default()
+    };
+    let mut found = false;
+    let mut rest = comment;
+    while let Some(pos) = find_directive(rest) {
+        found = true;
+        rest = &rest[pos..];
+        if let Some(r) = rest.strip_prefix("expect-error:") {
+            let (code, r) = take_word(r);
+            if code.is_empty() {
+                return Err("expect-error: needs a diagnostic code".into());
+            }
+            out.errors.push(CodePattern { text: code.into() });
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("expect:") {
+            rest = parse_items(r, &mut out)?;
+        } else {
+            // `expect-no-diagnostics`: handled at file level.
+            rest = &rest["expect-no-diagnostics".len()..];
+        }
+    }
+    Ok(found.then_some(out).filter(|e| !is_empty(e)))
+}
+
+fn is_empty(e: &LineExpect) -> bool {
+    e.defs.is_empty() && e.check.is_none() && e.errors.is_empty()
+}
+
+fn find_directive(text: &str) -> Option<usize> {
+    ["expect-error:", "expect:", "expect-no-diagnostics"]
+        .iter()
+        .filter_map(|d| text.find(d))
+        .min()
+}
+
+/// Parses `NAME SHAPE (; NAME SHAPE)* [check: STATUS] [(remark)]` and returns the text
+/// after it (which may hold further directives).
+fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, String> {
+    let mut rest = text.trim_start();
+    loop {
+        if rest.starts_with("check:") {
+            break;
+        }
+        let (name, r) = take_name(rest);
+        if name.is_empty() {
+            return Err(format!(
+                "expected a variable name after `expect:`, found `{rest}`"
+            ));
+        }
+        let (shape, r) = parse_shape(r.trim_start())?;
+        out.defs.push(DefExpect {
+            name: name.into(),
+            shape,
+        });
+        rest = r.trim_start();
+        match rest.strip_prefix(';') {
+            Some(r) => rest = r.trim_start(),
+            None => break,
+        }
+    }
+    if let Some(r) = rest.strip_prefix("check:") {
+        let (status, r) = take_word(r);
+        let statuses = status.split('|').map(parse_status);
+        out.check = Some(statuses.collect::<Result<_, _>>()?);
+        rest = r.trim_start();
+    }
+    finish(rest)
+}
+
+/// After the items: end of comment, another directive, or a parenthesised remark.
+fn finish(rest: &str) -> Result<&str, String> {
+    if rest.is_empty() || rest.starts_with("expect") {
+        Ok(rest)
+    } else if rest.starts_with('(') {
+        Ok(find_directive(rest).map_or("", |p| &rest[p..]))
+    } else {
+        Err(format!(
+            "unexpected text `{rest}` in expectation (remarks go in parentheses)"
+        ))
+    }
+}
+
+fn parse_status(word: &str) -> Result<CheckStatus, String> {
+    match word {
+        "proven" => Ok(CheckStatus::Proven),
+        "runtime" => Ok(CheckStatus::Runtime),
+        "error" => Ok(CheckStatus::Error),
+        "none" => Ok(CheckStatus::None),
+        other => Err(format!(
+            "unknown check status `{other}` (proven, runtime, error or none)"
+        )),
+    }
+}
+
+fn parse_shape(text: &str) -> Result<(ShapePattern, &str), String> {
+    if let Some(r) = text.strip_prefix("illegal") {
+        return Ok((ShapePattern::Illegal, r));
+    }
+    if let Some(r) = text.strip_prefix('?') {
+        return Ok((ShapePattern::UnknownRank, r));
+    }
+    if let Some(r) = text.strip_prefix('=') {
+        let r = r.trim_start();
+        let r = r
+            .strip_prefix("shape(")
+            .ok_or_else(|| format!("expected `shape(NAME)` after `=`, found `{r}`"))?;
+        let (other, r) = take_name(r.trim_start());
+        let r = r
+            .trim_start()
+            .strip_prefix(')')
+            .ok_or("unclosed `shape(`")?;
+        return Ok((ShapePattern::SameAs(other.into()), r));
+    }
+    if let Some(r) = text.strip_prefix('<') {
+        let end = closing_angle(r).ok_or("unclosed `<` in shape")?;
+        let dims = split_top_level(&r[..end])
+            .into_iter()
+            .map(parse_dim)
+            .collect::<Result<Vec<_>, _>>()?;
+        if dims.len() < 2 {
+            return Err("a shape tuple has at least two components".into());
+        }
+        return Ok((ShapePattern::Dims(dims), &r[end + 1..]));
+    }
+    Err(format!(
+        "expected a shape (`<…>`, `illegal`, `?` or `= shape(x)`), found `{text}`"
+    ))
+}
+
+/// The `>` closing a shape tuple: the first one at parenthesis depth 0 (symbolic
+/// extents may contain `max(n,0)` but no comparison operators).
+fn closing_angle(text: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '>' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+fn parse_dim(text: &str) -> Result<DimPattern, String> {
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if t.is_empty() {
+        return Err("empty extent in shape tuple".into());
+    }
+    Ok(match t.as_str() {
+        "*" => DimPattern::Any,
+        _ => match t.parse::<i64>() {
+            Ok(n) => DimPattern::Known(n),
+            Err(_) => DimPattern::Symbolic(t),
+        },
+    })
+}
+
+fn take_name(text: &str) -> (&str, &str) {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    text.split_at(end)
+}
+
+fn take_word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    let end = text.find(char::is_whitespace).unwrap_or(text.len());
+    text.split_at(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(src: &str) -> LineExpect {
+        let spec = FixtureSpec::parse(src);
+        assert!(spec.issues.is_empty(), "{:?}", spec.issues);
+        assert_eq!(spec.lines.len(), 1, "{spec:?}");
+        spec.lines[0].clone()
+    }
+
+    #[test]
+    fn parses_shape_and_check() {
+        let e = one("c = a*b;  % expect: c <a_1,b_2>  check: runtime");
+        assert_eq!(e.line, 1);
+        assert_eq!(
+            e.defs,
+            vec![DefExpect {
+                name: "c".into(),
+                shape: ShapePattern::Dims(vec![
+                    DimPattern::Symbolic("a_1".into()),
+                    DimPattern::Symbolic("b_2".into())
+                ])
+            }]
+        );
+        assert_eq!(e.check, Some(vec![CheckStatus::Runtime]));
+    }
+
+    #[test]
+    fn parses_all_shape_forms_and_remarks() {
+        let e = one(
+            "x=1; % expect: y <3, *>; z ?; w illegal; e = shape(d) check: proven|none (p2 == q1)",
+        );
+        let shapes: Vec<_> = e.defs.iter().map(|d| d.shape.clone()).collect();
+        assert_eq!(
+            shapes,
+            vec![
+                ShapePattern::Dims(vec![DimPattern::Known(3), DimPattern::Any]),
+                ShapePattern::UnknownRank,
+                ShapePattern::Illegal,
+                ShapePattern::SameAs("d".into()),
+            ]
+        );
+        assert_eq!(e.check, Some(vec![CheckStatus::Proven, CheckStatus::None]));
+    }
+
+    #[test]
+    fn symbolic_extents_may_contain_commas_in_parentheses() {
+        let e = one("a = zeros(n, m); % expect: a <max(n, 0),max(m,0)>");
+        assert_eq!(
+            e.defs[0].shape,
+            ShapePattern::Dims(vec![
+                DimPattern::Symbolic("max(n,0)".into()),
+                DimPattern::Symbolic("max(m,0)".into())
+            ])
+        );
+    }
+
+    #[test]
+    fn several_errors_and_octave_comments() {
+        let e = one("x = [A; B]  # expect-error: shape.vertcat expect-error: shape.mtimes*");
+        assert_eq!(e.errors.len(), 2);
+        assert!(e.errors[1].matches("shape.mtimes.inner"));
+        assert!(e.errors[0].matches("shape.vertcat.cols"));
+        assert!(!e.errors[0].matches("shape.vertcatx"));
+    }
+
+    #[test]
+    fn quotes_hide_comment_markers_but_transpose_does_not() {
+        assert_eq!(split_comment("s = 'a%b'; % c").1, Some(" c"));
+        assert_eq!(split_comment("t = a'; % c").1, Some(" c"));
+        assert_eq!(split_comment("t = a' * b'; # c").1, Some(" c"));
+        assert_eq!(split_comment("s = \"x#y\";").1, None);
+    }
+
+    #[test]
+    fn front_matter_and_markers() {
+        let spec = FixtureSpec::parse(
+            "% Paper example\n% mode: paper\n% differential\n\na = 1; % expect-no-diagnostics\n% mode: modern\n",
+        );
+        assert_eq!(
+            spec.mode,
+            Mode::Paper,
+            "mode after code is not front matter"
+        );
+        assert!(spec.differential && spec.no_diagnostics && spec.has_expectations());
+    }
+
+    #[test]
+    fn malformed_expectations_are_issues_not_silence() {
+        for bad in [
+            "c = 1; % expect: c <3>",
+            "c = 1; % expect: c 3x4",
+            "c = 1; % expect: c <3,4> check: maybe",
+            "c = 1; % expect: c <3,4> because",
+            "c = 1; % expect-error:",
+        ] {
+            let spec = FixtureSpec::parse(bad);
+            assert_eq!(spec.issues.len(), 1, "{bad}: {spec:?}");
+        }
+    }
+
+    #[test]
+    fn plain_comments_are_not_expectations() {
+        let spec = FixtureSpec::parse("% we expect nothing here\na = 1; % a is scalar\n");
+        assert!(!spec.has_expectations());
+    }
+}

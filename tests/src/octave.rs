@@ -1,0 +1,363 @@
+//! Drives `octave-cli` over many straight-line programs in one process and compares
+//! the sizes and errors it observes with a [`Report`].
+//!
+//! Driver protocol (one line each, on stdout):
+//! `P <prog> L <line> <name> <d1> <d2> …` after a statement assigns `name`;
+//! `E <prog> <line> <identifier> | <message>` when a statement throws;
+//! `D <prog>` when a program ran to its end.
+
+use crate::check::canonical;
+use shapex_core::report::{CheckStatus, DimView, Report, ShapeView};
+use std::collections::HashMap;
+use std::io;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// One statement of a differential program: its line and the variables it assigns.
+#[derive(Clone, Debug)]
+pub struct DiffStmt {
+    pub line: u32,
+    pub code: String,
+    pub assigns: Vec<String>,
+}
+
+/// A program to run in Octave and to analyse.
+#[derive(Clone, Debug)]
+pub struct DiffProgram {
+    pub name: String,
+    pub source: String,
+    pub stmts: Vec<DiffStmt>,
+}
+
+impl DiffProgram {
+    pub fn from_generated(p: &crate::gen::Program) -> DiffProgram {
+        let stmts = p
+            .stmts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| DiffStmt {
+                line: i as u32 + 1,
+                code: s.text.clone(),
+                assigns: s.assigns.clone(),
+            })
+            .collect();
+        DiffProgram {
+            name: p.name.clone(),
+            source: p.source(),
+            stmts,
+        }
+    }
+
+    /// A hand-written straight-line fixture: one statement per line; comment and
+    /// blank lines are kept for numbering but not run.
+    pub fn from_source(name: &str, source: &str) -> DiffProgram {
+        let stmts = source
+            .lines()
+            .enumerate()
+            .filter_map(|(i, text)| {
+                let code = crate::expect::split_comment(text).0.trim();
+                (!code.is_empty()).then(|| DiffStmt {
+                    line: i as u32 + 1,
+                    code: code.to_string(),
+                    assigns: assigned_names(code),
+                })
+            })
+            .collect();
+        DiffProgram {
+            name: name.to_string(),
+            source: source.to_string(),
+            stmts,
+        }
+    }
+}
+
+/// The variables on the left of `=` in a simple assignment: `a = …`, `a(2,3) = …`,
+/// `[m, n] = …`. Empty for expression statements.
+pub fn assigned_names(code: &str) -> Vec<String> {
+    let Some(eq) = top_level_assign(code) else {
+        return vec![];
+    };
+    let lhs = code[..eq]
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    lhs.split(|c: char| c == ',' || c.is_whitespace())
+        .map(|t| {
+            let end = t
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(t.len());
+            &t[..end]
+        })
+        .filter(|n| n.chars().next().is_some_and(|c| c.is_alphabetic()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The byte offset of the assignment `=` (not `==`, `<=`, `>=`, `~=`) outside brackets.
+fn top_level_assign(code: &str) -> Option<usize> {
+    let b = code.as_bytes();
+    let mut depth = 0i32;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'{' => depth += 1,
+            b')' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let prev = i.checked_sub(1).map(|j| b[j]);
+                let next = b.get(i + 1).copied();
+                let comparison =
+                    matches!(prev, Some(b'=' | b'<' | b'>' | b'~' | b'!')) || next == Some(b'=');
+                if !comparison {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Octave's error for one program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OctaveError {
+    pub line: u32,
+    pub identifier: String,
+    pub message: String,
+}
+
+impl OctaveError {
+    /// Errors whose cause is array extents (as opposed to, e.g., undefined names).
+    pub fn is_shape_error(&self) -> bool {
+        let m = self.message.to_lowercase();
+        self.identifier == "Octave:nonconformant-args"
+            || self.identifier == "Octave:index-out-of-bounds"
+            || [
+                "nonconformant",
+                "dimensions mismatch",
+                "dimension mismatch",
+                "out of bound",
+                "can't reshape",
+                "not defined for n-d",
+                "square matrix",
+            ]
+            .iter()
+            .any(|p| m.contains(p))
+    }
+}
+
+/// What Octave observed for one program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// `(line, name)` → canonical size after that statement.
+    pub sizes: HashMap<(u32, String), Vec<i64>>,
+    pub error: Option<OctaveError>,
+    pub finished: bool,
+}
+
+/// The Octave script that runs every program in its own `try` block.
+pub fn driver_script(programs: &[DiffProgram]) -> String {
+    let mut s = String::from(
+        "1;\nwarning('off', 'all');\nrand('seed', 42); rand('state', 42); randn('state', 42);\n",
+    );
+    for (p, prog) in programs.iter().enumerate() {
+        s += &format!("clear -x shx_*\nshx_p = {p};\nshx_l = 0;\ntry\n");
+        for st in &prog.stmts {
+            s += &format!("  shx_l = {};\n  {}\n", st.line, terminated(&st.code));
+            for name in &st.assigns {
+                s += &format!(
+                    "  printf('P %d L %d {name}', shx_p, shx_l); printf(' %d', size({name})); printf('\\n');\n"
+                );
+            }
+        }
+        s += "  printf('D %d\\n', shx_p);\ncatch shx_e\n";
+        s += "  printf('E %d %d %s | %s\\n', shx_p, shx_l, shx_e.identifier, strrep(shx_e.message, \"\\n\", ' '));\nend\n";
+    }
+    s
+}
+
+/// Every statement ends in `;` so Octave prints nothing of its own.
+fn terminated(code: &str) -> String {
+    let c = code.trim_end();
+    if c.ends_with(';') {
+        c.to_string()
+    } else {
+        format!("{c};")
+    }
+}
+
+/// Parses the driver's output into one [`Observed`] per program.
+pub fn parse_output(out: &str, programs: usize) -> Vec<Observed> {
+    let mut obs = vec![Observed::default(); programs];
+    for line in out.lines() {
+        let mut w = line.split_whitespace();
+        let (Some(tag), Some(Ok(p))) = (w.next(), w.next().map(str::parse::<usize>)) else {
+            continue;
+        };
+        let Some(o) = obs.get_mut(p) else { continue };
+        match tag {
+            "P" => {
+                let (Some("L"), Some(Ok(l)), Some(name)) =
+                    (w.next(), w.next().map(str::parse::<u32>), w.next())
+                else {
+                    continue;
+                };
+                let dims: Vec<i64> = w.filter_map(|d| d.parse().ok()).collect();
+                o.sizes
+                    .insert((l, name.to_string()), canonical(&dims, |&d| d == 1));
+            }
+            "E" => o.error = parse_error(w.collect::<Vec<_>>().join(" ")),
+            "D" => o.finished = true,
+            _ => {}
+        }
+    }
+    obs
+}
+
+fn parse_error(rest: String) -> Option<OctaveError> {
+    let (head, message) = rest.split_once(" | ").unwrap_or((rest.as_str(), ""));
+    let mut h = head.split_whitespace();
+    let line = h.next()?.parse().ok()?;
+    Some(OctaveError {
+        line,
+        identifier: h.next().unwrap_or("").to_string(),
+        message: message.to_string(),
+    })
+}
+
+/// Where `octave-cli` is, if installed.
+pub fn octave_cli() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("octave-cli"))
+        .find(|p| p.is_file())
+}
+
+/// Runs all `programs` in one `octave-cli` process.
+pub fn run(octave: &std::path::Path, programs: &[DiffProgram]) -> io::Result<Vec<Observed>> {
+    let dir = std::env::temp_dir().join(format!("shapex-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let script = dir.join("shapex_diff_driver.m");
+    std::fs::write(&script, driver_script(programs))?;
+    let out = Command::new(octave)
+        .args(["--no-gui", "--quiet", "--norc", "--no-history"])
+        .arg(&script)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
+    Ok(parse_output(
+        &String::from_utf8_lossy(&out.stdout),
+        programs.len(),
+    ))
+}
+
+/// All known integer extents of a ShapeView, canonicalised; `None` when any part is
+/// symbolic, unknown or illegal.
+pub fn definite_dims(s: &ShapeView) -> Option<Vec<i64>> {
+    let ShapeView::Dims { dims: Some(d) } = s else {
+        return None;
+    };
+    let known: Option<Vec<i64>> = d
+        .iter()
+        .map(|x| match x {
+            DimView::Known(n) => Some(*n),
+            DimView::Symbolic(_) => None,
+        })
+        .collect();
+    known.map(|k| canonical(&k, |&d| d == 1))
+}
+
+/// Every disagreement between our `report` and Octave's observation of `prog`.
+pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<String> {
+    let mut out = Vec::new();
+    if !report.parse_ok {
+        let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        out.push(format!(
+            "our parser rejects the program ({})",
+            codes.join(", ")
+        ));
+    }
+    let fail_line = obs.error.as_ref().map(|e| e.line);
+    let at = |line: u32| {
+        prog.stmts
+            .iter()
+            .find(|s| s.line == line)
+            .map_or(format!("line {line}"), |s| {
+                format!("line {line} `{}`", s.code)
+            })
+    };
+    for s in &report.statements {
+        let line = s.range.line;
+        if fail_line.is_none_or(|l| line < l) {
+            for d in &s.defs {
+                let (Some(ours), Some(theirs)) = (
+                    definite_dims(&d.shape),
+                    obs.sizes.get(&(line, d.name.clone())),
+                ) else {
+                    continue;
+                };
+                if ours != *theirs {
+                    out.push(format!(
+                        "{}: we say {} is {ours:?}, Octave says {theirs:?}",
+                        at(line),
+                        d.name
+                    ));
+                }
+            }
+        }
+        if s.check == CheckStatus::Error && fail_line != Some(line) {
+            out.push(match fail_line {
+                None => format!(
+                    "{}: we report check: error, Octave ran the program without error",
+                    at(line)
+                ),
+                Some(l) if line > l => format!(
+                    "{}: we report check: error after Octave's failing line {l} (cascade)",
+                    at(line)
+                ),
+                Some(l) => format!(
+                    "{}: we report check: error, but Octave ran it and failed only at line {l}",
+                    at(line)
+                ),
+            });
+        }
+        if let Some(e) = obs
+            .error
+            .as_ref()
+            .filter(|e| e.line == line && e.is_shape_error())
+        {
+            if s.check == CheckStatus::Proven {
+                out.push(format!(
+                    "{}: we report check: proven, Octave fails: {}",
+                    at(line),
+                    e.message
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assigned_names_from_simple_left_hand_sides() {
+        assert_eq!(assigned_names("a = b == c;"), vec!["a"]);
+        assert_eq!(assigned_names("a(5,6) = 1;"), vec!["a"]);
+        assert_eq!(assigned_names("[m, n] = size(x);"), vec!["m", "n"]);
+        assert_eq!(assigned_names("[~, i] = max(x);"), vec!["i"]);
+        assert!(assigned_names("disp(a <= b)").is_empty());
+        assert!(assigned_names("f(x == 1)").is_empty());
+    }
+
+    #[test]
+    fn parses_driver_output() {
+        let out = "P 0 L 1 a 3 4\nP 0 L 2 b 2 3 1\nE 0 3 Octave:nonconformant-args | operator +: nonconformant arguments\nP 1 L 1 x 1 1\nD 1\nnoise\n";
+        let obs = parse_output(out, 2);
+        assert_eq!(obs[0].sizes[&(1, "a".into())], vec![3, 4]);
+        assert_eq!(obs[0].sizes[&(2, "b".into())], vec![2, 3]);
+        let e = obs[0].error.as_ref().unwrap();
+        assert_eq!((e.line, e.is_shape_error()), (3, true));
+        assert!(!obs[0].finished && obs[1].finished && obs[1].error.is_none());
+    }
+}
