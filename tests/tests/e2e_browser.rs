@@ -1,0 +1,526 @@
+//! End-to-end: the released app (`trunk build --release` output in `$SHAPEX_DIST`)
+//! driven through WebDriver in headless Chromium, as a user would: type, read the
+//! diagnostics, fix, share, reopen the link in a fresh browser.
+//!
+//! Without `SHAPEX_DIST` every test prints "skipped" and passes, so a plain offline
+//! `cargo test` works; `scripts/test` sets it after building the app.
+//! The DOM contract these tests rely on is listed in the infra brief and the app's
+//! `view!`: `#app[data-ready][data-analyzed]`, `textarea#editor`,
+//! `ul#diagnostics > li.diagnostic[data-line][data-col]`, `select#examples`,
+//! `button#share`, `input#share-url`, `div#banner`.
+
+mod browser;
+
+use browser::{ChromeDriver, Result, Session, StaticServer};
+use fantoccini::Locator;
+use serde_json::{json, Value};
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A syntax error (unclosed parenthesis) on line 3 and nowhere else.
+const BROKEN: &str = "a = [1 2; 3 4];\nb = a';\nc = (a + 1\nd = 2;";
+const FIXED: &str = "a = [1 2; 3 4];\nb = a';\nc = (a + 1)\nd = 2;";
+/// Where the fix goes: the end of line 3 of [`BROKEN`].
+const FIX_AT: &str = "c = (a + 1";
+
+/// Generous: the first load compiles the wasm while other builds share the CPU.
+const LOAD: Duration = Duration::from_secs(60);
+const ANALYSIS: Duration = Duration::from_secs(20);
+
+/// The running pieces one scenario needs. Sessions opened through it are all closed
+/// at the end, even when the scenario fails, so no Chromium outlives the test.
+struct Env {
+    server: StaticServer,
+    driver: ChromeDriver,
+    sessions: Mutex<Vec<fantoccini::Client>>,
+}
+
+impl Env {
+    async fn app(&self) -> Result<App> {
+        let session = Session::open(&self.driver).await?;
+        self.sessions.lock().unwrap().push(session.client.clone());
+        Ok(App { session })
+    }
+
+    async fn close_all(&self) {
+        let clients = std::mem::take(&mut *self.sessions.lock().unwrap());
+        for c in clients {
+            let _ = c.close().await;
+        }
+    }
+}
+
+/// The dist directory to test, or `None` (with a message) when the test is skipped.
+fn dist_dir() -> Option<PathBuf> {
+    match std::env::var_os("SHAPEX_DIST") {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            assert!(
+                dir.join("index.html").is_file(),
+                "SHAPEX_DIST={} has no index.html: run `trunk build --release` first",
+                dir.display()
+            );
+            Some(dir)
+        }
+        None => {
+            eprintln!("skipped: set SHAPEX_DIST to a `trunk build --release` dist directory");
+            None
+        }
+    }
+}
+
+type Scenario = for<'a> fn(&'a Env) -> Pin<Box<dyn Future<Output = Result<()>> + 'a>>;
+
+/// Runs one scenario against a fresh server and chromedriver. Scenarios run one at a
+/// time: several Chromiums on a 2-core CI machine make timings flaky.
+fn run(scenario: Scenario) {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let Some(dist) = dist_dir() else { return };
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let outcome = runtime.block_on(async {
+        let env = Env {
+            server: StaticServer::start(&dist)?,
+            driver: ChromeDriver::start()?,
+            sessions: Mutex::new(Vec::new()),
+        };
+        let outcome = scenario(&env).await;
+        env.close_all().await;
+        outcome
+    });
+    if let Err(e) = outcome {
+        panic!("{e}");
+    }
+}
+
+/// One browser tab on the app, with the reads and edits the scenarios need.
+struct App {
+    session: Session,
+}
+
+/// One rendered `li.diagnostic`.
+#[derive(Debug)]
+struct ShownDiagnostic {
+    line: String,
+    col: String,
+    text: String,
+}
+
+impl App {
+    /// Opens `url` and waits until the app has mounted and analysed once.
+    async fn open(&self, url: &str) -> Result<()> {
+        self.session
+            .client
+            .goto(url)
+            .await
+            .map_err(|e| format!("cannot open {url}: {e}"))?;
+        let mounted = self
+            .session
+            .wait_until("the app to mount (#app[data-ready=true])", LOAD, || async {
+                let ready = self
+                    .session
+                    .js(
+                        "const a = document.querySelector('#app');
+                         return !!a && a.dataset.ready === 'true' && a.dataset.analyzed !== undefined;",
+                        vec![],
+                    )
+                    .await?;
+                Ok((ready == json!(true)).then_some(()))
+            })
+            .await;
+        if let Err(e) = mounted {
+            let body = self
+                .session
+                .js(
+                    "return document.body ? document.body.outerHTML.slice(0, 600) : '';",
+                    vec![],
+                )
+                .await;
+            return Err(format!("{e}\n  page body: {body:?}"));
+        }
+        Ok(())
+    }
+
+    /// `#app[data-analyzed]`: how many analyses have finished.
+    async fn analyzed(&self) -> Result<String> {
+        let v = self
+            .session
+            .js(
+                "return document.querySelector('#app').dataset.analyzed ?? '';",
+                vec![],
+            )
+            .await?;
+        Ok(v.as_str().unwrap_or_default().to_string())
+    }
+
+    async fn editor_text(&self) -> Result<String> {
+        let v = self
+            .session
+            .js("return document.querySelector('#editor').value;", vec![])
+            .await?;
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| "textarea#editor not found".to_string())
+    }
+
+    async fn diagnostics(&self) -> Result<Vec<ShownDiagnostic>> {
+        let v = self
+            .session
+            .js(
+                "return [...document.querySelectorAll('ul#diagnostics > li.diagnostic')]
+                   .map(li => [li.dataset.line ?? '', li.dataset.col ?? '', li.textContent]);",
+                vec![],
+            )
+            .await?;
+        let rows = v.as_array().cloned().unwrap_or_default();
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let field = |i: usize| r[i].as_str().unwrap_or_default().to_string();
+                ShownDiagnostic {
+                    line: field(0),
+                    col: field(1),
+                    text: field(2),
+                }
+            })
+            .collect())
+    }
+
+    /// Waits until an analysis newer than `before` has finished and `check` accepts
+    /// what is shown (analyses may be debounced, so several can land while typing).
+    async fn wait_for_analysis<F>(&self, before: &str, what: &str, check: F) -> Result<()>
+    where
+        F: Fn(&[ShownDiagnostic]) -> bool,
+    {
+        let waited = self
+            .session
+            .wait_until(what, ANALYSIS, || async {
+                if self.analyzed().await? == before {
+                    return Ok(None);
+                }
+                Ok(check(&self.diagnostics().await?).then_some(()))
+            })
+            .await;
+        match waited {
+            Ok(()) => Ok(()),
+            // Say what the page shows, so a failure in CI explains itself.
+            Err(e) => Err(format!(
+                "{e}\n  data-analyzed: {:?} (was {before:?})\n  editor: {:?}\n  diagnostics: {:?}",
+                self.analyzed().await,
+                self.editor_text().await,
+                self.diagnostics().await
+            )),
+        }
+    }
+
+    /// Empties the editor as a user would (select all, delete) and types `text`.
+    async fn clear_and_type(&self, text: &str) -> Result<()> {
+        let editor = self.editor().await?;
+        editor.click().await.map_err(|e| e.to_string())?;
+        // Select-all then delete, in one key sequence (Ctrl+A, Delete).
+        editor
+            .send_keys("\u{E009}a\u{E009}\u{E017}")
+            .await
+            .map_err(|e| e.to_string())?;
+        if !self.editor_text().await?.is_empty() {
+            // Some keymaps ignore Ctrl+A in textareas; fall back to an input event.
+            self.session
+                .js(
+                    "const e = document.querySelector('#editor');
+                     e.value = ''; e.dispatchEvent(new Event('input', { bubbles: true }));",
+                    vec![],
+                )
+                .await?;
+        }
+        editor.send_keys(text).await.map_err(|e| e.to_string())?;
+        let shown = self.editor_text().await?;
+        if shown != text {
+            return Err(format!("typed {text:?} but the editor holds {shown:?}"));
+        }
+        Ok(())
+    }
+
+    /// Puts the caret at byte offset `at` (ASCII text) and types `text` there.
+    async fn insert_at(&self, at: usize, text: &str) -> Result<()> {
+        let editor = self.editor().await?;
+        self.session
+            .js(
+                "const e = document.querySelector('#editor');
+                 e.focus(); e.setSelectionRange(arguments[0], arguments[0]);",
+                vec![json!(at)],
+            )
+            .await?;
+        editor.send_keys(text).await.map_err(|e| e.to_string())
+    }
+
+    async fn editor(&self) -> Result<fantoccini::elements::Element> {
+        self.session
+            .client
+            .find(Locator::Css("textarea#editor"))
+            .await
+            .map_err(|e| format!("textarea#editor: {e}"))
+    }
+
+    async fn banner_text(&self) -> Result<String> {
+        let v = self
+            .session
+            .js(
+                "const b = document.querySelector('#banner');
+                 return b && b.offsetParent !== null ? b.textContent.trim() : '';",
+                vec![],
+            )
+            .await?;
+        Ok(v.as_str().unwrap_or_default().to_string())
+    }
+}
+
+fn ensure(ok: bool, msg: impl FnOnce() -> String) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(msg())
+    }
+}
+
+fn on_line(line: u32) -> impl Fn(&[ShownDiagnostic]) -> bool {
+    move |ds| ds.iter().any(|d| d.line == line.to_string())
+}
+
+#[test]
+fn syntax_error_is_shown_fixed_and_shared() {
+    run(|env| Box::pin(edit_fix_share(env)));
+}
+
+async fn edit_fix_share(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+
+    let before = app.analyzed().await?;
+    app.clear_and_type(BROKEN).await?;
+    app.wait_for_analysis(&before, "a diagnostic on line 3", on_line(3))
+        .await?;
+    let shown = app.diagnostics().await?;
+    let first = &shown[0];
+    ensure(first.line == "3" && !first.col.is_empty(), || {
+        format!("first diagnostic should be on line 3 with a column: {shown:?}")
+    })?;
+    ensure(!first.text.trim().is_empty(), || {
+        format!("diagnostic has no message: {shown:?}")
+    })?;
+
+    let before = app.analyzed().await?;
+    app.insert_at(BROKEN.find(FIX_AT).unwrap() + FIX_AT.len(), ")")
+        .await?;
+    ensure(app.editor_text().await? == FIXED, || {
+        "the fix did not land where intended".to_string()
+    })?;
+    app.wait_for_analysis(&before, "the line-3 diagnostic to disappear", |ds| {
+        !on_line(3)(ds)
+    })
+    .await?;
+
+    app.session
+        .client
+        .find(Locator::Css("button#share"))
+        .await
+        .map_err(|e| format!("button#share: {e}"))?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let url = app
+        .session
+        .wait_until("input#share-url to hold a link", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "return document.querySelector('input#share-url')?.value ?? '';",
+                    vec![],
+                )
+                .await?;
+            let url = v.as_str().unwrap_or_default().to_string();
+            Ok((!url.is_empty()).then_some(url))
+        })
+        .await?;
+    ensure(
+        url.starts_with(&env.server.base_url) && url.contains('#'),
+        || format!("share URL {url:?} should be {}#…", env.server.base_url),
+    )?;
+
+    // A fresh profile: the code can only come from the link, not from localStorage.
+    let other = env.app().await?;
+    other.open(&url).await?;
+    let code = other.editor_text().await?;
+    ensure(code == FIXED, || {
+        format!("shared link opened {code:?}, expected {FIXED:?}")
+    })?;
+    other.session.close().await;
+    app.session.close().await;
+    Ok(())
+}
+
+#[test]
+fn damaged_link_shows_banner_and_default_example() {
+    run(|env| Box::pin(damaged_link(env)));
+}
+
+async fn damaged_link(env: &Env) -> Result<()> {
+    // The default example, as a first-time visitor sees it.
+    let fresh = env.app().await?;
+    fresh.open(&env.server.base_url).await?;
+    let default_code = fresh.editor_text().await?;
+    ensure(!default_code.trim().is_empty(), || {
+        "a first visit should show an example, not an empty editor".into()
+    })?;
+    fresh.session.close().await;
+
+    let app = env.app().await?;
+    app.open(&format!("{}#v1/garbage!!", env.server.base_url))
+        .await?;
+    let banner = app.banner_text().await?;
+    ensure(!banner.is_empty(), || {
+        "a damaged link should show a visible #banner".into()
+    })?;
+    let code = app.editor_text().await?;
+    ensure(code == default_code, || {
+        format!("a damaged link should load the default example; got {code:?}")
+    })?;
+    // Still alive: editing triggers a new analysis.
+    let before = app.analyzed().await?;
+    app.clear_and_type("x = 1;").await?;
+    app.wait_for_analysis(&before, "an analysis after the damaged link", |_| true)
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
+
+#[test]
+fn editor_text_never_becomes_html() {
+    run(|env| Box::pin(no_html_injection(env)));
+}
+
+async fn no_html_injection(env: &Env) -> Result<()> {
+    const PAYLOAD: &str = "<img src=x onerror=alert(1)>";
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    let before = app.analyzed().await?;
+    app.clear_and_type(PAYLOAD).await?;
+    // Whatever the analysis says about this text, it must be shown as text.
+    app.wait_for_analysis(&before, "the payload to be analysed", |_| true)
+        .await?;
+    let injected = app
+        .session
+        .js(
+            "return document.querySelectorAll('img[src=\"x\"], [onerror]').length;",
+            vec![],
+        )
+        .await?;
+    ensure(injected == json!(0), || {
+        format!("editor text became HTML: {injected} injected element(s)")
+    })?;
+    let alert = app.session.client.get_alert_text().await;
+    ensure(alert.is_err(), || format!("an alert opened: {alert:?}"))?;
+    ensure(app.editor_text().await? == PAYLOAD, || {
+        "the editor should keep the payload verbatim".into()
+    })?;
+    app.session.close().await;
+    Ok(())
+}
+
+#[test]
+fn screenshot_of_an_example() {
+    run(|env| Box::pin(screenshot(env)));
+}
+
+/// Loads the first gallery example other than the one shown at start (the gallery
+/// leads with the papers' examples) through `select#examples`, and saves a
+/// screenshot to `target/e2e/screenshot.png`; with `SHAPEX_UPDATE_SCREENSHOT=1`
+/// also to `public/screenshot.png`, which the README shows.
+async fn screenshot(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.session
+        .client
+        .set_window_size(1280, 900)
+        .await
+        .map_err(|e| e.to_string())?;
+    app.open(&env.server.base_url).await?;
+    let options = app
+        .session
+        .js(
+            "return [...document.querySelectorAll('select#examples option')]
+               .filter(o => o.value !== '').map(o => o.value);",
+            vec![],
+        )
+        .await?;
+    let values: Vec<String> = options
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    ensure(!values.is_empty(), || {
+        "select#examples offers no examples".into()
+    })?;
+    // Pick an example other than the one already shown, so the choice must take effect.
+    let shown = app.editor_text().await?;
+    let examples = app
+        .session
+        .client
+        .find(Locator::Css("select#examples"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let current = app
+        .session
+        .js(
+            "return document.querySelector('select#examples').value;",
+            vec![],
+        )
+        .await?;
+    let pick = values
+        .iter()
+        .find(|v| Some(v.as_str()) != current.as_str())
+        .unwrap_or(&values[0]);
+    let before = app.analyzed().await?;
+    examples
+        .select_by_value(pick)
+        .await
+        .map_err(|e| format!("cannot choose example {pick:?}: {e}"))?;
+    app.wait_for_analysis(&before, "the chosen example to be analysed", |_| true)
+        .await?;
+    let code = app.editor_text().await?;
+    ensure(!code.trim().is_empty(), || "example loaded no code".into())?;
+    if values.len() > 1 {
+        ensure(code != shown, || {
+            format!("choosing example {pick:?} did not change the editor")
+        })?;
+    }
+    let png = app
+        .session
+        .client
+        .screenshot()
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(png.starts_with(b"\x89PNG"), || {
+        "screenshot is not a PNG".into()
+    })?;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = root.join("target/e2e/screenshot.png");
+    std::fs::create_dir_all(out.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&out, &png).map_err(|e| e.to_string())?;
+    eprintln!("screenshot: {}", out.display());
+    if std::env::var("SHAPEX_UPDATE_SCREENSHOT").as_deref() == Ok("1") {
+        let public = root.join("public/screenshot.png");
+        std::fs::write(&public, &png).map_err(|e| e.to_string())?;
+        eprintln!("screenshot: {}", public.display());
+    }
+    app.session.close().await;
+    Ok(())
+}
