@@ -69,10 +69,17 @@ fn run_block(
     body: &[Stmt],
     seed: Env,
 ) -> (flow::FlowResult<Env>, Function) {
+    // Only the body matters to the framework: copying the enclosing function's other
+    // statements for every simulated iteration made long programs quadratic.
     let func = Function {
-        body: body.to_vec(),
+        name: template.name.clone(),
+        kind: template.kind,
+        parent: None,
         params: vec![],
-        ..template.clone()
+        outputs: vec![],
+        body: body.to_vec(),
+        variables: vec![],
+        span: template.span,
     };
     let seeded = Seeded { inner: a, seed };
     (flow::analyze_function(&seeded, &func), func)
@@ -200,10 +207,13 @@ pub fn shape_history(
     study: &LoopStudy,
     is_temp: &dyn Fn(&str) -> bool,
 ) -> Vec<(String, Vec<String>)> {
+    // Only what the body assigns can change: scanning the whole environment for every
+    // loop would make long programs quadratic.
     let mut names: Vec<&String> = study
-        .exits
+        .iterations
         .iter()
-        .flat_map(|e| e.vars.keys())
+        .flatten()
+        .flat_map(|r| r.defs.iter().map(|(n, _)| n))
         .filter(|n| !is_temp(n))
         .collect();
     names.sort();

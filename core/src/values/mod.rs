@@ -19,6 +19,7 @@ pub use summary::fill_report;
 
 use crate::dims::{Dim, Facts};
 use crate::shape::{self, Shape};
+use imbl::ordmap::DiffItem;
 
 /// A MATLAB class name (`double`, `logical`, `char`, `cell`, `struct`,
 /// `function_handle`, …); `None` when unknown or mixed.
@@ -127,13 +128,26 @@ impl Env {
     /// Control-flow merge. A variable defined on one side only keeps its value (the
     /// Tamer's choice; reading it on the other path is a run-time error we don't model).
     pub fn join(&self, other: &Env) -> Env {
+        // Only variables whose values differ are re-inserted, so the joined map keeps
+        // sharing structure with its inputs (a merge after an `if` that assigned two
+        // variables costs two insertions, not a copy of the whole environment).
+        // `diff` skips the subtrees both maps share, so the cost follows what the two
+        // paths changed, not the size of the environment.
         let mut vars = self.vars.clone();
-        for (name, v) in &other.vars {
-            let joined = match vars.get(name) {
-                Some(mine) => mine.join(v, &mut |k| widened_extent(name, k)),
-                None => v.clone(),
-            };
-            vars.insert(name.clone(), joined);
+        for item in self.vars.diff(&other.vars) {
+            match item {
+                DiffItem::Update {
+                    old: (name, mine),
+                    new: (_, theirs),
+                } => {
+                    let joined = mine.join(theirs, &mut |k| widened_extent(name, k));
+                    vars.insert(name.clone(), joined);
+                }
+                DiffItem::Add(name, theirs) => {
+                    vars.insert(name.clone(), theirs.clone());
+                }
+                DiffItem::Remove(..) => {}
+            }
         }
         Env {
             vars,
