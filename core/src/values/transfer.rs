@@ -21,6 +21,12 @@ pub struct Effect {
     pub diverges: bool,
 }
 
+/// `array(indices…)`: the target of an indexed read or assignment.
+pub struct Subscripted<'a> {
+    pub array: &'a Var,
+    pub indices: &'a [Index],
+}
+
 pub struct ValueAnalysis<'a> {
     pub builtins: &'a BuiltinTable,
     pub mode: Mode,
@@ -79,29 +85,25 @@ impl ValueAnalysis<'_> {
                 array,
                 indices,
                 update,
-            } => self.array_get(
-                stmt.id,
-                &mut env,
-                &mut effect,
-                targets,
-                array,
-                indices,
-                *update,
-            ),
+            } => {
+                let sub = Subscripted { array, indices };
+                self.array_get(stmt.id, &mut env, &mut effect, targets, sub, *update)
+            }
             StmtKind::ArraySet {
                 array,
                 indices,
                 rhs,
-            } => self.array_set(stmt.id, &mut env, &mut effect, array, indices, rhs, None),
-            StmtKind::CellSet { cell, indices, rhs } => self.array_set(
-                stmt.id,
-                &mut env,
-                &mut effect,
-                cell,
-                indices,
-                rhs,
-                Some("cell"),
-            ),
+            } => {
+                let sub = Subscripted { array, indices };
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None)
+            }
+            StmtKind::CellSet { cell, indices, rhs } => {
+                let sub = Subscripted {
+                    array: cell,
+                    indices,
+                };
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, Some("cell"))
+            }
             StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
                 bind_unknown(&mut env, targets)
             }
@@ -179,15 +181,13 @@ impl ValueAnalysis<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn array_get(
         &self,
         id: StmtId,
         env: &mut Env,
         effect: &mut Effect,
         targets: &[Var],
-        array: &Var,
-        indices: &[Index],
+        Subscripted { array, indices }: Subscripted,
         update: bool,
     ) {
         let base = match env.get(array) {
@@ -238,7 +238,7 @@ impl ValueAnalysis<'_> {
             env,
             &targets[..targets.len().min(1)],
             vec![value],
-            &[outcome.clone()],
+            std::slice::from_ref(&outcome),
         );
         if outcome.rule.name == "index" && update {
             // A read made only to assign into: out-of-range parts are created, not errors.
@@ -255,8 +255,7 @@ impl ValueAnalysis<'_> {
         id: StmtId,
         env: &mut Env,
         effect: &mut Effect,
-        array: &Var,
-        indices: &[Index],
+        Subscripted { array, indices }: Subscripted,
         rhs: &Var,
         container: Option<&'static str>,
     ) {
@@ -327,7 +326,7 @@ impl ValueAnalysis<'_> {
             env,
             std::slice::from_ref(array),
             vec![value],
-            &[outcome.clone()],
+            std::slice::from_ref(&outcome),
         );
         effect.outcomes.push(outcome);
     }
