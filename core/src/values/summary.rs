@@ -153,6 +153,32 @@ fn residual(s: &StmtResult, o: &Outcome) -> String {
     }
 }
 
+/// What each rule's conformance condition asks for, in a MATLAB user's words.
+fn requirement(rule: &str) -> &'static str {
+    match rule {
+        "mtimes" => {
+            "the columns of the left operand to equal the rows of the right (or a scalar operand)"
+        }
+        "elementwise" => "operands of the same shape, or a scalar operand",
+        "elementwise (implicit expansion)" => {
+            "each dimension to agree or be 1 in one of the operands"
+        }
+        "mpower" => "a square matrix and a scalar",
+        "transpose" => "a 2-D operand",
+        "mrdivide" => "operands with the same number of columns (or a scalar divisor)",
+        "mldivide" => "operands with the same number of rows (or a scalar left operand)",
+        "vertcat" => "operands with the same number of columns",
+        "horzcat" => "operands with the same number of rows",
+        "cat" => "operands that agree in every dimension but the one concatenated",
+        "index" => "subscripts within the array's bounds",
+        "assign_index" => "the right-hand side to match the number of elements assigned",
+        "delete" => "a deletion that leaves a rectangular array",
+        "reshape" => "the same number of elements before and after",
+        "square" => "a square matrix",
+        _ => "a condition that cannot hold",
+    }
+}
+
 fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     let text = source
         .get(s.span.start..s.span.end)
@@ -180,9 +206,14 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         Some(j) => format!(" on iteration {j} of the loop"),
         None => String::new(),
     };
+    let requirement = match &o.theta {
+        // θ folded to false on known extents: say what the rule needs in words.
+        Constraint::False => requirement(o.rule.name).to_string(),
+        theta => format!("{theta}, which cannot hold"),
+    };
     let message = format!(
-        "`{snippet}` fails{when}: {} on operands{operands} requires {}, which cannot hold",
-        o.rule.name, o.theta
+        "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
+        o.rule.name
     );
     let code = format!("shape.{}", o.rule.name);
     Diagnostic::error(&code, message, s.span).with_help(format!(
