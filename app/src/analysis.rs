@@ -1,12 +1,17 @@
 //! The one place the app runs the analysis. Everything else receives a [`Report`],
 //! so moving analysis into a Web Worker later changes only this module.
 
-use shapex_core::{Options, Report};
+use shapex_core::{Analyzer, Options, Report};
 
 /// How long typing must pause before re-analysis (the highlight layer updates on
 /// every keystroke regardless).
 pub const DEBOUNCE_MS: u64 = 120;
 
+thread_local! {
+    /// Built once per page: the builtin table is the analysis's largest fixed cost.
+    static ANALYZER: Analyzer = Analyzer::new();
+}
+
 pub fn analyze(source: &str, options: &Options) -> Report {
-    shapex_core::analyze(source, options)
+    ANALYZER.with(|a| a.analyze(source, options))
 }

@@ -1,54 +1,86 @@
-//! Runs the pipeline for one source text: parse → (lower → analyse) → [`Report`].
-//! The app and the CLI call only [`analyze`], so every analysis is reachable from both.
+//! Runs the pipeline for one source text: parse → lower → analyse → [`Report`].
+//! The app and the CLI call only [`Analyzer::analyze`] (or [`analyze`]), so every
+//! analysis is reachable from both.
 
 use crate::builtins::BuiltinTable;
 use crate::report::{Lang, Options, Report, StatementReport};
 use crate::syntax::matlab::{self, ast};
 use crate::{tame, values};
 
-/// Analyses `source` and returns the report. Never panics on any input.
+/// The analysis with its read-only tables built once. Parsing the builtin table is
+/// the largest fixed cost of a run, so callers that analyse on every keystroke (the
+/// app) keep one `Analyzer`; it holds no state between calls.
+pub struct Analyzer {
+    builtins: BuiltinTable,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new()
+    }
+}
+
+impl Analyzer {
+    pub fn new() -> Analyzer {
+        Analyzer {
+            builtins: BuiltinTable::standard(),
+        }
+    }
+
+    /// Analyses `source` and returns the report. Never panics on any input.
+    pub fn analyze(&self, source: &str, options: &Options) -> Report {
+        match options.lang {
+            Lang::Matlab => self.analyze_matlab(source, options),
+        }
+    }
+
+    fn analyze_matlab(&self, source: &str, options: &Options) -> Report {
+        let parsed = matlab::parse(source);
+        let parse_ok = parsed
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != crate::Severity::Error);
+        let mut report = Report {
+            lang: Lang::Matlab,
+            mode: options.mode,
+            parse_ok,
+            diagnostics: parsed.diagnostics,
+            statements: outline(&parsed.file),
+            ir: String::new(),
+            checks: String::new(),
+        };
+        if parsed.file.kind != ast::FileKind::Classdef {
+            self.analyze_shapes(source, &parsed.file, options, &mut report);
+        }
+        report.resolve_positions(source);
+        report.checks = crate::checks::inline_checks(source, &report);
+        report
+    }
+
+    /// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
+    fn analyze_shapes(
+        &self,
+        source: &str,
+        file: &ast::File,
+        options: &Options,
+        report: &mut Report,
+    ) {
+        let lowered = tame::lower(file);
+        report.diagnostics.extend(lowered.diagnostics);
+        report.ir = lowered.program.to_string();
+        let result = values::analyze_program(&lowered.program, &self.builtins, options.mode);
+        values::fill_report(
+            source,
+            &result,
+            &mut report.statements,
+            &mut report.diagnostics,
+        );
+    }
+}
+
+/// Analyses `source` with a fresh [`Analyzer`]. Never panics on any input.
 pub fn analyze(source: &str, options: &Options) -> Report {
-    match options.lang {
-        Lang::Matlab => analyze_matlab(source, options),
-    }
-}
-
-fn analyze_matlab(source: &str, options: &Options) -> Report {
-    let parsed = matlab::parse(source);
-    let parse_ok = parsed
-        .diagnostics
-        .iter()
-        .all(|d| d.severity != crate::Severity::Error);
-    let mut report = Report {
-        lang: Lang::Matlab,
-        mode: options.mode,
-        parse_ok,
-        diagnostics: parsed.diagnostics,
-        statements: outline(&parsed.file),
-        ir: String::new(),
-        checks: String::new(),
-    };
-    if parsed.file.kind != ast::FileKind::Classdef {
-        analyze_shapes(source, &parsed.file, options, &mut report);
-    }
-    report.resolve_positions(source);
-    report.checks = crate::checks::inline_checks(source, &report);
-    report
-}
-
-/// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
-fn analyze_shapes(source: &str, file: &ast::File, options: &Options, report: &mut Report) {
-    let lowered = tame::lower(file);
-    report.diagnostics.extend(lowered.diagnostics);
-    report.ir = lowered.program.to_string();
-    let table = BuiltinTable::standard();
-    let result = values::analyze_program(&lowered.program, &table, options.mode);
-    values::fill_report(
-        source,
-        &result,
-        &mut report.statements,
-        &mut report.diagnostics,
-    );
+    Analyzer::new().analyze(source, options)
 }
 
 /// One [`StatementReport`] per statement, in source order, with nesting depth.

@@ -9,12 +9,13 @@ pub mod driver;
 pub mod flow;
 pub mod format;
 pub mod report;
+pub mod samples;
 pub mod shape;
 pub mod span;
 pub mod syntax;
 pub mod tame;
 pub mod values;
 
-pub use driver::analyze;
+pub use driver::{analyze, Analyzer};
 pub use report::{Diagnostic, Lang, Mode, Options, Report, Severity};
 pub use span::{LineIndex, Span};

@@ -4,7 +4,7 @@
 //! 2 on usage or I/O errors.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use shapex_core::{analyze, format, Mode, Options, Report};
+use shapex_core::{format, Analyzer, Mode, Options, Report};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -81,10 +81,11 @@ fn check(format: Format, mode: ModeArg, paths: &[PathBuf]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let analyzer = Analyzer::new();
     let reports: Vec<(String, Report)> = sources
         .into_iter()
         .map(|s| {
-            let report = analyze(&s.text, &options);
+            let report = analyzer.analyze(&s.text, &options);
             (s.name, report)
         })
         .collect();
