@@ -18,7 +18,7 @@ use crate::shape::Notation;
 use crate::tame::{ForIter, Function, Stmt, StmtId, StmtKind, Var};
 
 /// How many iterations are simulated before falling back to the fixed point alone.
-pub const SIMULATED_ITERATIONS: usize = 4;
+pub const SIMULATED_ITERATIONS: usize = 8;
 
 /// One loop's simulated iterations.
 pub struct LoopStudy {

@@ -181,7 +181,9 @@ fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> O
         let steady = h[1..].windows(2).all(|w| w[0] == w[1]);
         if h.iter().all(|s| *s == h[0]) {
             parts.push(format!("{name} keeps {} in every iteration", h[0]));
-        } else if steady && h[0] != h[1] && h[0] != "undefined" {
+        } else if steady && h[0] == "undefined" {
+            parts.push(format!("{name} is {} in every iteration", h[1]));
+        } else if steady && h[0] != h[1] {
             parts.push(format!(
                 "{name} changes shape only on the first iteration ({} → {})",
                 h[0], h[1]
