@@ -37,4 +37,5 @@ pub fn display_path(path: &Path) -> String {
         .display()
         .to_string()
 }
+pub mod corpus;
 pub mod scale;

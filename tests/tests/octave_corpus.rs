@@ -4,35 +4,13 @@
 
 use shapex_core::syntax::matlab::parse;
 use shapex_core::{LineIndex, Severity};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 const REQUIRED: f64 = 98.0;
 
 fn corpus_files() -> Vec<PathBuf> {
-    let mut files = vec![];
-    let Ok(versions) = std::fs::read_dir("/usr/share/octave") else {
-        return files;
-    };
-    for v in versions.flatten() {
-        collect(&v.path().join("m"), &mut files);
-    }
-    files.sort();
-    files
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "m") {
-            out.push(p);
-        }
-    }
+    shapex_tests::corpus::octave_m_files()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! reason, and any other fails the test.
 
 use shapex_core::{analyze, Options, Severity};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -16,28 +16,7 @@ const REVIEWED: &[(&str, u32, &str)] = &[];
 const PER_FILE_LIMIT: Duration = Duration::from_secs(60);
 
 fn corpus_files() -> Vec<PathBuf> {
-    let mut files = vec![];
-    if let Ok(versions) = std::fs::read_dir("/usr/share/octave") {
-        for v in versions.flatten() {
-            collect(&v.path().join("m"), &mut files);
-        }
-    }
-    files.sort();
-    files
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "m") {
-            out.push(p);
-        }
-    }
+    shapex_tests::corpus::octave_m_files()
 }
 
 /// Analyses one file on a worker thread so a hang is reported, not waited on forever.

@@ -1,36 +1,17 @@
 //! Parse throughput over the Octave m-file corpus (`/usr/share/octave/*/m`), in bytes
 //! per second. Skips with a message when Octave is not installed.
 //!
-//! Run: `cargo bench -p shapex-core --bench parse`
+//! Run: `cargo bench -p shapex-tests --bench parse`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shapex_core::syntax::matlab::parse;
-use std::path::Path;
-
-fn collect(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "m") {
-            if let Ok(bytes) = std::fs::read(&p) {
-                out.push(String::from_utf8_lossy(&bytes).into_owned());
-            }
-        }
-    }
-}
+use shapex_tests::corpus;
 
 fn corpus() -> Vec<String> {
-    let mut files = vec![];
-    if let Ok(versions) = std::fs::read_dir("/usr/share/octave") {
-        for v in versions.flatten() {
-            collect(&v.path().join("m"), &mut files);
-        }
-    }
-    files
+    corpus::octave_m_files()
+        .iter()
+        .map(|p| corpus::read_lossy(p))
+        .collect()
 }
 
 fn bench_parse(c: &mut Criterion) {
