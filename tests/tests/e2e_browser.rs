@@ -159,6 +159,22 @@ impl App {
         Ok(v.as_str().unwrap_or_default().to_string())
     }
 
+    /// Waits until no analysis has finished for a while, so what the page shows is the
+    /// analysis of what the editor holds: a debounced run may still be pending after
+    /// the counter first moves (the page's own first analysis can be that move).
+    async fn settle(&self) -> Result<()> {
+        let mut last = self.analyzed().await?;
+        for _ in 0..50 {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            let now = self.analyzed().await?;
+            if now == last {
+                return Ok(());
+            }
+            last = now;
+        }
+        Err("the app kept re-analysing for 20 s".into())
+    }
+
     async fn editor_text(&self) -> Result<String> {
         let v = self
             .session
@@ -495,6 +511,7 @@ async fn screenshot(env: &Env) -> Result<()> {
         .map_err(|e| format!("cannot choose example {pick:?}: {e}"))?;
     app.wait_for_analysis(&before, "the chosen example to be analysed", |_| true)
         .await?;
+    app.settle().await?;
     let code = app.editor_text().await?;
     ensure(!code.trim().is_empty(), || "example loaded no code".into())?;
     if values.len() > 1 {
