@@ -100,56 +100,41 @@ impl Constraint {
 
     /// Conjunction, flattened, with `True` dropped, duplicates removed, `False` absorbing.
     pub fn and(parts: impl IntoIterator<Item = Constraint>) -> Constraint {
-        let mut out: Vec<Constraint> = Vec::new();
-        for p in parts {
-            match p {
-                Constraint::True => {}
-                Constraint::False => return Constraint::False,
-                Constraint::And(inner) => {
-                    for q in inner {
-                        if !out.contains(&q) {
-                            out.push(q);
-                        }
-                    }
-                }
-                p => {
-                    if !out.contains(&p) {
-                        out.push(p);
-                    }
-                }
-            }
-        }
-        match out.len() {
-            0 => Constraint::True,
-            1 => out.pop().unwrap_or(Constraint::True),
-            _ => Constraint::And(out),
-        }
+        Constraint::junction(parts, true)
     }
 
     /// Disjunction, flattened, with `False` dropped, duplicates removed, `True` absorbing.
     pub fn or(parts: impl IntoIterator<Item = Constraint>) -> Constraint {
+        Constraint::junction(parts, false)
+    }
+
+    /// `and` (`conjunction`) or `or`: the two are duals, differing only in which
+    /// constant is the unit (dropped) and which absorbs everything.
+    fn junction(parts: impl IntoIterator<Item = Constraint>, conjunction: bool) -> Constraint {
+        let (unit, absorbing) = if conjunction {
+            (Constraint::True, Constraint::False)
+        } else {
+            (Constraint::False, Constraint::True)
+        };
         let mut out: Vec<Constraint> = Vec::new();
         for p in parts {
-            match p {
-                Constraint::False => {}
-                Constraint::True => return Constraint::True,
-                Constraint::Or(inner) => {
-                    for q in inner {
-                        if !out.contains(&q) {
-                            out.push(q);
-                        }
-                    }
-                }
-                p => {
-                    if !out.contains(&p) {
-                        out.push(p);
-                    }
+            let flattened = match p {
+                p if p == unit => continue,
+                p if p == absorbing => return absorbing,
+                Constraint::And(inner) if conjunction => inner,
+                Constraint::Or(inner) if !conjunction => inner,
+                p => vec![p],
+            };
+            for q in flattened {
+                if !out.contains(&q) {
+                    out.push(q);
                 }
             }
         }
         match out.len() {
-            0 => Constraint::False,
-            1 => out.pop().unwrap_or(Constraint::False),
+            0 => unit,
+            1 => out.pop().unwrap_or(unit),
+            _ if conjunction => Constraint::And(out),
             _ => Constraint::Or(out),
         }
     }
