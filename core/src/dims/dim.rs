@@ -107,6 +107,13 @@ impl Dim {
         Dim::atom(Atom::Val(name.into()))
     }
 
+    /// The product of a monomial's atoms (coefficient 1).
+    pub fn atom_product(m: &Mono) -> Dim {
+        Dim {
+            terms: vec![(m.clone(), 1)],
+        }
+    }
+
     pub fn atom(a: Atom) -> Dim {
         Dim {
             terms: vec![(Mono(vec![a]), 1)],

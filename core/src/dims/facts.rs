@@ -345,6 +345,28 @@ impl Facts {
     /// Is `d ≥ 0`?
     fn nonneg_test(&self, d: &Dim, budget: &Budget) -> Truth {
         let d = self.normalize_with(d, budget);
+        match self.nonneg_linear(&d, budget) {
+            Truth::Unknown => {}
+            t => return t,
+        }
+        // max(x,0) ≥ x: where a `max(x,0)` term has a positive coefficient, d is at least
+        // d with x in its place, so that smaller value being ≥ 0 proves d ≥ 0
+        // (`P ≤ n ⊢ P ≤ max(n,0)`, the loop variable within a created extent).
+        let lower: Dim = d.terms().iter().fold(Dim::zero(), |acc, (m, c)| {
+            let term = match m.atoms() {
+                [Atom::Max0(x)] if *c > 0 => x.mul(&Dim::known(*c)),
+                _ => Dim::atom_product(m).mul(&Dim::known(*c)),
+            };
+            acc.add(&term)
+        });
+        if lower != d && self.nonneg_linear(&lower, budget) == Truth::Proven {
+            return Truth::Proven;
+        }
+        Truth::Unknown
+    }
+
+    fn nonneg_linear(&self, d: &Dim, budget: &Budget) -> Truth {
+        let d = d.clone();
         let iv = self.interval(&d, budget, 0);
         if iv.lo >= Ext::Fin(0) {
             return Truth::Proven;

@@ -50,6 +50,13 @@ pub trait Analysis {
     /// Least upper bound of two facts (control-flow merge).
     fn join(&self, a: &Self::Fact, b: &Self::Fact) -> Self::Fact;
 
+    /// The join at a particular merge point: after an `if`, at a loop's head (`at` is
+    /// the loop), or where breaks, continues or returns meet. Analyses that invent
+    /// symbols at merges use `at` to keep them distinct per merge point.
+    fn join_at(&self, _at: &Stmt, a: &Self::Fact, b: &Self::Fact) -> Self::Fact {
+        self.join(a, b)
+    }
+
     /// Widening `prev ∇ next` (prev is the older head fact). Must over-approximate the
     /// join and make every ascending chain finite; the default is `join`, which is only
     /// right for lattices of finite height.
@@ -89,6 +96,14 @@ pub trait Analysis {
         input: &Self::Fact,
     ) -> State<Self::Fact> {
         State::Reachable(input.clone())
+    }
+
+    /// The state after loop `stmt` entered with `input`, when the analysis can account
+    /// for every iteration exactly (a counted loop simulated one iteration at a time).
+    /// The framework still computes the fixed point, for the facts inside the body, but
+    /// continues after the loop from this state instead of the fixed point's.
+    fn exact_loop(&self, _stmt: &Stmt, _input: &Self::Fact) -> Option<State<Self::Fact>> {
+        None
     }
 
     /// The fact after a for loop (from the head, i.e. zero or more iterations, joined
@@ -183,6 +198,15 @@ impl<A: Analysis> Run<'_, A> {
         }
     }
 
+    fn join_at(&self, at: &Stmt, x: State<A::Fact>, y: State<A::Fact>) -> State<A::Fact> {
+        match (x, y) {
+            (State::Reachable(a), State::Reachable(b)) => {
+                State::Reachable(self.a.join_at(at, &a, &b))
+            }
+            (State::Nonviable, s) | (s, State::Nonviable) => s,
+        }
+    }
+
     fn widen(&self, prev: &State<A::Fact>, next: State<A::Fact>) -> State<A::Fact> {
         match (prev, next) {
             (State::Reachable(a), State::Reachable(b)) => State::Reachable(self.a.widen(a, &b)),
@@ -226,7 +250,7 @@ impl<A: Analysis> Run<'_, A> {
                 let e = self.a.branch(s, cond, false, &fact);
                 let t = self.block(then_body, t);
                 let e = self.block(else_body, e);
-                self.join(t, e)
+                self.join_at(s, t, e)
             }
             StmtKind::While { header, cond, body } => self.while_loop(s, header, cond, body, fact),
             StmtKind::For { var, iter, body } => self.for_loop(s, var, iter, body, fact),
@@ -240,15 +264,15 @@ impl<A: Analysis> Run<'_, A> {
                 let mut catch_in = entry;
                 for b in body {
                     let after = self.after.get(&b.id).cloned().unwrap_or(State::Nonviable);
-                    catch_in = self.join(catch_in, after);
+                    catch_in = self.join_at(s, catch_in, after);
                 }
                 let caught = self.block(catch_body, catch_in);
-                self.join(out, caught)
+                self.join_at(s, out, caught)
             }
             StmtKind::Break => {
                 if let Some(f) = self.frames.last_mut() {
                     let prev = std::mem::replace(&mut f.breaks, State::Nonviable);
-                    let joined = self.join(prev, State::Reachable(fact));
+                    let joined = self.join_at(s, prev, State::Reachable(fact));
                     if let Some(f) = self.frames.last_mut() {
                         f.breaks = joined;
                     }
@@ -258,7 +282,7 @@ impl<A: Analysis> Run<'_, A> {
             StmtKind::Continue => {
                 if let Some(f) = self.frames.last_mut() {
                     let prev = std::mem::replace(&mut f.continues, State::Nonviable);
-                    let joined = self.join(prev, State::Reachable(fact));
+                    let joined = self.join_at(s, prev, State::Reachable(fact));
                     if let Some(f) = self.frames.last_mut() {
                         f.continues = joined;
                     }
@@ -267,7 +291,7 @@ impl<A: Analysis> Run<'_, A> {
             }
             StmtKind::Return => {
                 let prev = std::mem::replace(&mut self.returns, State::Nonviable);
-                self.returns = self.join(prev, State::Reachable(fact));
+                self.returns = self.join_at(s, prev, State::Reachable(fact));
                 State::Nonviable
             }
             _ => self.a.transfer(s, &fact),
@@ -298,15 +322,15 @@ impl<A: Analysis> Run<'_, A> {
             });
             let (body_out, test_exit) = iteration(self, head.clone());
             let frame = self.frames.pop().expect("frame pushed above");
-            exit = self.join(test_exit, frame.breaks);
-            let back = self.join(body_out, frame.continues);
-            let next = self.join(entry.clone(), back);
+            exit = self.join_at(s, test_exit, frame.breaks);
+            let back = self.join_at(s, body_out, frame.continues);
+            let next = self.join_at(s, entry.clone(), back);
             n += 1;
             let next = if n > self.a.widen_after() {
                 info.widened_at.get_or_insert(n);
                 self.widen(&head, next)
             } else {
-                self.join(head.clone(), next)
+                self.join_at(s, head.clone(), next)
             };
             if next == head {
                 info.converged = true;
@@ -330,6 +354,7 @@ impl<A: Analysis> Run<'_, A> {
         body: &[Stmt],
         fact: A::Fact,
     ) -> State<A::Fact> {
+        let exact = self.a.exact_loop(s, &fact);
         let (_, exit) = self.fixpoint(s, State::Reachable(fact), |run, head| {
             let tested = run.block(header, head);
             let Some(t) = tested.fact().cloned() else {
@@ -339,7 +364,7 @@ impl<A: Analysis> Run<'_, A> {
             let leave = run.a.branch(s, cond, false, &t);
             (run.block(body, body_in), leave)
         });
-        exit
+        exact.unwrap_or(exit)
     }
 
     fn for_loop(
@@ -350,6 +375,7 @@ impl<A: Analysis> Run<'_, A> {
         body: &[Stmt],
         fact: A::Fact,
     ) -> State<A::Fact> {
+        let exact = self.a.exact_loop(s, &fact);
         let (head, breaks) = self.fixpoint(s, State::Reachable(fact), |run, head| {
             let body_in = match &head {
                 State::Reachable(h) => run.a.for_iteration(s, var, iter, h),
@@ -357,8 +383,11 @@ impl<A: Analysis> Run<'_, A> {
             };
             (run.block(body, body_in), State::Nonviable)
         });
+        if let Some(exact) = exact {
+            return exact;
+        }
         // Zero or more iterations: leave from the head, or through a break.
-        let out = self.join(head, breaks);
+        let out = self.join_at(s, head, breaks);
         match out {
             State::Reachable(f) => self.a.for_exit(s, var, iter, &f),
             State::Nonviable => State::Nonviable,

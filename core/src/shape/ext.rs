@@ -271,35 +271,45 @@ pub fn assign_index(
     {
         return delete_index(base, args, facts);
     }
-    let (t, r) = match (base.normalize(facts), rhs.normalize(facts)) {
-        (Shape::Illegal, _) | (_, Shape::Illegal) => {
-            return Outcome::illegal(Constraint::False, rule)
-        }
-        (Shape::Unknown, _) => return Outcome::unknown(rule),
-        (_, Shape::Unknown) => {
-            let mut o = Outcome::unknown(rule);
-            o.shape = base.clone();
-            return o;
-        }
-        (Shape::Tuple(t), Shape::Tuple(r)) => (t, r),
+    let t = match base.normalize(facts) {
+        Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
+        Shape::Unknown => return Outcome::unknown(rule),
+        Shape::Tuple(t) => t,
+    };
+    // An unknown right-hand side still leaves what is known of the target: its extents
+    // grow (or not) by the subscripts alone; only the conformance stays unknown.
+    let r = match rhs.normalize(facts) {
+        Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
+        Shape::Unknown => None,
+        Shape::Tuple(r) => Some(r),
     };
     if args.is_empty() {
-        return Outcome::always(Shape::Tuple(r), rule);
+        return match r {
+            Some(r) => Outcome::always(Shape::Tuple(r), rule),
+            None => Outcome::unknown(rule),
+        };
     }
     let base_empty = facts.ask(&is_empty_matrix(&t)).is_proven();
     let n = args.len();
-    let (new_dims, region) = if n == 1 {
+    let (new_dims, region, growth) = if n == 1 {
         linear_growth(&t, &args[0], base_empty, facts, fresh)
     } else {
         let mut dims = Vec::new();
         let mut region = Vec::new();
+        let scalars_but_one_colon = args.iter().filter(|a| **a == IndexArg::Colon).count() == 1
+            && args
+                .iter()
+                .all(|a| matches!(a, IndexArg::Colon | IndexArg::Scalar(_) | IndexArg::End(_)));
         for (i, a) in args.iter().enumerate() {
             let e = spanned_extent(&t, i, n);
-            // A colon over an empty base takes the right-hand side's extent (A(:,1) = col).
-            let e = if base_empty && *a == IndexArg::Colon {
-                r.extent(i)
-            } else {
-                e
+            // A colon over an empty base takes its extent from the right-hand side:
+            // all of its elements when the other subscripts pick one position each
+            // (`d(:,1) = 1:5` makes d 5×1), else the matching extent (A(:,1) = col).
+            let e = match (&r, base_empty && *a == IndexArg::Colon) {
+                (Some(r), true) if scalars_but_one_colon => r.numel(),
+                (Some(r), true) => r.extent(i),
+                (None, true) => fresh(),
+                (_, false) => e,
             };
             region.push(a.count(&e));
             dims.push(grown(&e, a, facts, fresh));
@@ -309,15 +319,36 @@ pub fn assign_index(
             dims.truncate(n - 1);
             dims.extend((n - 1..t.rank()).map(|i| t.extent(i)));
         }
-        (dims, region)
+        (Some(dims), region, Constraint::True)
     };
-    let theta = Constraint::or([alpha(&r), region_matches(&region, &r)]);
+    let fits = match &r {
+        Some(r) => Constraint::or([alpha(r), region_matches(&region, r)]),
+        None => Constraint::Opaque("the right-hand side matches the assigned region".into()),
+    };
+    // Subscripts are positive integers whether or not the array grows (`A(0) = x` fails).
+    let positive = Constraint::and(args.iter().enumerate().map(|(i, a)| match a {
+        IndexArg::Scalar(Some(v)) => Constraint::le(&Dim::one(), v),
+        IndexArg::End(k) => Constraint::le(&Dim::one(), &spanned_extent(&t, i, n).add_const(*k)),
+        _ => Constraint::True,
+    }));
+    if facts.ask(&positive).is_refuted() {
+        return Outcome::illegal(positive, ext("subscript"));
+    }
+    if facts.ask(&growth).is_refuted() {
+        return Outcome::illegal(growth, ext("grow_linear"));
+    }
+    let growth = Constraint::and([positive, growth]);
+    let theta = Constraint::and([growth, fits]);
     let status = facts.ask(&theta);
     if status.is_refuted() {
         return Outcome::illegal(theta, rule);
     }
+    let shape = match new_dims {
+        Some(d) => Shape::tuple(d).normalize(facts),
+        None => Shape::Unknown,
+    };
     Outcome {
-        shape: Shape::tuple(new_dims).normalize(facts),
+        shape,
         theta,
         status,
         assume: vec![],
@@ -338,26 +369,58 @@ fn grown(e: &Dim, a: &IndexArg, facts: &Facts, fresh: &mut dyn FnMut() -> Dim) -
     }
 }
 
-/// Linear-subscript assignment: vectors (and `[]`, which becomes a row) grow along their
-/// orientation; a matrix cannot grow through a linear subscript.
+/// Linear-subscript assignment `A(i) = x`: within `numel(A)` nothing grows; past it,
+/// vectors (and `[]`, which becomes a row) grow along their orientation, and any other
+/// array fails (MATLAB and Octave: a linear index cannot resize a matrix). Returns the
+/// new extents (`None` when they depend on which case holds), the region selected, and
+/// the condition for the growth to be legal.
 fn linear_growth(
     t: &ShapeTuple,
     a: &IndexArg,
     base_empty: bool,
     facts: &Facts,
     fresh: &mut dyn FnMut() -> Dim,
-) -> (Vec<Dim>, Vec<Dim>) {
+) -> (Option<Vec<Dim>>, Vec<Dim>, Constraint) {
     let numel = t.numel();
     let region = vec![a.count(&numel)];
     let is_one = |d: &Dim| facts.ask(&Constraint::eq(d, &Dim::one())).is_proven();
-    let mut dims = t.dims().to_vec();
+    let within = match a.max_value(&numel) {
+        None => Constraint::True,
+        Some(None) => Constraint::Opaque("the linear subscript is within numel".into()),
+        Some(Some(v)) => Constraint::le(&v, &numel),
+    };
+    if facts.ask(&within).is_proven() {
+        return (Some(t.dims().to_vec()), region, Constraint::True);
+    }
     if t.rank() == 2 && (base_empty || is_one(&t.extent(0))) {
         let e = if base_empty { Dim::zero() } else { t.extent(1) };
-        dims = vec![Dim::one(), grown(&e, a, facts, fresh)];
-    } else if t.rank() == 2 && is_one(&t.extent(1)) {
-        dims = vec![grown(&t.extent(0), a, facts, fresh), Dim::one()];
+        return (
+            Some(vec![Dim::one(), grown(&e, a, facts, fresh)]),
+            region,
+            Constraint::True,
+        );
     }
-    (dims, region)
+    if t.rank() == 2 && is_one(&t.extent(1)) {
+        let dims = vec![grown(&t.extent(0), a, facts, fresh), Dim::one()];
+        return (Some(dims), region, Constraint::True);
+    }
+    // Growth is legal only for a vector (or an empty array, which becomes a row).
+    let vector = if t.rank() == 2 {
+        Constraint::or([
+            Constraint::eq(&t.extent(0), &Dim::one()),
+            Constraint::eq(&t.extent(1), &Dim::one()),
+            Constraint::eq(&numel, &Dim::zero()),
+        ])
+    } else {
+        Constraint::eq(&numel, &Dim::zero())
+    };
+    if facts.ask(&vector).is_refuted() {
+        // Not a vector: the statement succeeds only within bounds, where nothing grows.
+        return (Some(t.dims().to_vec()), region, within);
+    }
+    let growth = Constraint::or([within, vector]);
+    let dims = (t.rank() == 2).then(|| vec![fresh(), fresh()]);
+    (dims, region, growth)
 }
 
 /// The selected region and the right-hand side agree in their non-singleton extents.

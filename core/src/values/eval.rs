@@ -14,6 +14,8 @@ pub struct Call<'a> {
     pub args: Vec<Value>,
     pub nargout: usize,
     pub targets: &'a [String],
+    /// Mints the call's unknowns: (stem, component, is a program value).
+    pub mint: &'a dyn Fn(&str, usize, bool) -> Dim,
 }
 
 #[derive(Default)]
@@ -74,7 +76,7 @@ fn open_rank_query(call: &Call) -> Option<CallResult> {
     let values = match (call.func, call.args.len()) {
         ("size", 1) if call.nargout <= 1 => vec![Value::of_shape(
             Some("double"),
-            Shape::tuple(vec![Dim::one(), Dim::sym(&format!("{name}~1"))]),
+            Shape::tuple(vec![Dim::one(), (call.mint)(&format!("{name}~"), 0, false)]),
         )],
         ("size", 1) => {
             let t = x.shape.as_tuple()?;
@@ -137,14 +139,14 @@ impl Eval<'_> {
     /// the statement's target so it reads `idx~1` and stays stable across iterations.
     fn fresh(&self, k: usize) -> Dim {
         let base = self.call.targets.first().map_or("ans", |s| s.as_str());
-        Dim::sym(&format!("{base}~{}", k + 1))
+        (self.call.mint)(&format!("{base}~"), k, false)
     }
 
     /// The value of an integer argument, or a fresh program value.
     fn int_value(&self, v: &Value, k: usize) -> Dim {
         v.scalar.clone().unwrap_or_else(|| {
             let base = self.call.targets.first().map_or("ans", |s| s.as_str());
-            Dim::val(&format!("{base}~v{}", k + 1))
+            (self.call.mint)(&format!("{base}~v"), k, true)
         })
     }
 
@@ -178,6 +180,7 @@ impl Eval<'_> {
                 }
             }
             _ if self.is_in("shapeQuery") || self.is_in("matrixQuery") => Some("double"),
+            "rand" | "randn" | "randi" | "randperm" => Some("double"),
             _ if self.is_in("byShapeAndTypeMatrixCreation") || self.is_in("constant") => {
                 Some("double")
             }

@@ -19,7 +19,10 @@ pub use summary::fill_report;
 
 use crate::dims::{Dim, Facts};
 use crate::shape::{self, Shape};
+use crate::tame::StmtId;
 use imbl::ordmap::DiffItem;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// A MATLAB class name (`double`, `logical`, `char`, `cell`, `struct`,
 /// `function_handle`, …); `None` when unknown or mixed.
@@ -111,6 +114,31 @@ impl Value {
     }
 }
 
+impl Value {
+    /// The value with every symbolic part forgotten: symbolic extents become `fresh(k)`,
+    /// symbolic scalars and elements unknown; known parts are kept.
+    pub fn forget_symbols(&self, fresh: &dyn Fn(usize) -> Dim) -> Value {
+        let known = |d: &Option<Dim>| d.clone().filter(Dim::is_known);
+        let shape = match self.shape.as_tuple() {
+            Some(t) => Shape::tuple(
+                t.dims()
+                    .iter()
+                    .enumerate()
+                    .map(|(k, d)| if d.is_known() { d.clone() } else { fresh(k) })
+                    .collect(),
+            ),
+            None => self.shape.clone(),
+        };
+        Value {
+            shape,
+            scalar: known(&self.scalar),
+            elems: self.elems.clone().filter(|e| e.iter().all(Dim::is_known)),
+            max: known(&self.max),
+            ..self.clone()
+        }
+    }
+}
+
 /// The fact at a program point: variables' values and the extent facts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Env {
@@ -127,7 +155,7 @@ impl Env {
 
     /// Control-flow merge. A variable defined on one side only keeps its value (the
     /// Tamer's choice; reading it on the other path is a run-time error we don't model).
-    pub fn join(&self, other: &Env) -> Env {
+    pub fn join(&self, other: &Env, fresh: &dyn Fn(&str, usize) -> Dim) -> Env {
         // Only variables whose values differ are re-inserted, so the joined map keeps
         // sharing structure with its inputs (a merge after an `if` that assigned two
         // variables costs two insertions, not a copy of the whole environment).
@@ -140,7 +168,7 @@ impl Env {
                     old: (name, mine),
                     new: (_, theirs),
                 } => {
-                    let joined = mine.join(theirs, &mut |k| widened_extent(name, k));
+                    let joined = mine.join(theirs, &mut |k| fresh(name, k));
                     vars.insert(name.clone(), joined);
                 }
                 DiffItem::Add(name, theirs) => {
@@ -156,14 +184,88 @@ impl Env {
     }
 }
 
-/// The symbol for extent `k` (0-based) of `var` where paths with different extents meet.
-/// The same name at every merge of `var` makes loop fixed points converge.
-pub fn widened_extent(var: &str, k: usize) -> Dim {
-    // `ᵏ`-style suffix kept ASCII: `a~j1` reads "a's extent 1 where paths join".
-    Dim::sym(&format!("{var}~j{}", k + 1))
-}
-
 /// The symbol for extent `k` (0-based) of an input array `var`: `x_1`, `x_2`, ….
 pub fn input_extent(var: &str, k: usize) -> Dim {
     Dim::sym(&format!("{var}_{}", k + 1))
+}
+
+/// Where a symbol was minted: its stem, the component it names, the statement (the
+/// merge point, the call, the assignment) and the simulated loop iterations around it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SymbolKey {
+    stem: String,
+    k: usize,
+    site: StmtId,
+    iterations: Vec<u32>,
+    value: bool,
+}
+
+/// The unknowns the analysis introduces, as identities: one symbol per (stem,
+/// component, statement, simulated iteration). The same key always gives the same
+/// symbol, so loop fixed points converge; different keys never share one, so two
+/// unrelated unknowns (two merges of the same variable, one statement in two simulated
+/// iterations) are never equated and a check is never proven by a coincidence of names.
+#[derive(Debug, Default)]
+pub struct Symbols {
+    table: RefCell<HashMap<SymbolKey, Dim>>,
+    counts: RefCell<HashMap<String, usize>>,
+    /// The simulated iterations being analysed, outermost loop first (see `loops`).
+    iterations: RefCell<Vec<u32>>,
+}
+
+impl Symbols {
+    /// The symbol for component `k` of what `site` introduces under `stem`: an extent
+    /// (nonnegative) or, with `value`, a program value of unknown sign. Stems ending in
+    /// `~x` are numbered (`a~j1`, `a~j2`); a bare variable name reads as itself the
+    /// first time (`n`, as the paper writes m′) and `n#2`, `n#3` after; inside a
+    /// simulated iteration the name says which (`t@3`).
+    pub fn mint(&self, stem: &str, k: usize, site: StmtId, value: bool) -> Dim {
+        let key = SymbolKey {
+            stem: stem.to_string(),
+            k,
+            site,
+            iterations: self.iterations.borrow().clone(),
+            value,
+        };
+        if let Some(d) = self.table.borrow().get(&key) {
+            return d.clone();
+        }
+        // Symbols of a simulated iteration say which (`t@3`: t in iteration 3).
+        let at = if key.iterations.is_empty() {
+            String::new()
+        } else {
+            let path: Vec<String> = key.iterations.iter().map(u32::to_string).collect();
+            format!("@{}", path.join("."))
+        };
+        let mut counts = self.counts.borrow_mut();
+        let n = counts.entry(format!("{stem}{at}")).or_insert(0);
+        *n += 1;
+        let name = if stem.contains('~') {
+            format!("{stem}{n}{at}")
+        } else if *n == 1 {
+            format!("{stem}{at}")
+        } else {
+            format!("{stem}#{n}{at}")
+        };
+        let d = if value {
+            Dim::val(&name)
+        } else {
+            Dim::sym(&name)
+        };
+        self.table.borrow_mut().insert(key, d.clone());
+        d
+    }
+
+    /// The simulated iterations being analysed, outermost first.
+    pub fn iteration_path(&self) -> Vec<u32> {
+        self.iterations.borrow().clone()
+    }
+
+    /// Runs `f` inside simulated iteration `j` of a loop: what it mints is fresh.
+    pub fn in_iteration<T>(&self, j: u32, f: impl FnOnce() -> T) -> T {
+        self.iterations.borrow_mut().push(j);
+        let out = f();
+        self.iterations.borrow_mut().pop();
+        out
+    }
 }

@@ -6,10 +6,11 @@ use super::loops::{self, LoopStudy};
 use super::transfer::{Effect, ValueAnalysis};
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
-use crate::dims::Truth;
+use crate::dims::{Constraint, Truth};
 use crate::flow::{self, Analysis, FlowResult, LoopInfo, State};
 use crate::report::Diagnostic;
 use crate::report::Mode;
+use crate::shape::Shape;
 use crate::span::Span;
 use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
 
@@ -29,8 +30,9 @@ pub struct StmtResult {
     pub effect: Effect,
     /// The facts in force before the statement, for simplifying its condition.
     pub before: Option<Env>,
-    /// For a result taken from a simulated loop iteration: which one (1-based).
-    pub iteration: Option<usize>,
+    /// For a result taken from a simulated loop iteration: which one (1-based), and the
+    /// loop variable's value in it when known (`t = 3`).
+    pub iteration: Option<(usize, Option<String>)>,
 }
 
 pub struct FunctionResult {
@@ -52,6 +54,10 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
         mode,
         user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
         temp_prefix: program.temp_prefix.clone(),
+        symbols: Default::default(),
+        simulation_budget: std::cell::Cell::new(loops::SIMULATION_BUDGET),
+        studies: Default::default(),
+        template: Default::default(),
     };
     let mut diagnostics = Vec::new();
     let functions = program
@@ -72,6 +78,17 @@ fn analyze_function(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> FunctionResult {
     let is_temp = |n: &str| program.is_temp(n);
+    *a.template.borrow_mut() = Some(Function {
+        name: f.name.clone(),
+        kind: f.kind,
+        parent: None,
+        params: vec![],
+        outputs: vec![],
+        body: vec![],
+        variables: vec![],
+        span: f.span,
+    });
+    a.studies.borrow_mut().clear();
     let flow = flow::analyze_function(a, f);
     let mut statements = Vec::new();
     collect(a, &is_temp, &flow, &f.body, &mut statements);
@@ -81,8 +98,10 @@ fn analyze_function(
         let Some(entry) = flow.before.get(&stmt.id).and_then(|s| s.fact()) else {
             continue;
         };
-        if let Some(study) = loops::study(a, f, &is_temp, stmt, entry) {
-            apply_study(stmt, &study, &is_temp, &mut statements, diagnostics);
+        if let Some(study) = loops::cached_study(a, stmt, entry) {
+            let fresh =
+                |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, stmt.id, false);
+            apply_study(stmt, &study, &is_temp, &fresh, &mut statements, diagnostics);
         }
     }
     FunctionResult {
@@ -112,6 +131,7 @@ fn apply_study(
     stmt: &Stmt,
     study: &LoopStudy,
     is_temp: &dyn Fn(&str) -> bool,
+    fresh: &dyn Fn(&str, usize) -> crate::dims::Dim,
     statements: &mut [StmtResult],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -134,7 +154,7 @@ fn apply_study(
         match first_failure {
             Some((j, r)) if study.certain[j] && study.top_level.contains(&slot.id) => {
                 *slot = StmtResult {
-                    iteration: Some(j + 1),
+                    iteration: Some((j + 1, study.bindings[j].clone())),
                     ..r.clone()
                 };
             }
@@ -157,7 +177,7 @@ fn apply_study(
                 r.span,
             )),
             None if study.settled => {
-                if let Some(c) = loops::combine(&per_iteration) {
+                if let Some(c) = loops::combine(&per_iteration, fresh) {
                     *slot = c;
                 }
             }
@@ -177,7 +197,8 @@ fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> O
         return None;
     }
     let mut parts = Vec::new();
-    for (name, h) in loops::shape_history(study, is_temp) {
+    for name in loops::assigned_names(study, is_temp) {
+        let h = loops::shape_history(study, &name);
         let steady = h[1..].windows(2).all(|w| w[0] == w[1]);
         if h.iter().all(|s| *s == h[0]) {
             parts.push(format!("{name} keeps {} in every iteration", h[0]));
@@ -200,8 +221,9 @@ fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> O
     })
 }
 
-/// Figures 7–8: a variable whose shape changes on every simulated iteration is grown in
-/// the loop and worth preallocating.
+/// Figures 7–8: a variable that grows on every simulated iteration is worth
+/// preallocating. Growth must be provable (more elements after each iteration than
+/// before), not merely a symbolic extent written differently.
 fn prealloc_hints(
     study: &LoopStudy,
     is_temp: &dyn Fn(&str) -> bool,
@@ -210,21 +232,37 @@ fn prealloc_hints(
     if study.exits.len() < 2 {
         return vec![];
     }
-    loops::shape_history(study, is_temp)
-        .into_iter()
-        .filter(|(_, h)| h.windows(2).all(|w| w[0] != w[1]) && !h.iter().any(|s| s == "π" || s == "undefined"))
-        .map(|(name, h)| {
-            Diagnostic::new(
+    let names = loops::assigned_names(study, is_temp);
+    let mut hints = Vec::new();
+    for name in names {
+        let mut envs = std::iter::once(&study.entry).chain(&study.exits);
+        let Some(first) = envs.next() else { continue };
+        let mut prev = first.get(&name).map(|v| v.shape.clone());
+        let mut grows = prev.is_some();
+        for env in envs {
+            let next = env.get(&name).map(|v| v.shape.clone());
+            grows &= match (&prev, &next) {
+                (Some(Shape::Tuple(a)), Some(Shape::Tuple(b))) => env
+                    .facts
+                    .ask(&Constraint::lt(&a.numel(), &b.numel()))
+                    .is_proven(),
+                _ => false,
+            };
+            prev = next;
+        }
+        if grows {
+            let h = loops::history_text(study, &name);
+            hints.push(Diagnostic::new(
                 crate::Severity::Info,
                 "shape.prealloc",
                 format!(
-                    "{name} changes shape on every iteration ({} → …): preallocate it before the loop (Joisha et al. §12, Figures 7–8)",
-                    h.join(" → ")
+                    "{name} grows on every iteration ({h}): preallocate it before the loop (Joisha et al. §12, Figures 7–8)"
                 ),
                 span,
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    hints
 }
 
 pub(super) fn collect(

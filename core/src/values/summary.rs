@@ -122,6 +122,8 @@ fn status(o: &Outcome) -> CheckStatus {
         "cat",
         "index",
         "assign_index",
+        "grow_linear",
+        "subscript",
         "delete",
         "reshape",
         "square",
@@ -172,7 +174,11 @@ fn requirement(rule: &str) -> &'static str {
         "cat" => "operands that agree in every dimension but the one concatenated",
         "index" => "subscripts within the array's bounds",
         "assign_index" => "the right-hand side to match the number of elements assigned",
-        "delete" => "a deletion that leaves a rectangular array",
+        "subscript" => "subscripts that are positive integers",
+        "grow_linear" => {
+            "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
+        }
+        "delete" => "a deletion within bounds that leaves a rectangular array",
         "reshape" => "the same number of elements before and after",
         "square" => "a square matrix",
         _ => "a condition that cannot hold",
@@ -202,8 +208,9 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         [one] => format!(" of shape {one}"),
         many => format!(" of shapes {}", many.join(", ")),
     };
-    let when = match s.iteration {
-        Some(j) => format!(" on iteration {j} of the loop"),
+    let when = match &s.iteration {
+        Some((j, Some(binding))) => format!(" on iteration {j} of the loop, when {binding}"),
+        Some((j, None)) => format!(" on iteration {j} of the loop"),
         None => String::new(),
     };
     let requirement = match &o.theta {

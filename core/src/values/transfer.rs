@@ -1,9 +1,9 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::{input_extent, Env, Value};
+use super::{input_extent, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
-use crate::dims::{Dim, Truth};
+use crate::dims::{Constraint, Dim, Truth};
 use crate::flow::{Analysis, State};
 use crate::report::Mode;
 use crate::shape::{self, IndexArg, Outcome, Shape};
@@ -35,7 +35,21 @@ pub struct ValueAnalysis<'a> {
     pub user_functions: Vec<String>,
     /// The lowering's temporary prefix: temporaries never name symbolic values.
     pub temp_prefix: String,
+    /// The unknowns minted so far (fresh per statement and simulated iteration).
+    pub symbols: Symbols,
+    /// Simulated loop iterations left (see `loops`): a bound on the whole program's
+    /// simulation cost, beyond which loops fall back to the fixed point alone.
+    pub simulation_budget: std::cell::Cell<usize>,
+    /// Loop studies by loop and iteration context, with the entry they started from.
+    pub studies: std::cell::RefCell<StudyCache>,
+    /// The function being analysed, without its body (what a simulated block needs).
+    pub template: std::cell::RefCell<Option<Function>>,
 }
+
+type StudyCache = std::collections::HashMap<
+    (StmtId, Vec<u32>),
+    (Env, Option<std::rc::Rc<super::loops::LoopStudy>>),
+>;
 
 impl ValueAnalysis<'_> {
     /// Applies `stmt` to `env`, returning the new environment and what happened.
@@ -56,11 +70,14 @@ impl ValueAnalysis<'_> {
                 args,
             } => {
                 let values = args.iter().map(|a| value_of(&env, a)).collect();
+                let mint =
+                    |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, stmt.id, value);
                 let call = Call {
                     func,
                     args: values,
                     nargout: targets.len(),
                     targets,
+                    mint: &mint,
                 };
                 if call.args.iter().any(|v| v.shape == Shape::Illegal) {
                     effect.op = func.clone();
@@ -147,8 +164,35 @@ impl ValueAnalysis<'_> {
         (state, effect)
     }
 
-    /// Binds call results, adding the facts a successful statement establishes.
-    fn is_temp(&self, name: &str) -> bool {
+    /// Takes `cost` from the simulation budget; false (and nothing taken) when too
+    /// little is left.
+    pub fn spend_simulation(&self, cost: usize) -> bool {
+        let left = self.simulation_budget.get();
+        if left < cost {
+            return false;
+        }
+        self.simulation_budget.set(left - cost);
+        true
+    }
+
+    /// The join at merge point `site`; at a loop's head (`head`), a variable defined on
+    /// the back edge only keeps its class and known parts but not the symbols the body
+    /// minted: in the next iteration the same statements mint them again for new values.
+    pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
+        let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
+        let mut env = a.join(b, &fresh);
+        if head {
+            for (name, v) in b.vars.iter() {
+                if !a.vars.contains_key(name) {
+                    env.vars
+                        .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
+                }
+            }
+        }
+        env
+    }
+
+    pub fn is_temp(&self, name: &str) -> bool {
         name.strip_prefix(&self.temp_prefix)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     }
@@ -165,17 +209,14 @@ impl ValueAnalysis<'_> {
             env.facts = o.facts_after(&env.facts);
         }
         for (t, v) in targets.iter().zip(values) {
-            let shape = simplify_extents(&v.shape.normalize(&env.facts), t);
+            let shape = simplify_extents(&v.shape.normalize(&env.facts), &|k| {
+                self.symbols.mint(&format!("{t}~o"), k, stmt, false)
+            });
             let mut v = Value { shape, ..v };
             if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
                 // An unknown scalar is named after the variable that holds it (`m`), as
-                // the paper writes m′; a redefinition gets a fresh name.
-                let name = if env.vars.contains_key(t) {
-                    format!("{t}#{}", stmt.0)
-                } else {
-                    t.clone()
-                };
-                v.scalar = Some(Dim::val(&name));
+                // the paper writes m′; every other definition gets a fresh name.
+                v.scalar = Some(self.symbols.mint(t, 0, stmt, true));
             }
             env.vars.insert(t.clone(), v);
         }
@@ -216,10 +257,11 @@ impl ValueAnalysis<'_> {
             effect.op = "index".into();
             return bind_unknown(env, targets);
         }
+        let stem = format!("{}~n", targets_name(targets));
         let args: Vec<IndexArg> = indices
             .iter()
             .enumerate()
-            .map(|(k, i)| index_arg(env, i, &format!("{}~n{}", targets_name(targets), k + 1)))
+            .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
             .collect();
         let mut outcome = shape::index(&base.shape, &args, &env.facts);
         if update && outcome.status == Truth::Refuted {
@@ -269,11 +311,9 @@ impl ValueAnalysis<'_> {
             Some("cell") => Value::of_shape(None, Shape::scalar()),
             _ => value_of(env, rhs),
         };
-        if (container.is_none() && rhs_value.shape == Shape::Unknown)
-            || beyond_rank(&base, indices.len())
-        {
-            // Growth by a value of unknown shape, or past the known rank of an input:
-            // the result's shape is unknown, and so is whether it conforms.
+        if beyond_rank(&base, indices.len()) {
+            // Growth past the known rank of an input: the result's shape is unknown, and
+            // so is whether it conforms.
             effect.op = "subsasgn".into();
             let value = Value {
                 open_rank: base.open_rank,
@@ -282,12 +322,14 @@ impl ValueAnalysis<'_> {
             env.vars.insert(array.clone(), value);
             return;
         }
+        let stem = format!("{array}~n");
         let args: Vec<IndexArg> = indices
             .iter()
             .enumerate()
-            .map(|(k, i)| index_arg(env, i, &format!("{array}~n{}", k + 1)))
+            .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
             .collect();
         let mut n = 0;
+        let grown = format!("{array}~g");
         let outcome = shape::assign_index(
             &base.shape,
             &args,
@@ -295,7 +337,7 @@ impl ValueAnalysis<'_> {
             &env.facts,
             &mut || {
                 n += 1;
-                Dim::sym(&format!("{array}~g{n}"))
+                self.symbols.mint(&grown, n, id, false)
             },
         );
         effect.op = "subsasgn".into();
@@ -308,6 +350,7 @@ impl ValueAnalysis<'_> {
             },
         );
         let outcome = if outcome.status == Truth::Refuted
+            && outcome.rule.name == "assign_index"
             && base.class.is_none()
             && base.shape != Shape::empty()
         {
@@ -337,7 +380,7 @@ impl ValueAnalysis<'_> {
 /// would make every later question to the facts slower.
 const MAX_EXTENT_SIZE: usize = 24;
 
-fn simplify_extents(shape: &Shape, var: &str) -> Shape {
+fn simplify_extents(shape: &Shape, fresh: &dyn Fn(usize) -> Dim) -> Shape {
     match shape.as_tuple() {
         Some(t) if t.dims().iter().any(|d| extent_size(d) > MAX_EXTENT_SIZE) => Shape::tuple(
             t.dims()
@@ -345,7 +388,7 @@ fn simplify_extents(shape: &Shape, var: &str) -> Shape {
                 .enumerate()
                 .map(|(k, d)| {
                     if extent_size(d) > MAX_EXTENT_SIZE {
-                        super::widened_extent(var, k)
+                        fresh(k)
                     } else {
                         d.clone()
                     }
@@ -416,7 +459,7 @@ fn scalar_element(base: &Value, args: &[IndexArg]) -> Option<Dim> {
 }
 
 /// How a subscript looks to the shape rules.
-fn index_arg(env: &Env, index: &Index, fresh_name: &str) -> IndexArg {
+fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg {
     let var = match index {
         Index::Colon => return IndexArg::Colon,
         Index::Var(v) => v,
@@ -433,7 +476,7 @@ fn index_arg(env: &Env, index: &Index, fresh_name: &str) -> IndexArg {
     if v.class == Some("logical") {
         return IndexArg::Logical {
             mask: v.shape.clone(),
-            count: Dim::sym(fresh_name),
+            count: fresh(),
         };
     }
     if is_scalar(v) {
@@ -509,7 +552,17 @@ impl Analysis for ValueAnalysis<'_> {
     }
 
     fn join(&self, a: &Env, b: &Env) -> Env {
-        a.join(b)
+        // Only the function's exit joins without a statement (fall-through and returns).
+        self.join_at_site(StmtId(u32::MAX), false, a, b)
+    }
+
+    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
+        let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
+        self.join_at_site(at.id, head, a, b)
+    }
+
+    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
+        super::loops::exact_exit(self, stmt, input)
     }
 
     fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
@@ -524,10 +577,23 @@ impl Analysis for ValueAnalysis<'_> {
         }
     }
 
-    fn for_iteration(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+    fn for_iteration(&self, stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
         let mut env = input.clone();
         let v = match iter {
-            ForIter::Range { .. } => Value::scalar(Some(Dim::val(var))),
+            ForIter::Range { lower, step, upper } => {
+                let v = self.symbols.mint(var, 0, stmt.id, true);
+                // With a positive step the body runs only for lower ≤ v ≤ upper.
+                let scalar = |x: &Var| env.get(x).and_then(|x| x.scalar.clone());
+                let ascending = match step {
+                    None => true,
+                    Some(s) => scalar(s).is_some_and(|s| s.is_positive()),
+                };
+                if let (true, Some(lo), Some(hi)) = (ascending, scalar(lower), scalar(upper)) {
+                    env.facts.assume(&Constraint::le(&lo, &v));
+                    env.facts.assume(&Constraint::le(&v, &hi));
+                }
+                Value::scalar(Some(v))
+            }
             ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
                 Some(Shape::Tuple(t)) => {
                     let column = Shape::tuple(vec![t.extent(0), Dim::one()]);

@@ -460,16 +460,26 @@ impl Builder {
 
     /// An `operand`/`moperand`: a primary followed by postfix accessors and transposes.
     fn operand(&self, p: Pair<Rule>) -> Expr {
-        let mut it = p.into_inner();
+        let mut it = p.into_inner().peekable();
+        let pre = it
+            .next_if(|q| q.as_rule() == Rule::incr_pre)
+            .map(|q| (q.as_str() == "++", self.span(&q)));
         let Some(first) = it.next() else {
             return empty_expr();
         };
         let mut e = self.primary(first);
+        if let Some((up, span)) = pre {
+            let span = span.to(e.span);
+            e = Expr {
+                kind: increment(e, up, span, false),
+                span,
+            };
+        }
         for post in it {
             let span = e.span.to(self.span(&post));
             let base = Box::new(e);
             let kind = match post.as_rule() {
-                Rule::incr_post => post_increment(*base, post.as_str() == "++", span),
+                Rule::incr_post => increment(*base, post.as_str() == "++", span, true),
                 Rule::transpose | Rule::dot_transpose => ExprKind::Postfix {
                     op: if post.as_str() == "'" {
                         PostfixOp::CTranspose
@@ -689,8 +699,9 @@ pub(super) fn end_word(text: &str) -> EndWord {
     }
 }
 
-/// `x++` inside an expression; operands that cannot be assigned keep their value.
-fn post_increment(operand: Expr, up: bool, span: Span) -> ExprKind {
+/// `x++` (`post`) or `++x` inside an expression; operands that cannot be assigned keep
+/// their value.
+fn increment(operand: Expr, up: bool, span: Span, post: bool) -> ExprKind {
     let Some(target) = expr_lvalue(&operand) else {
         return operand.kind;
     };
@@ -713,7 +724,7 @@ fn post_increment(operand: Expr, up: bool, span: Span) -> ExprKind {
             },
             span,
         }),
-        post_increment: true,
+        post_increment: post,
     }
 }
 

@@ -332,6 +332,11 @@ fn octave_compound_assignment_and_increment_desugar() {
         k => panic!("{k:?}"),
     }
     assert_eq!(sx("v{i++}"), "(cidx v (post= i (+ i 1)))");
+    // Octave's pre-increment inside an expression yields the new value (plot3.m's
+    // `htmp(++idx) = …`); with a blank between the signs they stay unary plus/minus.
+    assert_eq!(sx("h(++i)"), "(idx h (= i (+ i 1)))");
+    assert_eq!(sx("[1 --i]"), "(mat [1 (= i (- i 1))])");
+    assert_eq!(sx("+ +i"), "(pos (pos i))");
     assert_eq!(sx("(d = 3) + 1"), "(+ (= d 3) 1)");
 }
 
