@@ -1,11 +1,18 @@
-//! A seeded generator of straight-line MATLAB programs over concrete sizes, for the
-//! Octave differential suite. Each statement is on its own line and records the
-//! variables it assigns, so the Octave driver knows whose sizes to print.
+//! A seeded generator of MATLAB programs over concrete sizes, for the Octave
+//! differential suite. Each statement is on its own line and records the variables it
+//! assigns, so the Octave driver knows whose sizes to print.
 //!
-//! The generator keeps its own rough shape model, only to steer operand choice: about
-//! half the programs get one deliberate shape error, the rest should run cleanly. The
-//! model is never the oracle (Octave is); the differential test reports how often the
-//! model and Octave agree, which checks the harness itself.
+//! Most statements are straight-line; some are small templated blocks with counted
+//! `for` loops (one header, body line or `end` per line): concatenation and indexed
+//! growth carried around a loop, indexing past the end inside a loop, linear-index
+//! growth, deletion, and `reshape` of a loop-grown array. [`catalogue`] adds the
+//! minimal programs of issue #6 verbatim.
+//!
+//! The generator keeps its own shape model, to steer operand choice: about half the
+//! programs get one deliberate shape error, the rest should run cleanly. For a
+//! statement inside a loop the model lists every distinct size it gives over the
+//! iterations. The model is never the oracle (Octave is); the differential test checks
+//! that the model and Octave agree, which checks the harness itself.
 //!
 //! `eye` and `diag` are wrapped in `full(…)`: Octave returns a special diagonal-matrix
 //! type from them that does not broadcast (`eye(3) + ones(1,3)` is an error in Octave,
@@ -19,9 +26,11 @@ pub struct GenStmt {
     pub text: String,
     /// Variables the statement assigns (its left-hand side).
     pub assigns: Vec<String>,
-    /// The generator's prediction of each assigned variable's size; `None` when it is
-    /// data-dependent (`find`) or not modelled.
-    pub predicted: Option<Dims>,
+    /// The generator's prediction of the first assigned variable's size: the distinct
+    /// sizes over every completed execution of the statement, in order of first
+    /// appearance (one for straight-line code; a loop body can give several). `None`
+    /// when it is data-dependent (`find`) or not modelled.
+    pub predicted: Option<Vec<Dims>>,
     /// The generator meant this statement to fail with a shape error.
     pub injected_error: bool,
 }
@@ -157,13 +166,48 @@ impl Gen {
         self.stmts.push(GenStmt {
             text: format!("{name} = {};", m.text),
             assigns: vec![name.clone()],
-            predicted: m.shape.clone(),
+            predicted: m.shape.clone().map(|d| vec![d]),
             injected_error,
         });
         let shape = if injected_error { None } else { m.shape };
-        self.vars.retain(|(n, _)| *n != name);
-        self.vars.push((name.clone(), shape));
+        self.set_var(&name, shape);
         name
+    }
+
+    fn set_var(&mut self, name: &str, shape: Option<Dims>) {
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_string(), shape));
+    }
+
+    /// One line of a templated block: `assigns` is empty or one name whose sizes over
+    /// the line's completed executions are `sizes` (empty when it never completes).
+    fn line(&mut self, text: String, assigns: &str, sizes: Vec<Dims>, injected_error: bool) {
+        self.stmts.push(GenStmt {
+            text,
+            assigns: assigns.split_whitespace().map(String::from).collect(),
+            predicted: (!assigns.is_empty()).then(|| distinct(sizes)),
+            injected_error,
+        });
+    }
+
+    fn for_header(&mut self, index: &str, lo: usize, hi: usize, depth: usize) {
+        let pad = "  ".repeat(depth);
+        self.line(
+            format!("{pad}for {index} = {lo}:{hi}"),
+            index,
+            vec![vec![1, 1]],
+            false,
+        );
+    }
+
+    fn end(&mut self, depth: usize) {
+        self.line(format!("{}end", "  ".repeat(depth)), "", vec![], false);
+    }
+
+    fn loop_index(&mut self) -> String {
+        let n = format!("k{}", self.next);
+        self.next += 1;
+        n
     }
 
     /// A variable with a known shape satisfying `ok`, or a new one of shape `fallback`.
@@ -220,7 +264,7 @@ impl Gen {
     }
 
     fn random_stmt(&mut self) {
-        let m = match self.rng.u8(..16) {
+        let m = match self.rng.u8(..18) {
             0 | 1 => {
                 let d = self.random_dims();
                 self.creation_of(d)
@@ -236,7 +280,8 @@ impl Gen {
             12 => self.query(),
             13 => self.restructure(),
             14 => self.unary(),
-            _ => self.misc(),
+            15 => self.misc(),
+            _ => return self.block(false),
         };
         let name = if self.rng.u8(..8) == 0 && !self.vars.is_empty() {
             self.vars[self.rng.usize(..self.vars.len())].0.clone()
@@ -325,11 +370,10 @@ impl Gen {
         self.stmts.push(GenStmt {
             text,
             assigns: vec![a.clone()],
-            predicted: Some(shape.clone()),
+            predicted: Some(vec![shape.clone()]),
             injected_error: false,
         });
-        self.vars.retain(|(n, _)| *n != a);
-        self.vars.push((a, Some(shape)));
+        self.set_var(&a, Some(shape));
     }
 
     fn reduction(&mut self) -> Made {
@@ -446,6 +490,9 @@ impl Gen {
 
     /// One statement that must fail with a shape error in Octave.
     fn error_stmt(&mut self) {
+        if self.rng.u8(..11) >= 6 {
+            return self.block(true);
+        }
         let m = match self.rng.u8(..6) {
             0 => {
                 let (a, s) = self.operand(|s| is_matrix(s) && s[0] >= 2 && s[1] >= 2, vec![2, 3]);
@@ -487,6 +534,521 @@ impl Gen {
     }
 }
 
+/// The distinct sizes among `sizes`, canonical, in order of first appearance.
+fn distinct(sizes: Vec<Dims>) -> Vec<Dims> {
+    let mut out: Vec<Dims> = Vec::new();
+    for d in sizes.into_iter().map(canonical) {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// `f(d1, d2, …)`.
+fn call(f: &str, d: &[usize]) -> String {
+    let args: Vec<String> = d.iter().map(ToString::to_string).collect();
+    format!("{f}({})", args.join(", "))
+}
+
+/// Templated blocks (issue #6): counted loops that carry concatenation or indexed
+/// growth, indexing past the end inside a loop, linear-index growth and deletion. Each
+/// block creates its own arrays; with `fail` it ends in a shape error that Octave
+/// raises at run time, on the line the model marks.
+impl Gen {
+    fn block(&mut self, fail: bool) {
+        match self.rng.u8(..5) {
+            0 => self.concat_loop(fail),
+            1 => self.linear_growth(fail),
+            2 => self.deletion(fail),
+            3 => self.index_loop(fail),
+            _ => self.growth_loop(fail),
+        }
+    }
+
+    /// `w = []; for k = lo:hi, w = [w; ones(1, m)]; end` stacks rows of one width; with
+    /// the width following the index, `[w; zeros(1, k)]`, the second iteration fails.
+    /// The same horizontally (`[w, ones(k, 1)]`).
+    fn concat_loop(&mut self, fail: bool) {
+        let (w, k) = (self.fresh(), self.loop_index());
+        let vertical = self.rng.bool();
+        let orient = |i: usize, m: usize| if vertical { vec![i, m] } else { vec![m, i] };
+        let n = self.rng.usize(2..=4);
+        let lo = self.rng.usize(1..=3);
+        let m = self.rng.usize(1..=3);
+        let (init, start) = if fail || self.rng.u8(..3) != 0 {
+            ("[]".to_string(), vec![0, 0])
+        } else {
+            (call("zeros", &orient(0, m)), orient(0, m))
+        };
+        self.line(format!("{w} = {init};"), &w, vec![start], false);
+        self.for_header(&k, lo, lo + n - 1, 0);
+        let sep = if vertical { ";" } else { "," };
+        if fail {
+            let piece = if vertical {
+                format!("zeros(1, {k})")
+            } else {
+                format!("ones({k}, 1)")
+            };
+            let text = format!("  {w} = [{w}{sep} {piece}];");
+            self.line(text, &w, vec![orient(1, lo)], true);
+        } else {
+            let piece = match self.rng.u8(..3) {
+                0 => format!("{k} * {}", call("ones", &orient(1, m))),
+                1 => call("rand", &orient(1, m)),
+                _ => call("ones", &orient(1, m)),
+            };
+            let sizes = (1..=n).map(|i| orient(i, m)).collect();
+            self.line(format!("  {w} = [{w}{sep} {piece}];"), &w, sizes, false);
+        }
+        self.end(0);
+        self.set_var(&w, (!fail).then(|| orient(n, m)));
+        self.set_var(&k, Some(vec![1, 1]));
+    }
+
+    /// Linear-index assignment: in range on a matrix (`B(8) = 0` on 2x4), growth of a
+    /// vector, of an empty array or of a scalar (`v(5) = 1`). Failing: out of range on
+    /// a matrix (`B(9) = 0`), or using the grown vector with a wrong length.
+    fn linear_growth(&mut self, fail: bool) {
+        let v = self.fresh();
+        let kind = self.rng.u8(..4);
+        if kind == 0 || (fail && self.rng.bool()) {
+            let (r, c) = (self.rng.usize(2..=4), self.rng.usize(2..=4));
+            let f = ["ones", "zeros", "rand"][self.rng.usize(..3)];
+            self.line(
+                format!("{v} = {};", call(f, &[r, c])),
+                &v,
+                vec![vec![r, c]],
+                false,
+            );
+            let (k, sizes) = if fail {
+                (self.rng.usize(r * c + 1..=r * c + 3), vec![])
+            } else {
+                (self.rng.usize(1..=r * c), vec![vec![r, c]])
+            };
+            self.line(format!("{v}({k}) = 0;"), &v, sizes, fail);
+            self.set_var(&v, (!fail).then(|| vec![r, c]));
+            return;
+        }
+        let (init, start) = match kind {
+            1 => {
+                let n = self.rng.usize(2..=4);
+                match self.rng.u8(..4) {
+                    0 => (call("ones", &[1, n]), vec![1, n]),
+                    1 => (format!("1:{n}"), vec![1, n]),
+                    2 => (self.literal(1, n), vec![1, n]),
+                    _ => (call("zeros", &[n, 1]), vec![n, 1]),
+                }
+            }
+            2 if self.rng.bool() => ("[]".to_string(), vec![0, 0]),
+            2 => ("zeros(1, 0)".to_string(), vec![1, 0]),
+            _ => ("5".to_string(), vec![1, 1]),
+        };
+        self.line(format!("{v} = {init};"), &v, vec![start.clone()], false);
+        let len = numel(&start);
+        let k = self.rng.usize(1..=len + 3).max(2);
+        let grown = if start[0] > 1 {
+            vec![len.max(k), 1]
+        } else {
+            vec![1, len.max(k)]
+        };
+        self.line(format!("{v}({k}) = 1;"), &v, vec![grown.clone()], false);
+        self.set_var(&v, Some(grown.clone()));
+        if fail || self.rng.bool() {
+            self.use_of(&v, grown, fail);
+        }
+    }
+
+    /// Deletion of a row or column in range (`M(:, 1) = []`, `M(2, :) = []`, `end`,
+    /// ranges) or out of range (`M(:, 4) = []` on 3x2, which fails).
+    fn deletion(&mut self, fail: bool) {
+        let m = self.fresh();
+        let (r, c) = (self.rng.usize(2..=4), self.rng.usize(2..=4));
+        self.line(
+            format!("{m} = rand({r}, {c});"),
+            &m,
+            vec![vec![r, c]],
+            false,
+        );
+        let cols = self.rng.bool();
+        let (text, out) = if fail {
+            let past = if cols { c } else { r } + self.rng.usize(1..=2);
+            let text = if cols {
+                format!("{m}(:, {past}) = [];")
+            } else {
+                format!("{m}({past}, :) = [];")
+            };
+            (text, None)
+        } else {
+            let (text, out) = match (cols, self.rng.u8(..3)) {
+                (true, 0) => (format!("{m}(:, end) = [];"), vec![r, c - 1]),
+                (true, 1) => (format!("{m}(:, 1:2) = [];"), vec![r, c - 2]),
+                (true, _) => {
+                    let j = self.rng.usize(1..=c);
+                    (format!("{m}(:, {j}) = [];"), vec![r, c - 1])
+                }
+                (false, 0) => (format!("{m}(end, :) = [];"), vec![r - 1, c]),
+                (false, 1) => (format!("{m}(1:2, :) = [];"), vec![r - 2, c]),
+                (false, _) => {
+                    let i = self.rng.usize(1..=r);
+                    (format!("{m}({i}, :) = [];"), vec![r - 1, c])
+                }
+            };
+            (text, Some(out))
+        };
+        self.line(text, &m, out.clone().into_iter().collect(), fail);
+        self.set_var(&m, out);
+    }
+
+    /// `w = [2 4]; for k = 1:m, s = w(k); end`: in range when `m` is at most the
+    /// length, otherwise it fails on iteration `numel(w) + 1`. Also `w(k + 1)`, a
+    /// running sum, and the columns or rows of a matrix.
+    fn index_loop(&mut self, fail: bool) {
+        let (w, k, s) = (self.fresh(), self.loop_index(), self.fresh());
+        let (init, shape, bound, index, each) = if self.rng.bool() {
+            let n = self.rng.usize(2..=4);
+            let (init, shape) = match self.rng.u8(..4) {
+                0 => (self.literal(1, n), vec![1, n]),
+                1 => (format!("1:{n}"), vec![1, n]),
+                2 => (call("rand", &[1, n]), vec![1, n]),
+                _ => (call("ones", &[n, 1]), vec![n, 1]),
+            };
+            let shifted = self.rng.u8(..3) == 0;
+            let (bound, index) = if shifted {
+                (n - 1, format!("{w}({k} + 1)"))
+            } else {
+                (n, format!("{w}({k})"))
+            };
+            (init, shape, bound, index, vec![1, 1])
+        } else {
+            let (r, c) = (self.rng.usize(2..=4), self.rng.usize(2..=4));
+            let init = call("rand", &[r, c]);
+            if self.rng.bool() {
+                (init, vec![r, c], c, format!("{w}(:, {k})"), vec![r, 1])
+            } else {
+                (init, vec![r, c], r, format!("{w}({k}, :)"), vec![1, c])
+            }
+        };
+        self.line(format!("{w} = {init};"), &w, vec![shape.clone()], false);
+        let m = if fail {
+            self.rng.usize(bound + 1..=bound + 2)
+        } else {
+            self.rng.usize(1..=bound)
+        };
+        let running = each == [1, 1] && self.rng.bool();
+        if running {
+            self.line(format!("{s} = 0;"), &s, vec![vec![1, 1]], false);
+        }
+        self.for_header(&k, 1, m, 0);
+        let rhs = match (running, self.rng.bool()) {
+            (true, _) => format!("{s} + {index}"),
+            (false, true) => format!("2 * {index}"),
+            (false, false) => index,
+        };
+        self.line(format!("  {s} = {rhs};"), &s, vec![each.clone()], fail);
+        self.end(0);
+        self.set_var(&w, Some(shape));
+        self.set_var(&s, (!fail).then_some(each));
+        self.set_var(&k, Some(vec![1, 1]));
+    }
+
+    /// Growth in counted loops: `a = []; for k = 1:n, a(k) = k; end` (also `a(end + 1)`,
+    /// columns, preallocated), rows stacked then reshaped, rows filled by `G(k, :)`, and
+    /// a nested fill `A(i, j)`; then a use that conforms, or with `fail` does not
+    /// (a `reshape` to the wrong element count, `a + ones(1, n + 1)`).
+    fn growth_loop(&mut self, fail: bool) {
+        let (a, k) = (self.fresh(), self.loop_index());
+        match self.rng.u8(..4) {
+            0 => {
+                let n = self.rng.usize(2..=10);
+                let column = self.rng.u8(..3) == 0;
+                let at = |i: usize| if column { vec![i, 1] } else { vec![1, i] };
+                let prealloc = self.rng.u8(..3) == 0;
+                let (init, start) = if prealloc {
+                    (call("zeros", &at(n)), at(n))
+                } else {
+                    ("[]".to_string(), vec![0, 0])
+                };
+                self.line(format!("{a} = {init};"), &a, vec![start], false);
+                self.for_header(&k, 1, n, 0);
+                let target = match (column, prealloc || self.rng.bool()) {
+                    (true, _) => format!("{a}({k}, 1)"),
+                    (false, true) => format!("{a}({k})"),
+                    (false, false) => format!("{a}(end + 1)"),
+                };
+                let sizes = if prealloc {
+                    vec![at(n)]
+                } else {
+                    (1..=n).map(at).collect()
+                };
+                self.line(format!("  {target} = {k};"), &a, sizes, false);
+                self.end(0);
+                self.set_var(&a, Some(at(n)));
+                self.use_of(&a, at(n), fail);
+            }
+            1 => {
+                let (n, c) = (self.rng.usize(2..=5), self.rng.usize(2..=4));
+                self.line(format!("{a} = [];"), &a, vec![vec![0, 0]], false);
+                self.for_header(&k, 1, n, 0);
+                let sizes = (1..=n).map(|i| vec![i, c]).collect();
+                let text = format!("  {a} = [{a}; ones(1, {c})];");
+                self.line(text, &a, sizes, false);
+                self.end(0);
+                self.set_var(&a, Some(vec![n, c]));
+                let total = n * c;
+                let (p, q) = if fail {
+                    (n, c + 1)
+                } else {
+                    let divisors: Vec<usize> =
+                        (1..=total).filter(|p| total.is_multiple_of(*p)).collect();
+                    let p = divisors[self.rng.usize(..divisors.len())];
+                    (p, total / p)
+                };
+                let r = self.fresh();
+                let text = format!("{r} = reshape({a}, {p}, {q});");
+                let sizes = if fail { vec![] } else { vec![vec![p, q]] };
+                self.line(text, &r, sizes, fail);
+                self.set_var(&r, (!fail).then(|| vec![p, q]));
+            }
+            2 => {
+                let (n, c) = (self.rng.usize(2..=4), self.rng.usize(2..=4));
+                let rows = self.rng.bool();
+                let at = |i: usize| if rows { vec![i, c] } else { vec![c, i] };
+                self.line(format!("{a} = [];"), &a, vec![vec![0, 0]], false);
+                self.for_header(&k, 1, n, 0);
+                let text = if rows {
+                    format!("  {a}({k}, :) = ones(1, {c});")
+                } else {
+                    format!("  {a}(:, {k}) = ones({c}, 1);")
+                };
+                self.line(text, &a, (1..=n).map(at).collect(), false);
+                self.end(0);
+                self.set_var(&a, Some(at(n)));
+                self.use_of(&a, at(n), fail);
+            }
+            _ => {
+                let (r, c) = (self.rng.usize(2..=4), self.rng.usize(2..=4));
+                let j = self.loop_index();
+                self.line(format!("{a} = [];"), &a, vec![vec![0, 0]], false);
+                self.for_header(&k, 1, r, 0);
+                self.for_header(&j, 1, c, 1);
+                let mut sizes = Vec::new();
+                let mut now = vec![0, 0];
+                for i in 1..=r {
+                    for jj in 1..=c {
+                        now = vec![now[0].max(i), now[1].max(jj)];
+                        sizes.push(now.clone());
+                    }
+                }
+                self.line(format!("    {a}({k}, {j}) = {k} + {j};"), &a, sizes, false);
+                self.end(1);
+                self.end(0);
+                self.set_var(&a, Some(vec![r, c]));
+                self.set_var(&j, Some(vec![1, 1]));
+                self.use_of(&a, vec![r, c], fail);
+            }
+        }
+        self.set_var(&k, Some(vec![1, 1]));
+    }
+
+    /// A use of a block's result `v` of shape `d` (a matrix with an extent of at least
+    /// 2): `v + ones(d)` or `v * ones(d2, 1)`, or with `fail` a non-conforming extent.
+    fn use_of(&mut self, v: &str, d: Dims, fail: bool) {
+        let u = self.fresh();
+        let (text, out) = match (self.rng.bool(), fail) {
+            (false, false) => (format!("{u} = {v} + {};", call("ones", &d)), Some(d)),
+            (true, false) => (
+                format!("{u} = {v} * ones({}, 1);", d[1]),
+                Some(vec![d[0], 1]),
+            ),
+            (false, true) => {
+                let mut bad = d.clone();
+                bad[usize::from(d[1] > 1)] += 1;
+                (format!("{u} = {v} + {};", call("ones", &bad)), None)
+            }
+            (true, true) => (format!("{u} = {v} * ones({}, 1);", d[1] + 1), None),
+        };
+        self.line(text, &u, out.clone().into_iter().collect(), fail);
+        self.set_var(&u, out);
+    }
+}
+
+/// The minimal programs of issue #6, verbatim up to one statement, loop header or
+/// `end` per line, with the sizes Octave gives (checked like the generator's model).
+pub fn catalogue() -> Vec<Program> {
+    type Line<'a> = (&'a str, &'a str, &'a [&'a [usize]], bool);
+    fn prog(name: &str, lines: &[Line]) -> Program {
+        let stmts = lines
+            .iter()
+            .map(|&(text, name, sizes, injected_error)| GenStmt {
+                text: text.to_string(),
+                assigns: name.split_whitespace().map(String::from).collect(),
+                predicted: (!name.is_empty())
+                    .then(|| distinct(sizes.iter().map(|d| d.to_vec()).collect())),
+                injected_error,
+            })
+            .collect();
+        Program {
+            name: format!("issue6-{name}"),
+            stmts,
+        }
+    }
+    let row: Vec<Vec<usize>> = (1..=10).map(|i| vec![1, i]).collect();
+    let row: Vec<&[usize]> = row.iter().map(Vec::as_slice).collect();
+    let stack: &[&[usize]] = &[&[1, 3], &[2, 3], &[3, 3], &[4, 3], &[5, 3]];
+    vec![
+        prog(
+            "concat-varying-width",
+            &[
+                ("w = [];", "w", &[&[0, 0]], false),
+                ("for t = 2:4", "t", &[&[1, 1]], false),
+                ("  w = [w; zeros(1, t)];", "w", &[&[1, 2]], true),
+                ("end", "", &[], false),
+            ],
+        ),
+        prog(
+            "concat-same-width",
+            &[
+                ("w = [];", "w", &[&[0, 0]], false),
+                ("for t = 2:4", "t", &[&[1, 1]], false),
+                (
+                    "  w = [w; ones(1, 3)];",
+                    "w",
+                    &[&[1, 3], &[2, 3], &[3, 3]],
+                    false,
+                ),
+                ("end", "", &[], false),
+                ("y = w * ones(3, 1);", "y", &[&[3, 1]], false),
+            ],
+        ),
+        prog(
+            "concat-varying-height",
+            &[
+                ("acc = [];", "acc", &[&[0, 0]], false),
+                ("for i = 1:3", "i", &[&[1, 1]], false),
+                ("  acc = [acc, ones(i, 1)];", "acc", &[&[1, 1]], true),
+                ("end", "", &[], false),
+            ],
+        ),
+        prog(
+            "concat-same-height",
+            &[
+                ("acc = [];", "acc", &[&[0, 0]], false),
+                ("for i = 1:3", "i", &[&[1, 1]], false),
+                (
+                    "  acc = [acc, ones(2, 1)];",
+                    "acc",
+                    &[&[2, 1], &[2, 2], &[2, 3]],
+                    false,
+                ),
+                ("end", "", &[], false),
+                ("z = acc + ones(2, 3);", "z", &[&[2, 3]], false),
+            ],
+        ),
+        prog(
+            "linear-past-matrix",
+            &[
+                ("B = ones(2, 4);", "B", &[&[2, 4]], false),
+                ("B(9) = 0;", "B", &[], true),
+            ],
+        ),
+        prog(
+            "linear-in-matrix",
+            &[
+                ("B = ones(2, 4);", "B", &[&[2, 4]], false),
+                ("B(8) = 0;", "B", &[&[2, 4]], false),
+                ("C = B + ones(2, 4);", "C", &[&[2, 4]], false),
+            ],
+        ),
+        prog(
+            "linear-grows-vector",
+            &[
+                ("v = ones(1, 3);", "v", &[&[1, 3]], false),
+                ("v(5) = 1;", "v", &[&[1, 5]], false),
+                ("u = v + ones(1, 5);", "u", &[&[1, 5]], false),
+            ],
+        ),
+        prog(
+            "linear-grows-empty",
+            &[
+                ("e = [];", "e", &[&[0, 0]], false),
+                ("e(3) = 1;", "e", &[&[1, 3]], false),
+                ("u = e + ones(1, 3);", "u", &[&[1, 3]], false),
+            ],
+        ),
+        prog(
+            "delete-past-end",
+            &[
+                ("M = rand(3, 2);", "M", &[&[3, 2]], false),
+                ("M(:, 4) = [];", "M", &[], true),
+            ],
+        ),
+        prog(
+            "delete-column",
+            &[
+                ("M = rand(3, 2);", "M", &[&[3, 2]], false),
+                ("M(:, 1) = [];", "M", &[&[3, 1]], false),
+                ("M(2, :) = [];", "M", &[&[2, 1]], false),
+            ],
+        ),
+        prog(
+            "delete-row",
+            &[
+                ("M = rand(3, 2);", "M", &[&[3, 2]], false),
+                ("M(2, :) = [];", "M", &[&[2, 2]], false),
+            ],
+        ),
+        prog(
+            "index-past-end-in-loop",
+            &[
+                ("w = [2 4];", "w", &[&[1, 2]], false),
+                ("for t = 1:4", "t", &[&[1, 1]], false),
+                ("  s = w(t);", "s", &[&[1, 1]], true),
+                ("end", "", &[], false),
+            ],
+        ),
+        prog(
+            "index-in-range-in-loop",
+            &[
+                ("w = [2 4];", "w", &[&[1, 2]], false),
+                ("for t = 1:2", "t", &[&[1, 1]], false),
+                ("  s = w(t);", "s", &[&[1, 1]], false),
+                ("end", "", &[], false),
+            ],
+        ),
+        prog(
+            "grow-in-loop",
+            &[
+                ("a = [];", "a", &[&[0, 0]], false),
+                ("for k = 1:10", "k", &[&[1, 1]], false),
+                ("  a(k) = k;", "a", &row, false),
+                ("end", "", &[], false),
+                ("b = a + ones(1, 10);", "b", &[&[1, 10]], false),
+            ],
+        ),
+        prog(
+            "stack-then-bad-reshape",
+            &[
+                ("h = [];", "h", &[&[0, 0]], false),
+                ("for i = 1:5", "i", &[&[1, 1]], false),
+                ("  h = [h; ones(1, 3)];", "h", stack, false),
+                ("end", "", &[], false),
+                ("K = reshape(h, 5, 4);", "K", &[], true),
+            ],
+        ),
+        prog(
+            "stack-then-reshape",
+            &[
+                ("h = [];", "h", &[&[0, 0]], false),
+                ("for i = 1:5", "i", &[&[1, 1]], false),
+                ("  h = [h; ones(1, 3)];", "h", stack, false),
+                ("end", "", &[], false),
+                ("K = reshape(h, 3, 5);", "K", &[&[3, 5]], false),
+            ],
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,6 +1069,30 @@ mod tests {
         let progs = generate(1, 200);
         let with = progs.iter().filter(|p| p.injected_line().is_some()).count();
         assert!((70..=130).contains(&with), "{with} of 200");
+    }
+
+    #[test]
+    fn loop_blocks_are_common_and_closed() {
+        let progs = generate(3, 100);
+        let is_for = |s: &GenStmt| s.text.trim_start().starts_with("for ");
+        let with_loops = progs.iter().filter(|p| p.stmts.iter().any(is_for)).count();
+        assert!(with_loops >= 40, "{with_loops} of 100 have a loop");
+        for p in progs.iter().chain(&catalogue()) {
+            let ends = p.stmts.iter().filter(|s| s.text.trim() == "end").count();
+            assert_eq!(
+                p.stmts.iter().filter(|s| is_for(s)).count(),
+                ends,
+                "{}",
+                p.name
+            );
+            assert!(p.stmts.iter().filter(|s| s.injected_error).count() <= 1);
+        }
+    }
+
+    #[test]
+    fn distinct_sizes_keep_the_order_of_first_appearance() {
+        let sizes = vec![vec![1, 2], vec![1, 2, 1], vec![2, 2], vec![1, 2]];
+        assert_eq!(distinct(sizes), vec![vec![1, 2], vec![2, 2]]);
     }
 
     #[test]

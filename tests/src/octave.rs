@@ -1,14 +1,18 @@
-//! Drives `octave-cli` over many straight-line programs in one process and compares
-//! the sizes and errors it observes with a [`Report`].
+//! Drives `octave-cli` over many programs in one process and compares the sizes and
+//! errors it observes with a [`Report`]. Programs have one statement per line; a
+//! counted loop is a `for` header line, body lines and an `end` line, so the driver
+//! observes every iteration of every body line.
 //!
 //! Driver protocol (one line each, on stdout):
 //! `P <prog> L <line> <name> <d1> <d2> …` after a statement assigns `name`;
+//! `R <prog> <line>` after a statement completes (again on each loop iteration);
 //! `E <prog> <line> <identifier> | <message>` when a statement throws;
 //! `D <prog>` when a program ran to its end.
 
 use crate::check::canonical;
 use shapex_core::report::{CheckStatus, DimView, Report, ShapeView};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::process::Command;
@@ -72,8 +76,25 @@ impl DiffProgram {
 }
 
 /// The variables on the left of `=` in a simple assignment: `a = …`, `a(2,3) = …`,
-/// `[m, n] = …`. Empty for expression statements.
+/// `[m, n] = …`; the index of a `for` header. Empty for expression statements and
+/// other control lines (`end`, `if …`).
 pub fn assigned_names(code: &str) -> Vec<String> {
+    let code = code.trim();
+    let keyword = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    match keyword {
+        "for" | "parfor" => {
+            let rest = code[keyword.len()..].trim_start().trim_start_matches('(');
+            let index = rest.split('=').next().unwrap_or("").trim();
+            let ok = !index.is_empty() && index.chars().all(|c| c.is_alphanumeric() || c == '_');
+            return if ok { vec![index.to_string()] } else { vec![] };
+        }
+        "if" | "elseif" | "else" | "while" | "end" | "switch" | "case" | "otherwise" | "break"
+        | "continue" | "return" | "try" | "catch" | "function" => return vec![],
+        _ => {}
+    }
     let Some(eq) = top_level_assign(code) else {
         return vec![];
     };
@@ -130,6 +151,7 @@ impl OctaveError {
         let m = self.message.to_lowercase();
         self.identifier == "Octave:nonconformant-args"
             || self.identifier == "Octave:index-out-of-bounds"
+            || self.identifier == "Octave:invalid-resize"
             || [
                 "nonconformant",
                 "dimensions mismatch",
@@ -138,6 +160,7 @@ impl OctaveError {
                 "can't reshape",
                 "not defined for n-d",
                 "square matrix",
+                "resizing",
             ]
             .iter()
             .any(|p| m.contains(p))
@@ -147,8 +170,15 @@ impl OctaveError {
 /// What Octave observed for one program.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
-    /// `(line, name)` → canonical size after that statement.
+    /// `(line, name)` → canonical size after the last completed execution of that
+    /// statement.
     pub sizes: HashMap<(u32, String), Vec<i64>>,
+    /// `(line, name)` → every distinct canonical size after that statement, in order
+    /// of first appearance: one for straight-line code, several when a loop body
+    /// changes the variable's shape from one iteration to the next.
+    pub seen: HashMap<(u32, String), Vec<Vec<i64>>>,
+    /// Lines whose statement completed at least once.
+    pub ran: HashSet<u32>,
     pub error: Option<OctaveError>,
     pub finished: bool,
 }
@@ -164,9 +194,13 @@ pub fn driver_script(programs: &[DiffProgram]) -> String {
             s += &format!("  shx_l = {};\n  {}\n", st.line, terminated(&st.code));
             for name in &st.assigns {
                 s += &format!(
-                    "  printf('P %d L %d {name}', shx_p, shx_l); printf(' %d', size({name})); printf('\\n');\n"
+                    "  printf('P %d L {line} {name}', shx_p); printf(' %d', size({name})); printf('\\n');\n",
+                    line = st.line
                 );
             }
+            // Literal line numbers: after a `for` header, `shx_l` still holds the
+            // previous iteration's last line.
+            s += &format!("  printf('R %d {}\\n', shx_p);\n", st.line);
         }
         s += "  printf('D %d\\n', shx_p);\ncatch shx_e\n";
         s += "  printf('E %d %d %s | %s\\n', shx_p, shx_l, shx_e.identifier, strrep(shx_e.message, \"\\n\", ' '));\nend\n";
@@ -201,8 +235,18 @@ pub fn parse_output(out: &str, programs: usize) -> Vec<Observed> {
                     continue;
                 };
                 let dims: Vec<i64> = w.filter_map(|d| d.parse().ok()).collect();
-                o.sizes
-                    .insert((l, name.to_string()), canonical(&dims, |&d| d == 1));
+                let dims = canonical(&dims, |&d| d == 1);
+                let key = (l, name.to_string());
+                let seen = o.seen.entry(key.clone()).or_default();
+                if !seen.contains(&dims) {
+                    seen.push(dims.clone());
+                }
+                o.sizes.insert(key, dims);
+            }
+            "R" => {
+                if let Some(Ok(l)) = w.next().map(str::parse::<u32>) {
+                    o.ran.insert(l);
+                }
             }
             "E" => o.error = parse_error(w.collect::<Vec<_>>().join(" ")),
             "D" => o.finished = true,
@@ -265,15 +309,51 @@ pub fn definite_dims(s: &ShapeView) -> Option<Vec<i64>> {
     known.map(|k| canonical(&k, |&d| d == 1))
 }
 
-/// Every disagreement between our `report` and Octave's observation of `prog`.
-pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<String> {
+/// What kind of claim in a Report Octave contradicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// Our parser rejects a program Octave ran.
+    Unparsed,
+    /// A definite shape differs from a size Octave observed after the statement.
+    Disagreement,
+    /// `check: error` on a statement that is not where Octave failed.
+    FalseError,
+    /// `check: proven` on the statement where Octave failed with a shape error.
+    FalseProof,
+}
+
+/// One claim of a Report that Octave contradicts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            ProblemKind::Unparsed => "unparsed",
+            ProblemKind::Disagreement => "disagreement",
+            ProblemKind::FalseError => "false error",
+            ProblemKind::FalseProof => "false proof",
+        };
+        write!(f, "{kind}: {}", self.message)
+    }
+}
+
+/// Every claim of our `report` that Octave's observation of `prog` contradicts. A
+/// definite shape must equal every size Octave saw after that statement (a loop body
+/// runs it once per iteration); `check: error` must be on Octave's failing line;
+/// `check: proven` must not be on a line where Octave failed with a shape error.
+pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Problem> {
     let mut out = Vec::new();
+    let mut push = |kind, message| out.push(Problem { kind, message });
     if !report.parse_ok {
         let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
-        out.push(format!(
-            "our parser rejects the program ({})",
-            codes.join(", ")
-        ));
+        push(
+            ProblemKind::Unparsed,
+            format!("our parser rejects the program ({})", codes.join(", ")),
+        );
     }
     let fail_line = obs.error.as_ref().map(|e| e.line);
     let at = |line: u32| {
@@ -281,30 +361,31 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
             .iter()
             .find(|s| s.line == line)
             .map_or(format!("line {line}"), |s| {
-                format!("line {line} `{}`", s.code)
+                format!("line {line} `{}`", s.code.trim())
             })
     };
     for s in &report.statements {
         let line = s.range.line;
-        if fail_line.is_none_or(|l| line < l) {
-            for d in &s.defs {
-                let (Some(ours), Some(theirs)) = (
-                    definite_dims(&d.shape),
-                    obs.sizes.get(&(line, d.name.clone())),
-                ) else {
-                    continue;
+        for d in &s.defs {
+            let (Some(ours), Some(theirs)) = (
+                definite_dims(&d.shape),
+                obs.seen.get(&(line, d.name.clone())),
+            ) else {
+                continue;
+            };
+            if theirs.iter().any(|t| *t != ours) {
+                let theirs = match theirs.as_slice() {
+                    [one] => format!("Octave says {one:?}"),
+                    many => format!("Octave saw {many:?} over the loop's iterations"),
                 };
-                if ours != *theirs {
-                    out.push(format!(
-                        "{}: we say {} is {ours:?}, Octave says {theirs:?}",
-                        at(line),
-                        d.name
-                    ));
-                }
+                push(
+                    ProblemKind::Disagreement,
+                    format!("{}: we say {} is {ours:?}, {theirs}", at(line), d.name),
+                );
             }
         }
         if s.check == CheckStatus::Error && fail_line != Some(line) {
-            out.push(match fail_line {
+            let message = match fail_line {
                 None => format!(
                     "{}: we report check: error, Octave ran the program without error",
                     at(line)
@@ -317,7 +398,8 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
                     "{}: we report check: error, but Octave ran it and failed only at line {l}",
                     at(line)
                 ),
-            });
+            };
+            push(ProblemKind::FalseError, message);
         }
         if let Some(e) = obs
             .error
@@ -325,11 +407,14 @@ pub fn compare(prog: &DiffProgram, report: &Report, obs: &Observed) -> Vec<Strin
             .filter(|e| e.line == line && e.is_shape_error())
         {
             if s.check == CheckStatus::Proven {
-                out.push(format!(
-                    "{}: we report check: proven, Octave fails: {}",
-                    at(line),
-                    e.message
-                ));
+                push(
+                    ProblemKind::FalseProof,
+                    format!(
+                        "{}: we report check: proven, Octave fails: {}",
+                        at(line),
+                        e.message
+                    ),
+                );
             }
         }
     }
@@ -347,15 +432,23 @@ mod tests {
         assert_eq!(assigned_names("[m, n] = size(x);"), vec!["m", "n"]);
         assert_eq!(assigned_names("[~, i] = max(x);"), vec!["i"]);
         assert!(assigned_names("disp(a <= b)").is_empty());
+        assert_eq!(assigned_names("for k12 = 1:4"), vec!["k12"]);
+        assert_eq!(assigned_names("  for (i = 2:3)"), vec!["i"]);
+        assert!(assigned_names("end").is_empty());
+        assert!(assigned_names("  end").is_empty());
+        assert!(assigned_names("if a == 1").is_empty());
+        assert_eq!(assigned_names("endx = 3;"), vec!["endx"]);
         assert!(assigned_names("f(x == 1)").is_empty());
     }
 
     #[test]
     fn parses_driver_output() {
-        let out = "P 0 L 1 a 3 4\nP 0 L 2 b 2 3 1\nE 0 3 Octave:nonconformant-args | operator +: nonconformant arguments\nP 1 L 1 x 1 1\nD 1\nnoise\n";
+        let out = "P 0 L 1 a 3 4\nR 0 1\nP 0 L 2 b 2 3 1\nR 0 2\nP 0 L 2 b 3 3\nP 0 L 2 b 2 3\nE 0 3 Octave:nonconformant-args | operator +: nonconformant arguments\nP 1 L 1 x 1 1\nD 1\nnoise\n";
         let obs = parse_output(out, 2);
         assert_eq!(obs[0].sizes[&(1, "a".into())], vec![3, 4]);
         assert_eq!(obs[0].sizes[&(2, "b".into())], vec![2, 3]);
+        assert_eq!(obs[0].seen[&(2, "b".into())], vec![vec![2, 3], vec![3, 3]]);
+        assert_eq!(obs[0].ran, HashSet::from([1, 2]));
         let e = obs[0].error.as_ref().unwrap();
         assert_eq!((e.line, e.is_shape_error()), (3, true));
         assert!(!obs[0].finished && obs[1].finished && obs[1].error.is_none());
