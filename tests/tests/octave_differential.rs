@@ -32,11 +32,11 @@ use std::time::Instant;
 const SEED: u64 = 0x5a4e_2000;
 const GENERATED: usize = 300;
 
-/// Floors for recall and coverage (percent), so that neither regresses. The targets
-/// are 90 and 97; when the floors were set the engine achieved recall 56.9% (loop
-/// bodies, deletion and linear indexing past the end are not flagged) and coverage
-/// 97.5%. Raise them as the engine improves.
-const RECALL_FLOOR: f64 = 55.0;
+/// Floors for recall and coverage (percent), so that neither regresses. The issue's
+/// targets are 90 and 97. Before issue #6 the engine achieved recall 56.9% (loop bodies,
+/// deletion and linear indexing past the end were not flagged); with counted loops
+/// simulated exactly it reports every Octave failure (100%) at 98.8% coverage.
+const RECALL_FLOOR: f64 = 95.0;
 const COVERAGE_FLOOR: f64 = 97.0;
 
 struct Suite {

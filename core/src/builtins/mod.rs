@@ -78,6 +78,8 @@ pub enum Pred {
     IsScalar(Arg),
     /// The argument is 1×n or n×1.
     IsVector(Arg),
+    /// Two-dimensional (rank 2 and known not to have more dimensions).
+    IsMatrix(Arg),
     /// The argument has a zero extent.
     IsEmpty(Arg),
 }

@@ -358,6 +358,7 @@ fn build_pred(p: P) -> Result<Pred, TableError> {
         "ischar" => Pred::IsChar(a),
         "isscalar" => Pred::IsScalar(a),
         "isvector" => Pred::IsVector(a),
+        "ismatrix" => Pred::IsMatrix(a),
         _ => Pred::IsEmpty(a),
     })
 }

@@ -288,6 +288,14 @@ impl Eval<'_> {
                 Some(_) => Truth::Refuted,
                 None => Truth::Unknown,
             },
+            Pred::IsMatrix(a) => match self.arg(a) {
+                Some(v) if v.open_rank => Truth::Unknown,
+                Some(v) => match v.shape.as_tuple() {
+                    Some(t) => Truth::from_bool(t.rank() == 2),
+                    None => Truth::Unknown,
+                },
+                None => Truth::Unknown,
+            },
             Pred::IsEmpty(a) => match self.arg_shape(a).as_tuple() {
                 Some(t) => f.ask(&Constraint::eq(&t.numel(), &Dim::zero())),
                 None => Truth::Unknown,
