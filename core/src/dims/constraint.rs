@@ -164,6 +164,18 @@ impl Constraint {
     }
 
     /// Rewrites every Dim with `f` and re-folds.
+    /// Every extent the constraint mentions.
+    pub fn dims(&self) -> Vec<&Dim> {
+        match self {
+            Constraint::True | Constraint::False | Constraint::Opaque(_) => vec![],
+            Constraint::Eq(a, b)
+            | Constraint::Ne(a, b)
+            | Constraint::Le(a, b)
+            | Constraint::Lt(a, b) => vec![a, b],
+            Constraint::And(v) | Constraint::Or(v) => v.iter().flat_map(|c| c.dims()).collect(),
+        }
+    }
+
     pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Constraint {
         match self {
             Constraint::True | Constraint::False | Constraint::Opaque(_) => self.clone(),

@@ -71,9 +71,19 @@ struct Inner {
     nonzero: Vec<Dim>,
     /// `d ≥ 0`.
     nonneg: Vec<Dim>,
+    /// Disjunctions (each alternative a conjunction): what a run-time check that passed
+    /// established when several of its cases stay possible (`t` is scalar, or it has
+    /// three columns). Questions the other facts leave open are answered by splitting
+    /// on them: proven (refuted) when proven (refuted) under every alternative.
+    disjunctions: Vec<Vec<Constraint>>,
     /// The facts contradict each other: the program point is unreachable.
     contradictory: bool,
 }
+
+/// At most this many disjunctions are kept (the oldest are dropped: sound, as facts
+/// only ever help), and questions split on at most this many of them in a row.
+const MAX_DISJUNCTIONS: usize = 12;
+const MAX_SPLIT_DEPTH: u32 = 3;
 
 /// Facts at a program point. Cloning is O(1) (shared until modified).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -266,7 +276,58 @@ impl Facts {
             return Truth::Unknown;
         }
         let budget = Budget(Cell::new(DEFAULT_BUDGET));
-        self.ask_with(c, &budget)
+        self.ask_split(c, &budget, 0)
+    }
+
+    /// `ask_with`, then, if that leaves `c` open, a case split on the first disjunction
+    /// that shares a symbol with `c`.
+    fn ask_split(&self, c: &Constraint, budget: &Budget, depth: u32) -> Truth {
+        let base = self.ask_with(c, budget);
+        if base != Truth::Unknown || depth >= MAX_SPLIT_DEPTH || self.inner.disjunctions.is_empty()
+        {
+            return base;
+        }
+        if let Constraint::And(parts) = c {
+            // Each conjunct may need a split of its own (one per extent of a shape).
+            let mut all = true;
+            for p in parts {
+                match self.ask_split(p, budget, depth) {
+                    Truth::Refuted => return Truth::Refuted,
+                    Truth::Unknown => all = false,
+                    Truth::Proven => {}
+                }
+            }
+            return if all { Truth::Proven } else { Truth::Unknown };
+        }
+        // The most recent disjunction about what `c` mentions.
+        let Some(k) = self
+            .inner
+            .disjunctions
+            .iter()
+            .rposition(|alts| alts.iter().any(|a| shares_atom(a, c)))
+        else {
+            return base;
+        };
+        let mut rest = self.clone();
+        let alts = Arc::make_mut(&mut rest.inner).disjunctions.remove(k);
+        let mut answers = Vec::new();
+        for alt in &alts {
+            let f = rest.with(alt);
+            if f.is_contradictory() {
+                continue;
+            }
+            let t = f.ask_split(c, budget, depth + 1);
+            if t == Truth::Unknown {
+                return Truth::Unknown;
+            }
+            answers.push(t);
+        }
+        match answers.first() {
+            Some(&t) if answers.iter().all(|&x| x == t) => t,
+            // Every alternative contradicts the facts: the point is unreachable.
+            None => Truth::Unknown,
+            _ => Truth::Unknown,
+        }
     }
 
     fn ask_with(&self, c: &Constraint, budget: &Budget) -> Truth {
@@ -484,7 +545,17 @@ impl Facts {
                 match open.as_slice() {
                     [] => Arc::make_mut(&mut self.inner).contradictory = true,
                     [only] => self.assume(only),
-                    _ => {}
+                    _ if open.iter().any(|x| self.ask(x).is_proven()) => {}
+                    _ => {
+                        let alts: Vec<Constraint> = open.into_iter().cloned().collect();
+                        let inner = Arc::make_mut(&mut self.inner);
+                        if !inner.disjunctions.contains(&alts) {
+                            if inner.disjunctions.len() >= MAX_DISJUNCTIONS {
+                                inner.disjunctions.remove(0);
+                            }
+                            inner.disjunctions.push(alts);
+                        }
+                    }
                 }
             }
         }
@@ -608,6 +679,11 @@ impl Facts {
                 .iter()
                 .map(|d| Constraint::Le(Dim::zero(), d.clone())),
         );
+        out.extend(
+            i.disjunctions
+                .iter()
+                .map(|alts| Constraint::Or(alts.clone())),
+        );
         if i.contradictory {
             out.push(Constraint::False);
         }
@@ -676,4 +752,14 @@ fn push_bounded(list: &mut Vec<Dim>, d: Dim) {
     if list.len() < MAX_STORED && !list.contains(&d) {
         list.push(d);
     }
+}
+
+/// Whether `a` and `c` mention a common symbol (a disjunction can only decide questions
+/// about what it mentions).
+fn shares_atom(a: &Constraint, c: &Constraint) -> bool {
+    let mine: Vec<&Atom> = a.dims().into_iter().flat_map(|d| d.atoms()).collect();
+    c.dims()
+        .into_iter()
+        .flat_map(|d| d.atoms())
+        .any(|x| mine.contains(&x))
 }

@@ -123,18 +123,45 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
                 };
                 return Outcome::always(shape, rule);
             }
-            (0..t.rank())
-                .find(|&i| {
-                    !facts
-                        .ask(&Constraint::eq(&t.extent(i), &Dim::one()))
-                        .is_proven()
-                })
-                .unwrap_or(0)
+            return reduce_first_nonsingleton(&t, 0, facts, rule);
         }
     };
     let mut v = t.promote(t.rank().max(d + 1));
     v[d] = Dim::one();
     Outcome::always(Shape::tuple(v), rule)
+}
+
+/// A reduction along the first dimension from `from` on that is not 1. An extent that
+/// may or may not be 1 leaves two cases open (reduce it, or skip it), and both are kept.
+fn reduce_first_nonsingleton(
+    t: &ShapeTuple,
+    from: usize,
+    facts: &Facts,
+    rule: RuleInfo,
+) -> Outcome {
+    let one = Dim::one();
+    let Some(i) =
+        (from..t.rank()).find(|&i| !facts.ask(&Constraint::eq(&t.extent(i), &one)).is_proven())
+    else {
+        // Every extent is 1: a scalar reduces to a scalar.
+        return Outcome::always(Shape::Tuple(t.clone()), rule);
+    };
+    let mut reduced = t.dims().to_vec();
+    reduced[i] = one.clone();
+    let is_one = Constraint::eq(&t.extent(i), &one);
+    if facts.ask(&is_one).is_refuted() {
+        return Outcome::always(Shape::tuple(reduced), rule);
+    }
+    let skipped = reduce_first_nonsingleton(t, i + 1, &facts.with(&is_one), rule);
+    let open = [
+        (Constraint::ne(&t.extent(i), &one), Shape::tuple(reduced)),
+        (is_one, skipped.shape),
+    ];
+    let (shape, assume) = super::rules::open_cases(&open, facts);
+    Outcome {
+        assume,
+        ..Outcome::always(shape, rule)
+    }
 }
 
 /// `a(args…)`: the shape of an indexing expression. Bounds are value conditions; θ

@@ -134,26 +134,115 @@ pub(crate) fn decide(
         return Outcome::illegal(theta, rule);
     }
     let truths: Vec<Truth> = cases.iter().map(|c| facts.ask(&c.guard)).collect();
-    let chosen = truths
+    if let Some(i) = truths.iter().position(|t| t.is_proven()) {
+        return Outcome {
+            shape: cases[i].shape.normalize(facts),
+            theta,
+            status,
+            assume: vec![],
+            rule,
+        };
+    }
+    // No case is proven: after the check passes, any case the facts leave open may be
+    // the one that held (a symbolic extent may be 1). Keep them all.
+    let open: Vec<(Constraint, Shape)> = generic
         .iter()
-        .position(|t| t.is_proven())
-        .or_else(|| generic.iter().copied().find(|&i| !truths[i].is_refuted()));
-    let Some(i) = chosen else {
-        return Outcome::illegal(theta, rule);
-    };
-    let assume = if truths[i].is_proven() {
-        vec![]
-    } else {
-        cases[i].guard.conjuncts()
-    };
+        .copied()
+        .chain((0..cases.len()).filter(|i| !generic.contains(i)))
+        .filter(|&i| i < cases.len() && !truths[i].is_refuted())
+        .map(|i| (cases[i].guard.clone(), cases[i].shape.clone()))
+        .collect();
+    let (shape, assume) = open_cases(&open, facts);
     let after = facts.with(&Constraint::and(assume.iter().cloned()));
     Outcome {
-        shape: cases[i].shape.normalize(&after),
+        shape: shape.normalize(&after),
         theta,
         status,
         assume,
         rule,
     }
+}
+
+/// The stem of placeholder extents: an outcome whose open cases disagree on an extent
+/// names it `⟂case…`, and the analysis that binds the result renames it to a fresh
+/// symbol of its own (`values::transfer`), so rules stay free of naming state.
+pub const PLACEHOLDER: &str = "⟂case";
+
+/// The result when several cases stay open, each with its guard and shape: extents on
+/// which every open case agrees (under its own guard) are kept, the others become
+/// placeholders; what is assumed after success is the disjunction, over the open
+/// cases, of the guard and the placeholders' values in that case.
+pub(crate) fn open_cases(open: &[(Constraint, Shape)], facts: &Facts) -> (Shape, Vec<Constraint>) {
+    match open {
+        [] => return (Shape::Illegal, vec![Constraint::False]),
+        [(guard, shape)] => {
+            let after = facts.with(guard);
+            return (shape.normalize(&after), guard.conjuncts());
+        }
+        _ => {}
+    }
+    let any_guard = Constraint::or(open.iter().map(|(g, _)| g.clone()));
+    let tuples: Option<Vec<(Constraint, Vec<Dim>, Facts)>> = open
+        .iter()
+        .map(|(g, sh)| {
+            let after = facts.with(g);
+            let t = sh.normalize(&after).as_tuple()?.clone();
+            Some((g.clone(), t.dims().to_vec(), after))
+        })
+        .collect();
+    let Some(tuples) = tuples else {
+        return (Shape::Unknown, vec![any_guard]);
+    };
+    let rank = tuples.iter().map(|t| t.1.len()).max().unwrap_or(2);
+    let extent = |t: &(Constraint, Vec<Dim>, Facts), k: usize| -> Dim {
+        t.2.normalize(&t.1.get(k).cloned().unwrap_or_else(Dim::one))
+    };
+    let tag = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        open.iter()
+            .for_each(|(g, sh)| (g, sh.display(super::Notation::Paper)).hash(&mut h));
+        h.finish() & 0xffff_ffff
+    };
+    // An extent every open case agrees on, each under its own guard: one of the
+    // cases' own extents (`e = d - a` keeps d's extents: in the case where a is scalar
+    // they are d's, and in the others d's equal a's).
+    let agreed = |k: usize| -> Option<Dim> {
+        let raw = |t: &(Constraint, Vec<Dim>, Facts)| t.1.get(k).cloned().unwrap_or_else(Dim::one);
+        let first = extent(&tuples[0], k);
+        if tuples.iter().all(|t| extent(t, k) == first) {
+            return Some(first);
+        }
+        tuples.iter().map(raw).find(|candidate| {
+            tuples
+                .iter()
+                .all(|t| t.2.ask(&Constraint::eq(&raw(t), candidate)).is_proven())
+        })
+    };
+    let mut dims = Vec::new();
+    let mut differing = Vec::new();
+    for k in 0..rank {
+        if let Some(d) = agreed(k) {
+            dims.push(d);
+        } else {
+            let p = Dim::sym(&format!("{PLACEHOLDER}{tag:x}.{k}"));
+            differing.push((k, p.clone()));
+            dims.push(p);
+        }
+    }
+    if differing.is_empty() {
+        return (Shape::tuple(dims), vec![any_guard]);
+    }
+    let alternatives = tuples.iter().map(|t| {
+        Constraint::and(
+            std::iter::once(t.0.clone()).chain(
+                differing
+                    .iter()
+                    .map(|(k, p)| Constraint::eq(p, &extent(t, *k))),
+            ),
+        )
+    });
+    (Shape::tuple(dims), vec![Constraint::or(alternatives)])
 }
 
 /// Normalises operands and handles π (annihilator) and ⊤ before a rule's cases.
@@ -228,7 +317,7 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
     let mut theta = Vec::new();
     let mut dims = Vec::new();
     let mut assume = Vec::new();
-    for (p, q) in s.promote(m).into_iter().zip(t.promote(m)) {
+    for (k, (p, q)) in s.promote(m).into_iter().zip(t.promote(m)).enumerate() {
         let cases = [
             (Constraint::eq(&p, &q), p.clone()),
             (Constraint::eq(&q, &one), p.clone()),
@@ -236,19 +325,42 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
         ];
         theta.push(Constraint::or(cases.iter().map(|c| c.0.clone())));
         let truths: Vec<Truth> = cases.iter().map(|c| facts.ask(&c.0)).collect();
-        let pick = truths
-            .iter()
-            .position(|t| t.is_proven())
-            .or_else(|| truths.iter().position(|t| !t.is_refuted()));
-        match pick {
-            Some(i) => {
-                if !truths[i].is_proven() {
-                    assume.push(cases[i].0.clone());
-                }
-                dims.push(cases[i].1.clone());
-            }
-            None => dims.push(p),
+        if let Some(i) = truths.iter().position(|t| t.is_proven()) {
+            dims.push(cases[i].1.clone());
+            continue;
         }
+        // Every case left open may be the one that holds: keep them all.
+        let open: Vec<(Constraint, Shape)> = cases
+            .iter()
+            .zip(&truths)
+            .filter(|(_, t)| !t.is_refuted())
+            .map(|(c, _)| (c.0.clone(), Shape::tuple(vec![c.1.clone(), Dim::one()])))
+            .collect();
+        if open.is_empty() {
+            dims.push(p);
+            continue;
+        }
+        let (shape, more) = open_cases(&open, facts);
+        let d = shape.as_tuple().map_or(p.clone(), |t| t.extent(0));
+        // Placeholders are per extent: name them apart.
+        let d = d.substitute(&|a| match a {
+            crate::dims::Atom::Sym(n) if n.starts_with(PLACEHOLDER) => {
+                Some(Dim::sym(&format!("{n}/{k}")))
+            }
+            _ => None,
+        });
+        let more = more.iter().map(|c| {
+            c.map_dims(&|x| {
+                x.substitute(&|a| match a {
+                    crate::dims::Atom::Sym(n) if n.starts_with(PLACEHOLDER) => {
+                        Some(Dim::sym(&format!("{n}/{k}")))
+                    }
+                    _ => None,
+                })
+            })
+        });
+        assume.extend(more);
+        dims.push(d);
     }
     let theta = Constraint::and(theta);
     let status = facts.ask(&theta);

@@ -113,6 +113,14 @@ impl Shape {
         }
     }
 
+    /// The shape with `f` applied to every extent.
+    pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Shape {
+        match self {
+            Shape::Tuple(t) => Shape::tuple(t.dims().iter().map(f).collect()),
+            other => other.clone(),
+        }
+    }
+
     pub fn normalize(&self, facts: &Facts) -> Shape {
         match self {
             Shape::Tuple(t) => Shape::Tuple(t.normalize(facts)),

@@ -3,7 +3,7 @@
 use super::eval::{self, Call};
 use super::{input_extent, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
-use crate::dims::{Constraint, Dim, Truth};
+use crate::dims::{Atom, Constraint, Dim, Truth};
 use crate::flow::{Analysis, State};
 use crate::report::Mode;
 use crate::shape::{self, IndexArg, Outcome, Shape};
@@ -205,10 +205,34 @@ impl ValueAnalysis<'_> {
         values: Vec<Value>,
         outcomes: &[Outcome],
     ) {
+        // Placeholders for extents that differ between a rule's open cases become
+        // symbols of this statement.
+        let stem = format!("{}~c", targets.first().map_or("ans", |t| t.as_str()));
+        let named: std::cell::RefCell<Vec<(String, Dim)>> = Default::default();
+        let rename = |d: &Dim| -> Dim {
+            d.substitute(&|a| match a {
+                Atom::Sym(n) if n.starts_with(shape::PLACEHOLDER) => {
+                    let mut named = named.borrow_mut();
+                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == &**n) {
+                        return Some(d.clone());
+                    }
+                    let d = self.symbols.mint(&stem, named.len(), stmt, false);
+                    named.push((n.to_string(), d.clone()));
+                    Some(d)
+                }
+                _ => None,
+            })
+        };
         for o in outcomes {
-            env.facts = o.facts_after(&env.facts);
+            for c in &o.assume {
+                env.facts.assume(&c.map_dims(&rename));
+            }
         }
         for (t, v) in targets.iter().zip(values) {
+            let v = Value {
+                shape: v.shape.map_dims(&rename),
+                ..v
+            };
             let shape = simplify_extents(&v.shape.normalize(&env.facts), &|k| {
                 self.symbols.mint(&format!("{t}~o"), k, stmt, false)
             });
