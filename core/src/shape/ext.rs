@@ -194,9 +194,10 @@ pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
         }
     };
     let n = args.len();
+    let mut assume = Vec::new();
     let shape = match args {
         [] => Shape::Tuple(t.clone()),
-        [arg] => linear_index_shape(&t, arg, facts),
+        [arg] => linear_index_shape(&t, arg, facts, &mut assume),
         _ => Shape::tuple(
             args.iter()
                 .enumerate()
@@ -217,7 +218,7 @@ pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
         shape: shape.normalize(facts),
         theta,
         status,
-        assume: vec![],
+        assume,
         rule,
     }
 }
@@ -245,7 +246,13 @@ fn in_bounds(a: &IndexArg, extent: &Dim) -> Constraint {
 
 /// MATLAB's linear indexing: `a(:)` is a column; a vector indexed by a vector keeps the
 /// vector's orientation; otherwise the result has the subscript's shape.
-fn linear_index_shape(t: &ShapeTuple, arg: &IndexArg, facts: &Facts) -> Shape {
+/// `orientation` receives what the result assumes when the base's orientation is open.
+fn linear_index_shape(
+    t: &ShapeTuple,
+    arg: &IndexArg,
+    facts: &Facts,
+    orientation: &mut Vec<Constraint>,
+) -> Shape {
     let idx_shape = match arg {
         IndexArg::Colon => return Shape::tuple(vec![t.numel(), Dim::one()]),
         IndexArg::Scalar(_) | IndexArg::End(_) => return Shape::scalar(),
@@ -271,13 +278,48 @@ fn linear_index_shape(t: &ShapeTuple, arg: &IndexArg, facts: &Facts) -> Shape {
     };
     let is_one = |d: &Dim| facts.ask(&Constraint::eq(d, &Dim::one())).is_proven();
     let idx_is_vector = it.rank() == 2 && (is_one(&it.extent(0)) || is_one(&it.extent(1)));
-    if idx_is_vector && t.rank() == 2 && !is_one(&t.extent(0)) && is_one(&t.extent(1)) {
-        return Shape::tuple(vec![it.numel(), Dim::one()]);
+    if !idx_is_vector || t.rank() != 2 {
+        return idx_shape;
     }
-    if idx_is_vector && t.rank() == 2 && is_one(&t.extent(0)) && !is_one(&t.extent(1)) {
-        return Shape::tuple(vec![Dim::one(), it.numel()]);
+    // A vector indexed by a vector keeps the vector's orientation; anything else
+    // (a scalar, a matrix) takes the subscript's shape. Whichever of these the facts
+    // leave open stays possible (`v(1:3)` of a vector of unknown orientation).
+    let one = Dim::one();
+    let (rows_1, cols_1) = (
+        Constraint::eq(&t.extent(0), &one),
+        Constraint::eq(&t.extent(1), &one),
+    );
+    let (rows_n, cols_n) = (
+        Constraint::ne(&t.extent(0), &one),
+        Constraint::ne(&t.extent(1), &one),
+    );
+    let cases = [
+        (
+            Constraint::and([rows_1.clone(), cols_n.clone()]),
+            Shape::tuple(vec![one.clone(), it.numel()]),
+        ),
+        (
+            Constraint::and([cols_1.clone(), rows_n.clone()]),
+            Shape::tuple(vec![it.numel(), one.clone()]),
+        ),
+        (
+            Constraint::and([
+                Constraint::or([rows_n, cols_1]),
+                Constraint::or([cols_n, rows_1]),
+            ]),
+            idx_shape,
+        ),
+    ];
+    let open: Vec<(Constraint, Shape)> = cases
+        .into_iter()
+        .filter(|(g, _)| !facts.ask(g).is_refuted())
+        .collect();
+    if let Some((_, shape)) = open.iter().find(|(g, _)| facts.ask(g).is_proven()) {
+        return shape.clone();
     }
-    idx_shape
+    let (shape, assume) = super::rules::open_cases(&open, facts);
+    *orientation = assume;
+    shape
 }
 
 /// `a(args…) = rhs`, with growth. A proven `[]` right-hand side is a deletion
@@ -296,7 +338,7 @@ pub fn assign_index(
         .is_some_and(|r| facts.ask(&is_empty_matrix(r)).is_proven())
         && !args.is_empty()
     {
-        return delete_index(base, args, facts);
+        return delete_index(base, args, facts, fresh);
     }
     let t = match base.normalize(facts) {
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -474,7 +516,12 @@ fn region_matches(region: &[Dim], r: &ShapeTuple) -> Constraint {
 
 /// `a(args…) = []`: deletion. A linear subscript leaves a row (a column stays a
 /// column); otherwise exactly one subscript may be other than `:`.
-pub fn delete_index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
+pub fn delete_index(
+    base: &Shape,
+    args: &[IndexArg],
+    facts: &Facts,
+    fresh: &mut dyn FnMut() -> Dim,
+) -> Outcome {
     let rule = ext("delete");
     let t = match base.normalize(facts) {
         Shape::Tuple(t) => t,
@@ -487,14 +534,24 @@ pub fn delete_index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
         if args[0] == IndexArg::Colon {
             return Outcome::always(Shape::empty(), rule);
         }
-        let left = t.numel().sub(&args[0].count(&t.numel()));
+        let numel = t.numel();
+        let left = remaining(&numel, &args[0], fresh);
         let column = t.rank() == 2 && is_one(&t.extent(1)) && !is_one(&t.extent(0));
         let shape = if column {
             Shape::tuple(vec![left, Dim::one()])
         } else {
             Shape::tuple(vec![Dim::one(), left])
         };
-        return Outcome::always(shape.normalize(facts), rule);
+        let theta = in_bounds(&args[0], &numel);
+        let status = facts.ask(&theta);
+        if status.is_refuted() {
+            return Outcome::illegal(theta, rule);
+        }
+        return Outcome {
+            theta,
+            status,
+            ..Outcome::always(shape.normalize(facts), rule)
+        };
     }
     let non_colon: Vec<usize> = (0..n).filter(|&i| args[i] != IndexArg::Colon).collect();
     let mut dims: Vec<Dim> = (0..n).map(|i| spanned_extent(&t, i, n)).collect();
@@ -505,7 +562,7 @@ pub fn delete_index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
         }
         [j] => {
             let e = dims[*j].clone();
-            dims[*j] = e.sub(&args[*j].count(&e));
+            dims[*j] = remaining(&e, &args[*j], fresh);
             let mut o = Outcome::always(Shape::tuple(dims).normalize(facts), rule);
             o.theta = in_bounds(&args[*j], &e);
             o.status = facts.ask(&o.theta);
@@ -517,6 +574,16 @@ pub fn delete_index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
             o.theta = Constraint::Opaque("a null assignment has one non-colon subscript".into());
             o
         }
+    }
+}
+
+/// The extent left after deleting what `a` selects from `e`: exact for subscripts that
+/// cannot repeat a position (a scalar, a range, a mask); an array of subscripts may
+/// repeat one, so what is left is a fresh extent. Never negative.
+fn remaining(e: &Dim, a: &IndexArg, fresh: &mut dyn FnMut() -> Dim) -> Dim {
+    match a {
+        IndexArg::Array { .. } => fresh(),
+        _ => e.sub(&a.count(e)).max0(),
     }
 }
 

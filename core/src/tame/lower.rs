@@ -967,7 +967,10 @@ impl Lowerer {
         out: &mut Out,
     ) -> Var {
         if let ExprKind::Ident(f) = &base.kind {
-            if !self.is_var(&f.name) {
+            // `x(2:end)` where x is not assigned here is still an index: `end` has no
+            // meaning in a call, so x must be a variable the function cannot see being
+            // made (`load`, `eval`, a script's caller's workspace).
+            if !self.is_var(&f.name) && !args.iter().any(mentions_end) {
                 // A call: `:` is passed as the string ':', and `end` has no array.
                 let mut vs = Vec::new();
                 for a in args {
@@ -1214,5 +1217,22 @@ fn set_kind(sel: Sel, base: Var, rhs: Var) -> StmtKind {
             rhs,
         },
         Sel::Field(field) => StmtKind::DotSet { base, field, rhs },
+    }
+}
+
+/// Whether `e` uses `end` for the index it is a subscript of (not inside a nested
+/// index, which has its own `end`).
+fn mentions_end(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::End => true,
+        ExprKind::Binary { lhs, rhs, .. } => mentions_end(lhs) || mentions_end(rhs),
+        ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => {
+            mentions_end(operand)
+        }
+        ExprKind::Range { start, step, stop } => {
+            mentions_end(start) || step.as_deref().is_some_and(mentions_end) || mentions_end(stop)
+        }
+        ExprKind::Matrix(rows) | ExprKind::Cell(rows) => rows.iter().flatten().any(mentions_end),
+        _ => false,
     }
 }

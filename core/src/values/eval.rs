@@ -53,10 +53,16 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         }
         let outcome = ev.char_padding(ev.shape(expr, k));
         let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
+        // Element-wise results and reductions of an array of open rank keep its
+        // trailing dimensions: their rank stays open (`mean(mean(img))` may be 1×1×3).
+        let keeps_rank = matches!(
+            expr,
+            ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..) | ShapeExpr::Collapse { .. }
+        );
         value.open_rank = call
             .args
             .iter()
-            .any(|a| a.open_rank && a.shape == outcome.shape);
+            .any(|a| a.open_rank && (keeps_rank || a.shape == outcome.shape));
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
         if k == 0 || outcome.theta != Constraint::True {
@@ -168,6 +174,7 @@ impl Eval<'_> {
                 Some("cell")
             }
             "struct" => Some("struct"),
+            "inline" | "str2func" | "fcnchk" | "vectorize" => Some("function_handle"),
             "char" | "num2str" | "sprintf" | "int2str" | "mat2str" | "upper" | "lower"
             | "strtrim" | "strrep" | "blanks" | "repmat_char" => Some("char"),
             "horzcat" | "vertcat" | "cat" | "repmat" | "reshape" | "transpose" | "ctranspose" => {
@@ -524,6 +531,13 @@ impl Eval<'_> {
     /// integer arithmetic on scalars (`n+1`, `2*m`, `floor(n/2)`).
     fn add_value_semantics(&self, k: usize, value: &mut Value) {
         let args = &self.call.args;
+        if self.call.func == "str2func" {
+            // `str2func('name')` is `@name`; `str2func('@(x) …')` is an anonymous one.
+            value.handle = args.first().and_then(|a| a.text.clone()).filter(|t| {
+                t.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+        }
         let tuple = |i: usize| args.get(i).and_then(|v| v.shape.as_tuple());
         let val = |i: usize| args.get(i).and_then(|v| v.scalar.clone());
         let scalar = match (self.call.func, args.len()) {

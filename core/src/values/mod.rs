@@ -50,6 +50,9 @@ pub struct Value {
     /// matrix, but it may have more dimensions, so subscripts past the second are not
     /// out of bounds (no false alarm on `rgb(:,:,3)`).
     pub open_rank: bool,
+    /// For a function handle, the function it calls when that is known (`@sin`,
+    /// `str2func('sin')`), so a call through it is evaluated as a call to that function.
+    pub handle: Option<String>,
 }
 
 impl Value {
@@ -63,6 +66,7 @@ impl Value {
             text: None,
             number: None,
             open_rank: false,
+            handle: None,
         }
     }
 
@@ -110,6 +114,11 @@ impl Value {
                 None
             },
             open_rank: self.open_rank || other.open_rank,
+            handle: if self.handle == other.handle {
+                self.handle.clone()
+            } else {
+                None
+            },
         }
     }
 }

@@ -58,6 +58,13 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
         simulation_budget: std::cell::Cell::new(loops::SIMULATION_BUDGET),
         studies: Default::default(),
         template: Default::default(),
+        nested_in: program
+            .functions
+            .iter()
+            .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
+            .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
+            .collect(),
+        globals: Default::default(),
     };
     let mut diagnostics = Vec::new();
     let functions = program
@@ -89,6 +96,7 @@ fn analyze_function(
         span: f.span,
     });
     a.studies.borrow_mut().clear();
+    *a.globals.borrow_mut() = declared_globals(&f.body);
     let flow = flow::analyze_function(a, f);
     let mut statements = Vec::new();
     collect(a, &is_temp, &flow, &f.body, &mut statements);
@@ -322,4 +330,18 @@ fn collect_loops(
             collect_loops(child, flow, out);
         }
     }
+}
+
+/// The names declared `global` anywhere in `stmts`.
+fn declared_globals(stmts: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in stmts {
+        if let StmtKind::Global(vars) = &s.kind {
+            out.extend(vars.iter().cloned());
+        }
+        for c in s.children() {
+            out.extend(declared_globals(c));
+        }
+    }
+    out
 }

@@ -44,6 +44,29 @@ pub struct ValueAnalysis<'a> {
     pub studies: std::cell::RefCell<StudyCache>,
     /// The function being analysed, without its body (what a simulated block needs).
     pub template: std::cell::RefCell<Option<Function>>,
+    /// Nested functions of the file and the function whose workspace each shares.
+    pub nested_in: Vec<(String, String)>,
+    /// The names the function being analysed declares `global`.
+    pub globals: std::cell::RefCell<Vec<String>>,
+}
+
+/// What a workspace mutator does to the variables.
+enum WorkspaceEffect {
+    /// Any variable may have been created, changed or cleared.
+    Havoc,
+    /// `S = load(...)`: a struct of the file's variables; the workspace is untouched.
+    LoadToStruct,
+}
+
+/// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
+/// features): after them no variable's value is known.
+fn workspace_effect(func: &str, targets: &[Var]) -> Option<WorkspaceEffect> {
+    match func {
+        "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
+        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms"
+        | "run" => Some(WorkspaceEffect::Havoc),
+        _ => None,
+    }
 }
 
 type StudyCache = std::collections::HashMap<
@@ -87,12 +110,30 @@ impl ValueAnalysis<'_> {
                     }
                 } else if self.user_functions.iter().any(|f| f == func) {
                     effect.op = func.clone();
+                    self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
                     bind_unknown(&mut env, targets);
+                } else if let Some(kind) = workspace_effect(func, targets) {
+                    effect.op = func.clone();
+                    if matches!(kind, WorkspaceEffect::Havoc) {
+                        self.havoc(&mut env, |_| true);
+                    }
+                    match kind {
+                        // `S = load(...)` gives a struct of the file's variables.
+                        WorkspaceEffect::LoadToStruct => {
+                            let v = Value::of_shape(Some("struct"), Shape::scalar());
+                            env.vars.insert(targets[0].clone(), v);
+                        }
+                        WorkspaceEffect::Havoc => bind_unknown(&mut env, targets),
+                    }
                 } else {
                     let result = eval::call(self.builtins, self.mode, &call, &env.facts);
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
                     effect.diverges = result.diverges;
+                    if self.builtins.lookup(func).is_none() {
+                        // Not a builtin we know: a function or script of the user's.
+                        self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
+                    }
                     self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
                     effect.outcomes = result.outcomes;
                 }
@@ -126,6 +167,11 @@ impl ValueAnalysis<'_> {
             }
             StmtKind::DotSet { base, .. } => {
                 let v = match env.get(base) {
+                    // `x.f = v` on [] (or on a missing part read for the update) makes
+                    // a 1×1 struct, as on an undefined x.
+                    Some(v) if v.shape == Shape::empty() => {
+                        Value::of_shape(Some("struct"), Shape::scalar())
+                    }
                     Some(v) if v.class == Some("struct") => v.clone(),
                     Some(v) if !matches!(v.shape, Shape::Unknown) => {
                         Value::of_shape(None, v.shape.clone())
@@ -134,7 +180,14 @@ impl ValueAnalysis<'_> {
                 };
                 env.vars.insert(base.clone(), v);
             }
-            StmtKind::FuncHandle { lhs, .. } | StmtKind::Lambda { lhs, .. } => {
+            StmtKind::FuncHandle { lhs, func } => {
+                let v = Value {
+                    handle: Some(func.clone()),
+                    ..Value::of_shape(Some("function_handle"), Shape::scalar())
+                };
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Lambda { lhs, .. } => {
                 let v = Value::of_shape(Some("function_handle"), Shape::scalar());
                 env.vars.insert(lhs.clone(), v);
             }
@@ -162,6 +215,103 @@ impl ValueAnalysis<'_> {
             State::Reachable(env)
         };
         (state, effect)
+    }
+
+    /// The shape indexing with `n` subscripts sees. For an input of open rank, the
+    /// last subscript spans its trailing dimensions, whose product is unknown: that
+    /// extent is a fresh symbol (a linear subscript sees rows × that).
+    fn open_rank_view(&self, id: StmtId, array: &str, base: &Value, n: usize) -> Shape {
+        match base.shape.as_tuple() {
+            Some(t) if base.open_rank && n <= t.rank() => {
+                let fresh = self.symbols.mint(&format!("{array}~r"), n, id, false);
+                let keep = n.max(2) - 1;
+                let mut dims = t.dims()[..keep].to_vec();
+                dims.push(fresh);
+                Shape::tuple(dims)
+            }
+            _ => base.shape.clone(),
+        }
+    }
+
+    /// `f(args…)` where `f` holds a function handle: a call to the function it names
+    /// when that is a builtin (its rule gives the result), else unknown results, and a
+    /// user function's effects on globals.
+    fn call_through_handle(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        targets: &[Var],
+        handle: Value,
+        indices: &[Index],
+    ) {
+        let args: Option<Vec<Value>> = indices
+            .iter()
+            .map(|i| match i {
+                Index::Var(v) => Some(value_of(env, v)),
+                Index::Colon => None,
+            })
+            .collect();
+        let builtin = handle
+            .handle
+            .as_deref()
+            .filter(|f| !self.user_functions.iter().any(|u| u == f))
+            .filter(|f| {
+                self.builtins.lookup(f).is_some() && workspace_effect(f, targets).is_none()
+            });
+        let (Some(func), Some(args)) = (builtin, args) else {
+            let name = handle.handle.as_deref().unwrap_or("");
+            self.havoc_callee_effects(env, name, false, targets);
+            return bind_unknown(env, targets);
+        };
+        let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
+        let call = Call {
+            func,
+            args,
+            nargout: targets.len(),
+            targets,
+            mint: &mint,
+        };
+        let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        effect.op = func.to_string();
+        effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+        effect.diverges = result.diverges;
+        self.bind(id, env, targets, result.values, &result.outcomes);
+        effect.outcomes = result.outcomes;
+    }
+
+    /// Forgets every variable `which` selects (not temporaries, which the lowering
+    /// defines right before their use): what a construct with unknown effects on the
+    /// workspace may have changed. Facts stay: they are about symbols, not variables.
+    fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
+        let names: Vec<String> = env
+            .vars
+            .keys()
+            .filter(|n| !self.is_temp(n) && which(n))
+            .cloned()
+            .collect();
+        for n in names {
+            env.vars.insert(n, Value::unknown());
+        }
+    }
+
+    /// What a call to a user's function or script may change besides its outputs: a
+    /// script (a call with no arguments and no outputs may be one) runs in this
+    /// workspace; a nested function shares it; any function may set globals.
+    fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
+        let current = self.template.borrow().as_ref().map(|f| f.name.clone());
+        let nested_here = self
+            .nested_in
+            .iter()
+            .any(|(f, parent)| f == func && Some(parent) == current.as_ref());
+        let maybe_script =
+            no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
+        if nested_here || maybe_script {
+            self.havoc(env, |_| true);
+        } else {
+            let globals = self.globals.borrow();
+            self.havoc(env, |n| globals.iter().any(|g| g == n));
+        }
     }
 
     /// Takes `cost` from the simulation budget; false (and nothing taken) when too
@@ -207,7 +357,10 @@ impl ValueAnalysis<'_> {
     ) {
         // Placeholders for extents that differ between a rule's open cases become
         // symbols of this statement.
-        let stem = format!("{}~c", targets.first().map_or("ans", |t| t.as_str()));
+        let stem = match targets.first() {
+            Some(t) if !self.is_temp(t) => format!("{t}~c"),
+            _ => "t~c".to_string(),
+        };
         let named: std::cell::RefCell<Vec<(String, Dim)>> = Default::default();
         let rename = |d: &Dim| -> Dim {
             d.substitute(&|a| match a {
@@ -233,9 +386,9 @@ impl ValueAnalysis<'_> {
                 shape: v.shape.map_dims(&rename),
                 ..v
             };
-            let shape = simplify_extents(&v.shape.normalize(&env.facts), &|k| {
-                self.symbols.mint(&format!("{t}~o"), k, stmt, false)
-            });
+            let fresh = |k: usize| self.symbols.mint(&format!("{t}~o"), k, stmt, false);
+            let shape = simplify_extents(&v.shape.normalize(&env.facts), &fresh);
+            let shape = nonnegative(shape, &env.facts, &fresh);
             let mut v = Value { shape, ..v };
             if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
                 // An unknown scalar is named after the variable that holds it (`m`), as
@@ -263,7 +416,15 @@ impl ValueAnalysis<'_> {
                 }
                 return;
             }
-            Some(v) if v.class == Some("function_handle") => return bind_unknown(env, targets),
+            // A value of unknown class and shape may be a function handle or an object
+            // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
+            Some(v) if v.class.is_none() && v.shape == Shape::Unknown => {
+                effect.op = "index".into();
+                return bind_unknown(env, targets);
+            }
+            Some(v) if v.class == Some("function_handle") => {
+                return self.call_through_handle(id, env, effect, targets, v.clone(), indices)
+            }
             Some(v) => v.clone(),
             // `update` reads of a missing part yield [] (MATLAB creates it).
             None if update => Value::of_shape(None, Shape::empty()),
@@ -287,7 +448,11 @@ impl ValueAnalysis<'_> {
             .enumerate()
             .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
             .collect();
-        let mut outcome = shape::index(&base.shape, &args, &env.facts);
+        let mut outcome = shape::index(
+            &self.open_rank_view(id, array, &base, indices.len()),
+            &args,
+            &env.facts,
+        );
         if update && outcome.status == Truth::Refuted {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
             outcome = Outcome::always(Shape::empty(), outcome.rule);
@@ -325,10 +490,18 @@ impl ValueAnalysis<'_> {
         rhs: &Var,
         container: Option<&'static str>,
     ) {
-        let base = env
-            .get(array)
-            .cloned()
-            .unwrap_or_else(|| Value::of_shape(container, Shape::empty()));
+        let shared = self
+            .template
+            .borrow()
+            .as_ref()
+            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Nested);
+        let base = match env.get(array) {
+            Some(v) => v.clone(),
+            // A nested function shares its parent's workspace: a variable it has not
+            // assigned may hold anything.
+            None if shared => Value::unknown(),
+            None => Value::of_shape(container, Shape::empty()),
+        };
         let rhs_value = match container.or(base.class) {
             // `c{i} = x` stores one element whatever x's shape is, and so does
             // `c(i) = x` on a cell array (Octave wraps x in a cell).
@@ -387,7 +560,11 @@ impl ValueAnalysis<'_> {
         } else {
             outcome
         };
-        let value = Value::of_shape(class, outcome.shape.clone());
+        // Assigning into part of an array of open rank leaves its rank open.
+        let value = Value {
+            open_rank: base.open_rank,
+            ..Value::of_shape(class, outcome.shape.clone())
+        };
         self.bind(
             id,
             env,
@@ -421,6 +598,26 @@ fn simplify_extents(shape: &Shape, fresh: &dyn Fn(usize) -> Dim) -> Shape {
         ),
         _ => shape.clone(),
     }
+}
+
+/// Extents are never negative: one the facts cannot show to be ≥ 0 (a count that
+/// depends on data, a difference of unknowns) is replaced by a fresh extent, so no
+/// shape such as <1,-2> is ever shown or reasoned with.
+fn nonnegative(shape: Shape, facts: &crate::dims::Facts, fresh: &dyn Fn(usize) -> Dim) -> Shape {
+    let Some(t) = shape.as_tuple() else {
+        return shape;
+    };
+    let ok = |d: &Dim| d.is_nonneg() || facts.ask(&Constraint::le(&Dim::zero(), d)).is_proven();
+    if t.dims().iter().all(ok) {
+        return shape;
+    }
+    Shape::tuple(
+        t.dims()
+            .iter()
+            .enumerate()
+            .map(|(k, d)| if ok(d) { d.clone() } else { fresh(k + 100) })
+            .collect(),
+    )
 }
 
 fn extent_size(d: &Dim) -> usize {
