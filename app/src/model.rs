@@ -147,6 +147,18 @@ pub fn editor_lines(source: &str, report: &Report, notation: Notation) -> Vec<Li
         let Some(line) = lines.get_mut(s.range.line.max(1) as usize - 1) else {
             continue;
         };
+        if s.nonviable {
+            if !line.notes.iter().any(|n| n.class == "unreached") {
+                line.notes.push(Note {
+                    title: "No execution reaches this statement (a branch that cannot be \
+                            taken, or code after a definite error): it neither runs nor fails."
+                        .into(),
+                    text: "not reached".into(),
+                    class: "unreached",
+                });
+            }
+            continue;
+        }
         for def in &s.defs {
             let shape = format_shape(&def.shape, &def.display, notation);
             line.notes.push(Note {

@@ -8,10 +8,20 @@ use crate::report::{CheckStatus, Report, StatementReport};
 use std::collections::BTreeMap;
 
 /// Renders the Checks view for `source` from its analysed `report`.
+/// The mark of a statement no execution reaches (not a failure: nothing runs there).
+const NOT_REACHED: &str = "% not reached";
+
 pub fn inline_checks(source: &str, report: &Report) -> String {
     let mut before_line: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let count = |c: CheckStatus| report.statements.iter().filter(|s| s.check == c).count();
     for s in &report.statements {
+        if s.nonviable {
+            let lines = before_line.entry(s.range.line).or_default();
+            if !lines.iter().any(|l| l == NOT_REACHED) {
+                lines.push(NOT_REACHED.to_string());
+            }
+            continue;
+        }
         if let Some(line) = check_line(s) {
             before_line.entry(s.range.line).or_default().push(line);
         }

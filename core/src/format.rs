@@ -43,6 +43,13 @@ struct StatementJson<'a> {
     condition: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'a str>,
+    /// Present (and false) only for statements no execution reaches.
+    #[serde(skip_serializing_if = "is_true")]
+    reachable: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// The per-file JSON value of the CLI contract.
@@ -79,6 +86,7 @@ pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
                 check: s.check,
                 condition: s.condition.as_deref(),
                 rule: s.rule.as_deref(),
+                reachable: !s.nonviable,
             })
             .collect(),
     };
@@ -128,6 +136,32 @@ mod tests {
             text,
             "a.m:2:3: error: unbalanced bracket [syntax.unbalanced]\n"
         );
+    }
+
+    #[test]
+    fn unreachable_statements_say_so_and_show_no_shapes() {
+        let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelseif n < 6\n  A = ones(3,3);\nelse\n  A = eye(3);\nend\n";
+        let report = crate::analyze(src, &crate::Options::default());
+        let json = to_json_value("d.m", &report);
+        let at = |line: u64| {
+            json["statements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["line"] == line)
+                .cloned()
+                .unwrap()
+        };
+        for dead in [3, 7] {
+            let s = at(dead);
+            assert_eq!(s["reachable"], false, "{s}");
+            assert_eq!(s["defs"].as_array().map(Vec::len), Some(0), "{s}");
+            assert_eq!(s["check"], "none", "{s}");
+        }
+        let live = at(5);
+        assert!(live.get("reachable").is_none(), "{live}");
+        assert_eq!(live["defs"][0]["display"], "<3,3>");
+        assert!(report.checks.contains("% not reached"), "{}", report.checks);
     }
 
     #[test]

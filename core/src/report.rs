@@ -185,7 +185,9 @@ pub struct StatementReport {
     /// The rule applied and where it comes from (paper table or "extension").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
-    /// No execution reaches this statement (it follows a definite error).
+    /// No execution reaches this statement (a branch whose condition is known to be
+    /// false, code after a definite error or `error(...)`): the views say "not
+    /// reached", and the CLI's JSON has `"reachable": false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonviable: bool,
 }

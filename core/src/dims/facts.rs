@@ -540,12 +540,13 @@ impl Facts {
             Constraint::Lt(a, b) => self.add_nonneg(b.sub(a).add_const(-1)),
             Constraint::And(v) => v.iter().for_each(|x| self.assume(x)),
             Constraint::Or(v) => {
-                let open: Vec<&Constraint> =
-                    v.iter().filter(|x| !self.ask(x).is_refuted()).collect();
+                // Plain questions (no case splits): assuming must stay cheap.
+                let plain = |x: &Constraint| self.ask_with(x, &Budget(Cell::new(DEFAULT_BUDGET)));
+                let open: Vec<&Constraint> = v.iter().filter(|x| !plain(x).is_refuted()).collect();
                 match open.as_slice() {
                     [] => Arc::make_mut(&mut self.inner).contradictory = true,
                     [only] => self.assume(only),
-                    _ if open.iter().any(|x| self.ask(x).is_proven()) => {}
+                    _ if open.iter().any(|x| plain(x).is_proven()) => {}
                     _ => {
                         let alts: Vec<Constraint> = open.into_iter().cloned().collect();
                         let inner = Arc::make_mut(&mut self.inner);
@@ -646,9 +647,15 @@ impl Facts {
             return a.clone();
         }
         let mut out = Facts::new();
+        let plain = |f: &Facts, c: &Constraint| f.ask_with(c, &Budget(Cell::new(DEFAULT_BUDGET)));
         for (this, other) in [(a, b), (b, a)] {
             for c in this.as_constraints() {
-                if other.ask(&c).is_proven() {
+                let kept = match &c {
+                    // A disjunction survives a merge when both paths hold it.
+                    Constraint::Or(alts) => other.inner.disjunctions.contains(alts),
+                    _ => plain(other, &c).is_proven(),
+                };
+                if kept {
                     out.assume(&c);
                 }
             }

@@ -562,6 +562,9 @@ impl Lowerer {
             }
             return;
         };
+        // An `elseif` condition is lowered after the previous arm's body: it belongs to
+        // the `if` statement, not to that arm's last statement.
+        self.scope.origin = sp;
         let c = self.expr(cond, Dest::Any, out);
         let mut then_body = Vec::new();
         self.block(body, &mut then_body);

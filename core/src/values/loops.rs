@@ -29,7 +29,7 @@ pub const MAX_EXACT_ITERATIONS: usize = 1_000;
 /// Statements (counted once per simulated iteration, inner loops included) that one
 /// analysis may simulate in all: nested counted loops multiply, and past this the
 /// fixed point, which is sound, takes over.
-pub const SIMULATION_BUDGET: usize = 200_000;
+pub const SIMULATION_BUDGET: usize = 5_000;
 
 /// One loop's simulated iterations.
 pub struct LoopStudy {
@@ -110,6 +110,24 @@ fn run_block(
 /// The state after loop `stmt` from `entry` when its study accounts for every
 /// iteration (the flow framework's [`Analysis::exact_loop`]).
 pub fn exact_exit(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<State<Env>> {
+    // Only a loop whose trip count is known can be accounted for exactly; simulating
+    // the others here (inside every iteration of an enclosing loop) would cost much and
+    // give nothing the fixed point does not.
+    let counted = match &stmt.kind {
+        StmtKind::For { iter, .. } => Iterator::of(entry, iter)
+            .trips
+            .is_some_and(|n| n <= MAX_EXACT_ITERATIONS as i64),
+        StmtKind::While { header, cond, .. } => {
+            let template = a.template.borrow().clone()?;
+            let (flow, _) = run_block(a, &template, header, entry.clone());
+            let known = |e: &Env| e.get(cond)?.scalar.as_ref()?.as_known();
+            flow.exit.fact().and_then(known).is_some()
+        }
+        _ => false,
+    };
+    if !counted {
+        return None;
+    }
     cached_study(a, stmt, entry)?.exact_exit.clone()
 }
 

@@ -69,9 +69,12 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
         }
     }
     st.defs = defs;
-    // After a definite error nothing runs: defs stay π (the annihilator), with no check.
+    // No execution reaches it (a branch that cannot be taken, code after a definite
+    // error): it neither succeeds nor fails, so it shows no shapes and no check. π is
+    // kept for statements that run and fail.
     st.nonviable = irs.iter().all(|s| !s.viable);
     if st.nonviable {
+        st.defs.clear();
         return;
     }
     let outcomes: Vec<(&StmtResult, &Outcome)> = irs
