@@ -165,6 +165,22 @@ mod tests {
     }
 
     #[test]
+    fn a_definite_error_cites_where_its_operands_came_from() {
+        let src = "x = ones(3,2);\n\ny = rand(4);\nz = x * y;\n";
+        let report = crate::analyze(src, &crate::Options::default());
+        let json = to_json_value("e.m", &report);
+        let message = json["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            message.contains("x is <3,2> (line 1: x = ones(3,2))")
+                && message.contains("y is <4,4> (line 3: y = rand(4))"),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn json_has_the_contract_fields() {
         let v = to_json_value("a.m", &report_with_error());
         for key in ["file", "lang", "parse_ok", "diagnostics", "statements"] {

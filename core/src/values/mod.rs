@@ -53,6 +53,9 @@ pub struct Value {
     /// For a function handle, the function it calls when that is known (`@sin`,
     /// `str2func('sin')`), so a call through it is evaluated as a call to that function.
     pub handle: Option<String>,
+    /// The source statement that gave the variable this value (`x = ones(3,2)`): the
+    /// evidence a definite error cites for its operands.
+    pub origin: Option<crate::span::Span>,
 }
 
 impl Value {
@@ -67,6 +70,7 @@ impl Value {
             number: None,
             open_rank: false,
             handle: None,
+            origin: None,
         }
     }
 
@@ -114,6 +118,11 @@ impl Value {
                 None
             },
             open_rank: self.open_rank || other.open_rank,
+            origin: if self.origin == other.origin {
+                self.origin
+            } else {
+                None
+            },
             handle: if self.handle == other.handle {
                 self.handle.clone()
             } else {

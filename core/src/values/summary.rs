@@ -221,13 +221,43 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         Constraint::False => requirement(o.rule.name).to_string(),
         theta => format!("{theta}, which cannot hold"),
     };
-    let message = format!(
+    let mut message = format!(
         "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
         o.rule.name
     );
+    // The evidence: where each named operand's shape came from, so a reader can check
+    // the claim (`x is <3,2> (line 4: x = ones(3,2))`).
+    let evidence: Vec<String> = s
+        .effect
+        .evidence
+        .iter()
+        .map(|(name, shape, origin)| {
+            let shape = shape.display(Notation::Paper);
+            match origin.and_then(|o| statement_text(source, o)) {
+                Some((line, text)) => format!("{name} is {shape} (line {line}: {text})"),
+                None => format!("{name} is {shape}"),
+            }
+        })
+        .collect();
+    if !evidence.is_empty() {
+        message.push_str(&format!("; {}", evidence.join("; ")));
+    }
     let code = format!("shape.{}", o.rule.name);
     Diagnostic::error(&code, message, s.span).with_help(format!(
         "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
         o.rule.name, o.rule.source
     ))
+}
+
+/// The 1-based line and the (shortened, one-line) text of the statement at `span`.
+fn statement_text(source: &str, span: Span) -> Option<(usize, String)> {
+    let text = source.get(span.start..span.end)?;
+    let line = source.get(..span.start)?.matches('\n').count() + 1;
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short = if one_line.chars().count() > 40 {
+        format!("{}…", one_line.chars().take(39).collect::<String>())
+    } else {
+        one_line
+    };
+    Some((line, short.trim_end_matches(';').to_string()))
 }

@@ -18,6 +18,9 @@ pub struct Effect {
     pub operands: Vec<Shape>,
     /// The callee or operation (`mtimes`, `index`, …).
     pub op: String,
+    /// The named variables among the operands, with their shapes and the statements
+    /// those came from: a definite error's evidence.
+    pub evidence: Vec<(String, Shape, Option<crate::span::Span>)>,
     pub diverges: bool,
 }
 
@@ -77,6 +80,7 @@ type StudyCache = std::collections::HashMap<
 impl ValueAnalysis<'_> {
     /// Applies `stmt` to `env`, returning the new environment and what happened.
     pub fn step(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
+        let input_env = env;
         let mut env = env.clone();
         let mut effect = Effect::default();
         match &stmt.kind {
@@ -200,6 +204,9 @@ impl ValueAnalysis<'_> {
             | StmtKind::Continue
             | StmtKind::Return => {}
         }
+        if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            effect.evidence = self.evidence(stmt, input_env);
+        }
         // A definite shape error leaves its targets illegal (π) and analysis goes on:
         // π is the annihilator of every shape algebra, so it flows on without further
         // errors, and statements that don't depend on it are still checked.
@@ -209,12 +216,46 @@ impl ValueAnalysis<'_> {
                     .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
             }
         }
+        for t in stmt.defs() {
+            if let Some(v) = env.vars.get_mut(t) {
+                v.origin = Some(stmt.origin);
+            }
+        }
         let state = if effect.diverges {
             State::Nonviable
         } else {
             State::Reachable(env)
         };
         (state, effect)
+    }
+
+    /// The named variables `stmt` reads, with their shapes and origins before it ran.
+    fn evidence(&self, stmt: &Stmt, env: &Env) -> Vec<(String, Shape, Option<crate::span::Span>)> {
+        let mut names: Vec<&Var> = match &stmt.kind {
+            StmtKind::Call { args, .. } => args.iter().collect(),
+            StmtKind::ArrayGet { array, indices, .. } => std::iter::once(array)
+                .chain(indices.iter().filter_map(|i| match i {
+                    Index::Var(v) => Some(v),
+                    Index::Colon => None,
+                }))
+                .collect(),
+            StmtKind::ArraySet { array, rhs, .. }
+            | StmtKind::CellSet {
+                cell: array, rhs, ..
+            } => {
+                vec![array, rhs]
+            }
+            _ => vec![],
+        };
+        names.dedup();
+        names
+            .into_iter()
+            .filter(|n| !self.is_temp(n))
+            .filter_map(|n| {
+                let v = env.get(n)?;
+                Some((n.clone(), v.shape.clone(), v.origin))
+            })
+            .collect()
     }
 
     /// The shape indexing with `n` subscripts sees. For an input of open rank, the
