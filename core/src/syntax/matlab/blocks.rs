@@ -309,7 +309,7 @@ impl Folder<'_, '_> {
         };
         if self.depth >= MAX_BLOCK_DEPTH {
             self.diags.push(Diagnostic::error(
-                "syntax.invalid",
+                "syntax.too-deep",
                 format!("blocks are nested more than {MAX_BLOCK_DEPTH} deep"),
                 span,
             ));

@@ -4,6 +4,7 @@
 
 use super::ast::*;
 use super::blocks::{Clause, EndWord, FnHead, Head};
+use super::depth::{self, MAX_EXPR_DEPTH};
 use super::parser::Rule;
 use crate::span::Span;
 use pest::iterators::Pair;
@@ -395,67 +396,12 @@ impl Builder {
             .map(|c| match c.as_rule() {
                 Rule::prefix => Tok::Prefix(unop(c.as_str()), self.span(&c)),
                 Rule::infix => Tok::Infix(Infix::from_text(c.as_str())),
+                // A lambda is an operand of its own (it takes no postfix operators).
+                Rule::lambda => Tok::Operand(self.primary(c)),
                 _ => Tok::Operand(self.operand(c)),
             })
             .collect();
-        let mut toks = toks.into_iter().peekable();
-        self.climb(&mut toks, 0).0
-    }
-
-    /// Precedence climbing. Returns the expression and whether it is an unparenthesised
-    /// two-part range, so that `a:b:c` folds into one three-part range.
-    fn climb(
-        &self,
-        toks: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>,
-        min_bp: u8,
-    ) -> (Expr, bool) {
-        let mut lhs = self.unary(toks);
-        let mut bare_range = false;
-        while let Some(Tok::Infix(op)) = toks.peek() {
-            let op = *op;
-            let bp = op.binding_power();
-            if bp < min_bp {
-                break;
-            }
-            toks.next();
-            let (rhs, _) = self.climb(toks, bp + 1);
-            let span = lhs.span.to(rhs.span);
-            lhs = match op {
-                Infix::Colon if bare_range => extend_range(lhs, rhs, span),
-                _ => combine(op, lhs, rhs, span),
-            };
-            bare_range = matches!(op, Infix::Colon);
-        }
-        (lhs, bare_range)
-    }
-
-    /// Prefix operators are applied iteratively (no recursion per `-`), each binding
-    /// its operand at [`PREFIX_BP`].
-    fn unary(&self, toks: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>) -> Expr {
-        let mut prefixes = vec![];
-        while let Some(Tok::Prefix(op, span)) = toks.peek() {
-            prefixes.push((*op, *span));
-            toks.next();
-        }
-        let mut e = if prefixes.is_empty() {
-            match toks.next() {
-                Some(Tok::Operand(e)) => e,
-                _ => empty_expr(),
-            }
-        } else {
-            self.climb(toks, PREFIX_BP).0
-        };
-        for (op, span) in prefixes.into_iter().rev() {
-            let span = span.to(e.span);
-            e = Expr {
-                kind: ExprKind::Unary {
-                    op,
-                    operand: Box::new(e),
-                },
-                span,
-            };
-        }
-        e
+        climb(&mut toks.into_iter().peekable())
     }
 
     /// An `operand`/`moperand`: a primary followed by postfix accessors and transposes.
@@ -634,6 +580,113 @@ fn empty_expr() -> Expr {
     }
 }
 
+/// A pending step of [`climb`]: what the recursive formulation keeps on the call stack.
+enum Frame {
+    /// Climbing at `min_bp`: the left operand so far (once there is one), whether it is
+    /// an unparenthesised two-part range (so `a:b:c` folds into one three-part range),
+    /// and the operator waiting for its right operand.
+    Climb {
+        min_bp: u8,
+        lhs: Option<Expr>,
+        bare_range: bool,
+        op: Option<Infix>,
+    },
+    /// Prefix operators waiting for their operand, outermost first.
+    Prefix(Vec<(UnOp, Span)>),
+}
+
+/// Precedence climbing over the flat token list. Prefix operators bind their operand at
+/// [`PREFIX_BP`] (so `-2^2` is `-(2^2)`). The recursion is kept on an explicit stack:
+/// `a^-b^-c^-…` nests once per operator, and input length must not decide stack depth.
+fn climb(toks: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>) -> Expr {
+    let mut stack = vec![Frame::Climb {
+        min_bp: 0,
+        lhs: None,
+        bare_range: false,
+        op: None,
+    }];
+    'operand: loop {
+        // An operand: prefix operators, then a primary or a climb at PREFIX_BP.
+        let mut prefixes = vec![];
+        while let Some(Tok::Prefix(op, span)) = toks.peek() {
+            prefixes.push((*op, *span));
+            toks.next();
+        }
+        let mut value = if prefixes.is_empty() {
+            match toks.next() {
+                Some(Tok::Operand(e)) => e,
+                _ => empty_expr(),
+            }
+        } else {
+            stack.push(Frame::Prefix(prefixes));
+            stack.push(Frame::Climb {
+                min_bp: PREFIX_BP,
+                lhs: None,
+                bare_range: false,
+                op: None,
+            });
+            continue 'operand;
+        };
+        // Hand `value` to the pending frames until one needs another operand.
+        loop {
+            match stack.pop() {
+                None => return value,
+                Some(Frame::Prefix(prefixes)) => {
+                    for (op, span) in prefixes.into_iter().rev() {
+                        let span = span.to(value.span);
+                        value = Expr {
+                            kind: ExprKind::Unary {
+                                op,
+                                operand: Box::new(value),
+                            },
+                            span,
+                        };
+                    }
+                }
+                Some(Frame::Climb {
+                    min_bp,
+                    lhs,
+                    mut bare_range,
+                    op,
+                }) => {
+                    let lhs = match (lhs, op) {
+                        (Some(lhs), Some(op)) => {
+                            let span = lhs.span.to(value.span);
+                            let e = match op {
+                                Infix::Colon if bare_range => extend_range(lhs, value, span),
+                                _ => combine(op, lhs, value, span),
+                            };
+                            bare_range = matches!(op, Infix::Colon);
+                            e
+                        }
+                        _ => value,
+                    };
+                    match toks.peek() {
+                        Some(Tok::Infix(op)) if op.binding_power() >= min_bp => {
+                            let op = *op;
+                            toks.next();
+                            stack.push(Frame::Climb {
+                                min_bp,
+                                lhs: Some(lhs),
+                                bare_range,
+                                op: Some(op),
+                            });
+                            stack.push(Frame::Climb {
+                                min_bp: op.binding_power() + 1,
+                                lhs: None,
+                                bare_range: false,
+                                op: None,
+                            });
+                            continue 'operand;
+                        }
+                        _ => value = lhs,
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn combine(op: Infix, lhs: Expr, rhs: Expr, span: Span) -> Expr {
     let kind = match op {
         Infix::Bin(op) => ExprKind::Binary {
@@ -730,6 +783,11 @@ fn increment(operand: Expr, up: bool, span: Span, post: bool) -> ExprKind {
 
 /// The assignment target an expression denotes (`x`, `x(i).f{j}`), if any.
 fn expr_lvalue(e: &Expr) -> Option<LValue> {
+    // The index arguments are cloned below; a tree too deep to keep (the clause is
+    // rejected anyway) must not be cloned recursively.
+    if depth::exceeds(e, MAX_EXPR_DEPTH) {
+        return None;
+    }
     let mut accessors = vec![];
     let mut cur = e;
     loop {
@@ -771,6 +829,13 @@ fn lvalue_span(lv: &LValue) -> Span {
 
 /// The current value of an assignment target, for desugaring `a(i) += b`.
 fn lvalue_expr(lv: &LValue) -> Expr {
+    if depth::lvalue_exceeds(lv, MAX_EXPR_DEPTH) {
+        // Too deep to clone recursively; the clause is rejected anyway.
+        return Expr {
+            kind: ExprKind::Matrix(vec![]),
+            span: lvalue_span(lv),
+        };
+    }
     match lv {
         LValue::Tilde(span) => Expr {
             kind: ExprKind::Matrix(vec![]),

@@ -3,7 +3,9 @@
 
 pub mod ast;
 mod blocks;
+mod depth;
 mod expr;
+mod lexical;
 mod parser;
 mod recover;
 #[cfg(test)]

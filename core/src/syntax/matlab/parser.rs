@@ -2,9 +2,11 @@
 //! costs one [`StmtKind::Error`] and the next line is parsed normally), then folds the
 //! flat clause list into nested blocks in [`super::blocks`].
 
-use super::ast::{self, StmtKind};
+use super::ast;
 use super::blocks::{self, Clause};
+use super::depth::{self, MAX_EXPR_DEPTH};
 use super::expr::Builder;
+use super::lexical::{self, Unclosed};
 use super::recover;
 use super::Parsed;
 use crate::report::{Diagnostic, Severity};
@@ -16,19 +18,18 @@ use pest_derive::Parser;
 #[grammar = "syntax/matlab/matlab.pest"]
 pub(super) struct MatlabParser;
 
-/// Bracket nesting beyond this is rejected before pest sees it: the grammar and the
-/// builder recurse per bracket, and hostile input must not exhaust the stack (wasm has
-/// about 1 MB of it). Octave's own m-files never nest deeper than 8.
-const MAX_BRACKET_DEPTH: usize = 64;
+/// How deep brackets and anonymous function bodies may nest in a statement. The grammar
+/// enforces it (`nest` in matlab.pest: this many levels inside the statement's own
+/// expression), which bounds the recursion of the grammar and of the AST builder on
+/// any stack; this names it in the diagnostic. Octave's own m-files never nest
+/// brackets deeper than 8.
+const MAX_NESTING: usize = 64;
 
 /// Parses a MATLAB or Octave file. Never panics; syntax errors become diagnostics and
 /// [`StmtKind::Error`] statements.
 pub fn parse(source: &str) -> Parsed {
     if let Some(at) = classdef_start(source) {
         return classdef(source, at);
-    }
-    if let Some(at) = recover::too_deep(source, MAX_BRACKET_DEPTH) {
-        return too_deep(source, at);
     }
     let mut diagnostics = Vec::new();
     let clauses = clauses(source, &mut diagnostics);
@@ -45,7 +46,11 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
     let mut pos = 0;
     let index = LineIndex::new(source);
     loop {
-        pos += gap_len(&source[pos..]);
+        let gap = lexical::gap(source, pos);
+        if let Some(unclosed) = gap.unclosed {
+            diagnostics.push(unclosed_comment(source, &index, unclosed));
+        }
+        pos = gap.end;
         if pos >= source.len() {
             break;
         }
@@ -59,7 +64,13 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
                     pos = bad_clause(source, &index, pos, pos, &mut out, diagnostics);
                     continue;
                 }
-                out.push(Builder::new(pos).clause(item));
+                let clause = Builder::new(pos).clause(item);
+                if depth::clause_exceeds(&clause, MAX_EXPR_DEPTH) {
+                    depth::discard(clause);
+                    out.push(too_deep_clause(source, pos, pos + len, diagnostics));
+                } else {
+                    out.push(clause);
+                }
                 pos += len;
             }
             Err(err) => {
@@ -80,13 +91,15 @@ fn bad_clause(
     out: &mut Vec<Clause>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> usize {
-    let end = recover::bad_extent(source, start, furthest);
-    diagnostics.push(recover::describe(
-        source,
-        index,
-        Span::new(start, end),
-        furthest,
-    ));
+    let (end, diagnostic) = match recover::too_deep(source, start, furthest, MAX_NESTING) {
+        Some(d) => (recover::nested_extent(source, start).max(d.span.end), d),
+        None => {
+            let end = recover::bad_extent(source, start, furthest);
+            let d = recover::describe(source, index, Span::new(start, end), furthest);
+            (end, d)
+        }
+    };
+    diagnostics.push(diagnostic);
     out.push(Clause::Error {
         span: Span::new(start, end),
         opener: recover::opener_word(&source[start..end]),
@@ -101,17 +114,51 @@ fn error_offset(err: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-/// Length of the blanks, comments and stray separators at the start of `text`.
-fn gap_len(text: &str) -> usize {
-    MatlabParser::parse(Rule::gap, text)
-        .ok()
-        .and_then(|mut p| p.next())
-        .map_or(0, |p| p.as_span().end())
+/// A clause whose expressions nest more than [`MAX_EXPR_DEPTH`] deep (already
+/// discarded): reported, and kept as an error so that its block keyword still pairs.
+fn too_deep_clause(
+    source: &str,
+    start: usize,
+    end: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Clause {
+    let span = Span::new(start, end);
+    let msg = format!("expression is nested more than {MAX_EXPR_DEPTH} deep");
+    diagnostics.push(Diagnostic::error("syntax.too-deep", msg, span).with_help(
+        "split it into several statements; a chain of operators nests too: \
+         `a + b + c` is `(a + b) + c`",
+    ));
+    Clause::Error {
+        span,
+        opener: recover::opener_word(&source[start..end]),
+    }
+}
+
+/// A block comment still open at the end of the file.
+fn unclosed_comment(source: &str, index: &LineIndex, u: Unclosed) -> Diagnostic {
+    let marker = &source[u.at..u.at + 2];
+    let lc = index.line_col(u.at);
+    let mut msg = format!(
+        "unterminated block comment: the '{marker}' at {}:{} is never closed",
+        lc.line, lc.col
+    );
+    if u.open > 1 {
+        msg += &format!(
+            " ({} nested block comments are open at the end of the file)",
+            u.open
+        );
+    }
+    Diagnostic::error(
+        "syntax.unterminated-comment",
+        msg,
+        Span::new(u.at, u.at + 2),
+    )
+    .with_help("block comments nest: each '%{' alone on a line needs a '%}' alone on a line")
 }
 
 /// Byte offset of a leading `classdef` keyword, if the file is a class definition.
 fn classdef_start(source: &str) -> Option<usize> {
-    let at = gap_len(source);
+    let at = lexical::gap(source, 0).end;
     let rest = source[at..].strip_prefix("classdef")?;
     let boundary = rest
         .chars()
@@ -132,29 +179,6 @@ fn classdef(source: &str, at: usize) -> Parsed {
         "syntax.classdef",
         "classdef files are not analysed",
         Span::new(at, at + "classdef".len()),
-    );
-    Parsed {
-        file,
-        diagnostics: vec![diag],
-    }
-}
-
-fn too_deep(source: &str, at: usize) -> Parsed {
-    let whole = Span::new(0, source.len());
-    let file = ast::File {
-        kind: ast::FileKind::Script,
-        body: vec![ast::Stmt {
-            kind: StmtKind::Error,
-            span: whole,
-            prints: false,
-        }],
-        functions: vec![],
-        span: whole,
-    };
-    let diag = Diagnostic::error(
-        "syntax.invalid",
-        format!("brackets are nested more than {MAX_BRACKET_DEPTH} deep"),
-        Span::new(at, (at + 1).min(source.len())),
     );
     Parsed {
         file,

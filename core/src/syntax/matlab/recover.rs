@@ -326,22 +326,158 @@ pub(super) fn opener_word(text: &str) -> Option<Opener> {
     }
 }
 
-/// The offset where brackets (or `@` handles on one line) nest deeper than `max`, if
-/// anywhere. A raw count is enough: it only guards the recursion depth.
-pub(super) fn too_deep(source: &str, max: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut handles_on_line = 0usize;
-    for (i, c) in source.char_indices() {
+/// Whether the word just before `at` is a keyword that takes an expression (`if'a'`
+/// starts a string, `x'` is a transpose); `s.if` is a field and `end` may be a value.
+fn after_keyword(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    let word = before
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    let field = before[..before.len() - word.len()].ends_with('.');
+    !field
+        && matches!(
+            word,
+            "if" | "elseif"
+                | "while"
+                | "until"
+                | "switch"
+                | "case"
+                | "for"
+                | "parfor"
+                | "return"
+                | "else"
+                | "otherwise"
+                | "do"
+                | "try"
+                | "global"
+                | "persistent"
+        )
+}
+
+/// Calls `f` with the offset and character of each piece of code in `text` (strings,
+/// comments and continuations skipped, newlines included) until it returns false.
+fn walk_code(text: &str, mut f: impl FnMut(usize, char) -> bool) {
+    let mut it = text.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    while let Some((i, c)) = it.next() {
         match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            '@' => handles_on_line += 1,
-            '\n' => handles_on_line = 0,
+            '.' if text[i..].starts_with("...") => {
+                // A continuation: the line goes on after the comment.
+                for (_, d) in it.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+                prev = Some(' ');
+                continue;
+            }
+            '%' | '#' => {
+                while it.peek().is_some_and(|&(_, d)| !is_newline(d)) {
+                    it.next();
+                }
+                prev = Some(' ');
+                continue;
+            }
+            '"' | '\'' if c == '"' || !touches_value(prev) || after_keyword(text, i) => {
+                skip_string(&mut it, c);
+                prev = Some('\'');
+                continue;
+            }
             _ => {}
         }
-        if depth > max || handles_on_line > max {
-            return Some(i);
+        if !f(i, c) {
+            return;
         }
+        prev = Some(c);
     }
-    None
+}
+
+/// The diagnostic for a clause that failed because brackets and anonymous functions
+/// nest more than `max` deep in it (the grammar's limit), judged from the text between
+/// the clause start and where pest gave up. `None` if they do not.
+pub(super) fn too_deep(
+    source: &str,
+    start: usize,
+    furthest: usize,
+    max: usize,
+) -> Option<Diagnostic> {
+    let text = source.get(start..floor_boundary(source, furthest))?;
+    // Open brackets; `true` for the parameter list of an anonymous function, which is
+    // not a level of expression.
+    let mut brackets: Vec<bool> = vec![];
+    let mut open = 0usize;
+    // `brackets.len()` where each anonymous function still open started.
+    let mut lambdas: Vec<usize> = vec![];
+    let mut params_next = false;
+    let mut found = None;
+    walk_code(text, |i, c| {
+        match c {
+            '\n' | '\r' | ',' | ';' => {
+                while lambdas.last().is_some_and(|&d| d >= brackets.len()) {
+                    lambdas.pop();
+                }
+            }
+            '(' | '[' | '{' => {
+                let params = params_next && c == '(';
+                brackets.push(params);
+                open += usize::from(!params);
+            }
+            ')' | ']' | '}' => {
+                if brackets.pop() == Some(false) {
+                    open -= 1;
+                }
+                while lambdas.last().is_some_and(|&d| d > brackets.len()) {
+                    lambdas.pop();
+                }
+            }
+            '@' if !text[i + 1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(|d: char| d.is_ascii_alphabetic() || d == '_') =>
+            {
+                lambdas.push(brackets.len());
+            }
+            _ => {}
+        }
+        params_next = c == '@' || (params_next && matches!(c, ' ' | '\t'));
+        if open + lambdas.len() > max {
+            found = Some((i, c, open, lambdas.len()));
+            return false;
+        }
+        true
+    });
+    let (i, c, open, lambdas) = found?;
+    let what = match (open, lambdas) {
+        (_, 0) => "brackets are",
+        (0, _) => "anonymous functions are",
+        _ => "brackets and anonymous functions are",
+    };
+    let at = start + i;
+    Some(Diagnostic::error(
+        "syntax.too-deep",
+        format!("{what} nested more than {max} deep"),
+        Span::new(at, at + c.len_utf8()),
+    ))
+}
+
+/// End of a clause rejected as nested too deeply: where its brackets are all closed
+/// again at the end of a line (or the end of the text), so that the rest of the nest
+/// is one error rather than a fresh, equally deep failure on every line.
+pub(super) fn nested_extent(source: &str, start: usize) -> usize {
+    let text = &source[start..];
+    let mut open = 0usize;
+    let mut end = source.len();
+    walk_code(text, |i, c| {
+        match c {
+            '(' | '[' | '{' => open += 1,
+            ')' | ']' | '}' => open = open.saturating_sub(1),
+            c if is_newline(c) && open == 0 => {
+                end = start + i;
+                return false;
+            }
+            _ => {}
+        }
+        true
+    });
+    end
 }

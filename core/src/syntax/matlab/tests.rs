@@ -862,16 +862,31 @@ end
 
 #[test]
 fn deepest_accepted_nesting_fits_the_stack() {
-    // Just under the bracket limit, in every bracket flavour, and a long lambda chain.
-    let n = 63;
-    let parens = format!("x = {}1{};", "(".repeat(n), ")".repeat(n));
-    let cells = format!("x = {}1{};", "{".repeat(n), "}".repeat(n));
-    let calls = format!("x = {}1{};", "f(".repeat(n), ")".repeat(n));
-    let lambdas = format!("x = {}1;", "@(x) ".repeat(n));
-    for src in [parens, cells, calls, lambdas] {
-        let p = parse(&src);
-        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
-    }
+    // The deepest nesting the grammar accepts, in every flavour, parsed on a 1 MB
+    // thread (wasm's whole stack; debug frames are several times larger than wasm's).
+    let n = 64;
+    let sources = [
+        format!("x = {}1{};", "(".repeat(n), ")".repeat(n)),
+        format!("x = {}1{};", "{".repeat(n), "}".repeat(n)),
+        format!("x = {}1{};", "[".repeat(n), "]".repeat(n)),
+        format!("x = {}1{};", "f(".repeat(n), ")".repeat(n)),
+        format!("x = {}1;", "@(x) ".repeat(n)),
+        format!("x = {}1{};", "@() f(".repeat(n / 2), ")".repeat(n / 2)),
+        format!("x = {}1{};", "[@() a (".repeat(n / 3), ")]".repeat(n / 3)),
+        format!("x = {}-1;", "-1 ^ ".repeat(120)),
+    ];
+    let parse_all = move || {
+        for src in &sources {
+            let p = parse(src);
+            assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(parse_all)
+        .expect("thread")
+        .join()
+        .expect("parsed");
 }
 
 #[test]
@@ -889,4 +904,318 @@ fn bare_keyword_asks_for_what_follows() {
     assert_eq!(e[0].1, "expected 'variable = values' after 'for'");
     let e = errors("if\nend");
     assert_eq!(e[0].1, "expected a condition after 'if'");
+}
+
+// ------------------------------------------------------------------ nesting limits
+
+/// The error diagnostics of `src`: (code, message, line:col of the span start).
+fn located_errors(src: &str) -> Vec<(String, String, String)> {
+    let index = crate::span::LineIndex::new(src);
+    parse(src)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let lc = index.line_col(d.span.start);
+            (d.code, d.message, format!("{}:{}", lc.line, lc.col))
+        })
+        .collect()
+}
+
+/// The `<…>` shape the analysis gives variable `name` (its last definition).
+fn analysed_shape(src: &str, name: &str) -> String {
+    let report = crate::analyze(src, &crate::Options::default());
+    assert!(report.parse_ok, "{:#?}", report.diagnostics);
+    report
+        .statements
+        .iter()
+        .flat_map(|s| &s.defs)
+        .rfind(|d| d.name == name)
+        .map(|d| d.display.clone())
+        .unwrap_or_else(|| panic!("{name} is not defined: {:#?}", report.statements))
+}
+
+#[test]
+fn ten_thousand_unclosed_block_comment_openers() {
+    // Used to backtrack exponentially (each unclosed opener was retried as a line
+    // comment, and the rest re-scanned): 100 openers took over a minute.
+    let src = format!("{}x = 1;\n", "%{\n".repeat(10_000));
+    let p = parse(&src);
+    assert_eq!(p.diagnostics.len(), 1, "{:#?}", p.diagnostics);
+    let d = &p.diagnostics[0];
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(d.code, "syntax.unterminated-comment");
+    assert_eq!(
+        d.message,
+        "unterminated block comment: the '%{' at 1:1 is never closed \
+         (10000 nested block comments are open at the end of the file)"
+    );
+    assert_eq!((d.span.start, d.span.end), (0, 2));
+    // As in MATLAB, an unclosed block comment runs to the end of the file.
+    assert!(p.file.body.is_empty(), "{:#?}", p.file.body);
+}
+
+#[test]
+fn ten_thousand_nested_block_comments_then_code() {
+    let n = 10_000;
+    let src = format!(
+        "{}{}x = 1;\ny = [x x]'\n",
+        "%{\n".repeat(n),
+        "%}\n".repeat(n)
+    );
+    let f = ok(&src);
+    assert_eq!(f.body.len(), 2, "{:#?}", f.body);
+    assert_eq!(slice(&src, f.body[0].span), "x = 1");
+    assert_eq!(slice(&src, f.body[1].span), "y = [x x]'");
+    assert_eq!(analysed_shape(&src, "y"), "<2,1>");
+    // With text (here unbalanced code) inside every level, and indented closers.
+    let src = format!(
+        "{}{}x = 1;\n",
+        "%{\nnot = code(\n".repeat(n),
+        "  %}  \n".repeat(n)
+    );
+    assert_eq!(ok(&src).body.len(), 1);
+}
+
+#[test]
+fn block_comments_nest_and_must_be_alone_on_their_line() {
+    // Octave `#{ … #}` too, indented, with CRLF line ends.
+    let f = ok("#{\r\n  %{\r\n  x = [;\r\n  %}\r\n y = (\r\n#}\r\nz = 1;");
+    assert_eq!(f.body.len(), 1);
+    // After code, or followed by text, `%{` is an ordinary line comment.
+    let f = ok("x = 1; %{\ny = 2;\n%{ not alone\nz = 3;\n%}\n");
+    assert_eq!(f.body.len(), 3, "{:#?}", f.body);
+    // The inner comment is closed, the outer one is not.
+    let e = located_errors("x = 1;\n  %{\n%{\n%}\ny = 2;\n");
+    assert_eq!(
+        e,
+        [(
+            "syntax.unterminated-comment".into(),
+            "unterminated block comment: the '%{' at 2:3 is never closed".into(),
+            "2:3".into()
+        )]
+    );
+    let p = parse("x = 1;\n  %{\n%{\n%}\ny = 2;\n");
+    assert_eq!(p.file.body.len(), 1);
+}
+
+/// One error diagnostic for `src` followed by a good statement, and that statement
+/// still parsed: (code, message, line:col).
+fn one_error_then_good_statement(src: &str) -> (String, String, String) {
+    let src = format!("{src}\nlast = 2;\n");
+    let mut e = located_errors(&src);
+    assert_eq!(e.len(), 1, "{e:?}");
+    let f = parse(&src).file;
+    let last = f.body.last().expect("statements");
+    assert_eq!(slice(&src, last.span), "last = 2");
+    assert!(matches!(last.kind, StmtKind::Assign { .. }));
+    e.remove(0)
+}
+
+#[test]
+fn ten_thousand_link_chains_are_one_error_each() {
+    // None of these needs a bracket, but each builds a tree as deep as the chain is
+    // long: the analysis recursed until the stack overflowed (and `^-` chains
+    // overflowed the parser itself).
+    let n = 10_000;
+    for src in [
+        format!("x = 1{};", " + ...\n  1".repeat(n)),
+        format!("x = 1{};", "+1".repeat(n)),
+        format!("x = {}1;", "-".repeat(n)),
+        format!("x = {}1;", "~".repeat(n)),
+        format!("x = 1{};", "^-1".repeat(n)),
+        format!("x = a{};", "'".repeat(n)),
+        format!("x = s{};", ".f".repeat(n)),
+        format!("x = f{};", "(1)".repeat(n)),
+        format!("x = a{};", " == a".repeat(n)),
+        format!("s{} += 1;", ".f".repeat(n)),
+        format!("y = v(1{})++;", "+1".repeat(n)),
+    ] {
+        let (code, message, at) = one_error_then_good_statement(&src);
+        assert_eq!(
+            (code.as_str(), message.as_str(), at.as_str()),
+            (
+                "syntax.too-deep",
+                "expression is nested more than 256 deep",
+                "1:1"
+            ),
+            "{}",
+            &src[..20]
+        );
+    }
+    // The whole pipeline copes too.
+    let src = format!("x = 1{};\ny = x + 1;\n", " + ...\n  1".repeat(n));
+    let report = crate::analyze(&src, &crate::Options::default());
+    assert!(!report.parse_ok);
+    assert_eq!(report.statements.len(), 2);
+}
+
+#[test]
+fn deepest_accepted_expressions_are_analysed() {
+    // Exactly at the limits, inside the deepest accepted blocks: parsed cleanly, and
+    // analysed without exhausting a test thread's stack.
+    let d = 256; // a leaf is depth 1
+    let exprs = [
+        format!("1{}", "+1".repeat(d - 1)),
+        format!("{}1", "-".repeat(d - 1)),
+        format!("s{}", ".f".repeat(d - 1)),
+        format!("1{}", "^-1".repeat((d - 1) / 2)),
+        format!("{}1{}", "(".repeat(64), ")".repeat(64)),
+        format!("{}1{}", "{".repeat(64), "}".repeat(64)),
+        format!("{}1", "@() ".repeat(64)),
+    ];
+    let ifs = "if a\n".repeat(31);
+    let ends = "end\n".repeat(31);
+    let body: String = exprs.iter().map(|e| format!("r = {e};\n")).collect();
+    let src = format!("function r = f(a, s)\n{ifs}{body}{ends}r = 1;\nend\n");
+    ok(&src);
+    assert_eq!(analysed_shape(&src, "r"), "<1,1>");
+    let over = format!("x = 1{};", "+1".repeat(d));
+    assert_eq!(
+        errors(&over),
+        [(
+            "syntax.too-deep".into(),
+            "expression is nested more than 256 deep".into()
+        )]
+    );
+}
+
+#[test]
+fn ten_thousand_nested_brackets_and_lambdas_are_one_error() {
+    let n = 10_000;
+    let brackets = "brackets are nested more than 64 deep";
+    let lambdas = "anonymous functions are nested more than 64 deep";
+    let both = "brackets and anonymous functions are nested more than 64 deep";
+    let closed = |open: &str, close: &str| format!("x = {}1{};", open.repeat(n), close.repeat(n));
+    for (src, message, at) in [
+        (closed("(", ")"), brackets, "1:69"),
+        (closed("[", "]"), brackets, "1:69"),
+        (closed("{", "}"), brackets, "1:69"),
+        (closed("f(...\n", ")"), brackets, "65:2"),
+        (closed("(\n", ")"), brackets, "65:1"),
+        (closed("@() f(", ")"), both, "1:197"),
+        (format!("x = {}1;", "@(x) ".repeat(n)), lambdas, "1:325"),
+        (format!("x = {}1;", "@(\n) ".repeat(n)), lambdas, "65:3"),
+        // Closers inside strings do not hide the nesting.
+        (closed("f(')', ", ")"), brackets, "1:454"),
+        (
+            format!("if' '{}1{}\nend", "(".repeat(n), ")".repeat(n)),
+            brackets,
+            "1:70",
+        ),
+    ] {
+        let (code, msg, pos) = one_error_then_good_statement(&src);
+        assert_eq!(
+            (code.as_str(), msg.as_str(), pos.as_str()),
+            ("syntax.too-deep", message, at),
+            "{}",
+            &src[..20]
+        );
+    }
+    // Never closed: the rest of the file is part of the error.
+    for src in ["(".repeat(n), format!("x = {}1;\ny = 2;", "{\n".repeat(n))] {
+        let p = parse(&src);
+        assert_eq!(p.diagnostics.len(), 1, "{:?}", p.diagnostics);
+        assert_eq!(p.diagnostics[0].message, brackets);
+        assert_eq!(p.file.body.len(), 1);
+    }
+}
+
+#[test]
+fn an_error_deep_inside_nested_lambdas_and_matrices_is_found_once() {
+    // An anonymous function's body, or a binary operand in a matrix, that failed
+    // deep inside used to be parsed again as `(@() a)(…)`, `(@() a) + …` or the
+    // element `+…`: twice the work per level, so 30 levels took hours.
+    for (open, close) in [
+        ("@() f(", ")"),
+        ("[@() a (", ")]"),
+        ("{@() a {", "}}"),
+        ("[@() a + ", "]"),
+        ("[@() a 'x' + ", "]"),
+        ("[1 + ", "]"),
+        ("{a - {", "}}"),
+        ("f(@() a + ", ")"),
+    ] {
+        for n in [30, 10_000] {
+            let src = format!("x = {}${};\ny = 2;\n", open.repeat(n), close.repeat(n));
+            let p = parse(&src);
+            assert_eq!(p.diagnostics.len(), 1, "{open}: {:?}", p.diagnostics);
+            assert_eq!(p.file.body.len(), 2, "{open}");
+        }
+        // Without the error, 20 levels are fine.
+        let src = format!("x = {}1{};", open.repeat(20), close.repeat(20));
+        ok(&src);
+    }
+}
+
+#[test]
+fn a_lambda_body_takes_all_it_can() {
+    assert_eq!(sx("@() f(1) + 2"), "(lambda () (+ (idx f 1) 2))");
+    assert_eq!(sx("1 + @() a'"), "(+ 1 (lambda () (' a)))");
+    assert_eq!(sx("-@() a"), "(neg (lambda () a))");
+    assert_eq!(sx("(@() a)(1)"), "(idx (lambda () a) 1)");
+    assert_eq!(
+        sx("[@() a (1) 'b' -c]"),
+        "(mat [(lambda () (idx a 1)) 'b' (neg c)])"
+    );
+    assert_eq!(sx("{@() a {1}, 2}"), "(cell [(lambda () (cidx a 1)) 2])");
+    assert_eq!(
+        sx("[a - b, a -b, + c]"),
+        "(mat [(- a b) a (neg b) (pos c)])"
+    );
+    assert_eq!(
+        sx("f(@(x) x, @() 2)"),
+        "(idx f (lambda (x) x) (lambda () 2))"
+    );
+}
+
+#[test]
+fn deepest_accepted_nesting_and_one_more() {
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}"), ("f(", ")"), ("a{", "}")] {
+        let fits = format!("x = {}1{};", open.repeat(64), close.repeat(64));
+        ok(&fits);
+        let over = format!("x = {}1{};", open.repeat(65), close.repeat(65));
+        let e = errors(&over);
+        assert_eq!(
+            e,
+            [(
+                "syntax.too-deep".into(),
+                "brackets are nested more than 64 deep".into()
+            )],
+            "{over}"
+        );
+    }
+}
+
+#[test]
+fn brackets_in_comments_and_strings_do_not_count_as_nesting() {
+    let src = format!(
+        "% {}\n%{{\n{}\n%}}\ns = '{}';\nt = \"{}\";\nx = 1; ... {}\nh = {{{}}};\ny = x';\n",
+        "(".repeat(100),
+        "{".repeat(100),
+        "[".repeat(100),
+        "{".repeat(100),
+        "(".repeat(100),
+        vec!["@sin"; 100].join(", "),
+    );
+    let f = ok(&src);
+    assert_eq!(f.body.len(), 5, "{:#?}", f.body);
+    ok(&format!("c = {{{}}};", vec!["@(x) x + 1"; 100].join(", ")));
+    ok(&"disp('(');\n".repeat(100));
+}
+
+#[test]
+fn ten_thousand_nested_blocks_are_reported_not_recursed() {
+    for open in ["if x\n", "for i = 1:2\n", "try\n"] {
+        let src = format!("{}y = 1;\n{}", open.repeat(10_000), "end\n".repeat(10_000));
+        let e = located_errors(&src);
+        assert_eq!(
+            e[0],
+            (
+                "syntax.too-deep".into(),
+                "blocks are nested more than 32 deep".into(),
+                "33:1".into()
+            )
+        );
+    }
 }
