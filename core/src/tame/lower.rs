@@ -973,7 +973,9 @@ impl Lowerer {
             // `x(2:end)` where x is not assigned here is still an index: `end` has no
             // meaning in a call, so x must be a variable the function cannot see being
             // made (`load`, `eval`, a script's caller's workspace).
-            if !self.is_var(&f.name) && !args.iter().any(mentions_end) {
+            // (Inside another index, `end` in a call's arguments is that index's.)
+            let own_end = self.scope.ends.is_empty() && args.iter().any(mentions_end);
+            if !self.is_var(&f.name) && !own_end {
                 // A call: `:` is passed as the string ':', and `end` has no array.
                 let mut vs = Vec::new();
                 for a in args {

@@ -39,6 +39,32 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
     if let Some(result) = open_rank_query(call) {
         return result;
     }
+    if matches!(call.func, "cellhorzcat" | "cellvertcat") {
+        // `{}` is a 0×0 cell; an element of unknown class and shape may be a
+        // comma-separated list (`{c{:}}`), which adds any number of elements.
+        let list = call
+            .args
+            .iter()
+            .any(|v| v.class.is_none() && v.shape == Shape::Unknown);
+        let shape = if call.args.is_empty() {
+            Some(Shape::empty())
+        } else if list {
+            let n = (call.mint)("cell~", 0, false);
+            Some(if call.func == "cellhorzcat" {
+                Shape::tuple(vec![Dim::one(), n])
+            } else {
+                Shape::tuple(vec![n, Dim::one()])
+            })
+        } else {
+            None
+        };
+        if let Some(shape) = shape {
+            return CallResult {
+                values: vec![Value::of_shape(Some("cell"), shape)],
+                ..Default::default()
+            };
+        }
+    }
     let nargin = call.args.len();
     let nargout = call.nargout.max(1);
     let mut result = CallResult::default();
@@ -158,6 +184,11 @@ impl Eval<'_> {
 
     fn class(&self) -> Class {
         let f = self.call.func;
+        let operator = self.is_in("relationalOperator") || self.is_in("logicalOperator");
+        if operator && self.call.args.iter().any(|v| v.class.is_none()) {
+            // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
+            return None;
+        }
         if self.is_in("relationalOperator")
             || self.is_in("logicalOperator")
             || self.is_in("elementalUnaryToLogical")
@@ -187,12 +218,38 @@ impl Eval<'_> {
                 }
             }
             _ if self.is_in("shapeQuery") || self.is_in("matrixQuery") => Some("double"),
+            // Matrix functions of numeric arrays give numeric arrays: their class is
+            // known, so a failure on them is not excused as a possible object's method.
+            _ if self.numeric_args()
+                && (self.is_in("arrayArithmetic")
+                    || self.is_in("linearAlgebra")
+                    || self.is_in("dimensionSensitive")
+                    || self.is_in("byValueMatrixCreation")
+                    || self.is_in("matrixConstructor")) =>
+            {
+                match self.common_class() {
+                    Some(c) if c != "logical" => Some(c),
+                    _ => Some("double"),
+                }
+            }
+            _ if self.numeric_args() && self.is_in("shapeTransformation") => self.common_class(),
             "rand" | "randn" | "randi" | "randperm" => Some("double"),
             _ if self.is_in("byShapeAndTypeMatrixCreation") || self.is_in("constant") => {
                 Some("double")
             }
             _ => None,
         }
+    }
+
+    /// Every argument's class is known and numeric (or logical).
+    fn numeric_args(&self) -> bool {
+        self.call.args.iter().all(|v| {
+            v.class.is_some_and(|c| {
+                matches!(c, "double" | "single" | "logical")
+                    || c.starts_with("int")
+                    || c.starts_with("uint")
+            })
+        })
     }
 
     fn common_class(&self) -> Class {
@@ -458,16 +515,39 @@ impl Eval<'_> {
     }
 
     fn concat(&self, dim: &Extent, first: usize) -> Outcome {
-        let parts: Vec<Shape> = self.call.args[first.min(self.call.args.len())..]
+        let args = &self.call.args[first.min(self.call.args.len())..];
+        // With a cell operand, `[c; 'text']` wraps every other non-empty operand in a
+        // 1×1 cell.
+        let cells = args.iter().any(|v| v.class == Some("cell"));
+        let parts: Vec<Shape> = args
             .iter()
-            .map(|v| v.shape.clone())
+            .map(|v| {
+                if cells && v.class.is_some_and(|c| c != "cell") && v.shape != Shape::empty() {
+                    Shape::scalar()
+                } else {
+                    v.shape.clone()
+                }
+            })
             .collect();
-        match self.extent(dim, 0).as_known() {
+        let outcome = match self.extent(dim, 0).as_known() {
             Some(1) => shape::vertcat(&parts, self.facts),
             Some(2) => shape::horzcat(&parts, self.facts),
             Some(d) if d >= 1 => shape::cat(d as usize, &parts, self.facts),
             _ => Outcome::always(Shape::Unknown, ext("cat")),
+        };
+        // An operand of unknown class may be a cell (or a string array), where the
+        // extents of the others do not have to agree: no definite error then.
+        let maybe_cell = args
+            .iter()
+            .any(|v| v.class.is_none() && v.shape != Shape::empty());
+        if maybe_cell && outcome.status == Truth::Refuted {
+            return Outcome {
+                shape: Shape::Unknown,
+                status: Truth::Unknown,
+                ..outcome
+            };
         }
+        outcome
     }
 
     fn reshape(&self, arg: Arg, first: usize) -> Outcome {

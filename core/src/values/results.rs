@@ -65,6 +65,7 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
             .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
             .collect(),
         globals: Default::default(),
+        variables: Default::default(),
     };
     let mut diagnostics = Vec::new();
     let functions = program
@@ -97,6 +98,7 @@ fn analyze_function(
     });
     a.studies.borrow_mut().clear();
     *a.globals.borrow_mut() = declared_globals(&f.body);
+    *a.variables.borrow_mut() = f.variables.clone();
     let flow = flow::analyze_function(a, f);
     let mut statements = Vec::new();
     collect(a, &is_temp, &flow, &f.body, &mut statements);

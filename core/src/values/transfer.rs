@@ -51,14 +51,33 @@ pub struct ValueAnalysis<'a> {
     pub nested_in: Vec<(String, String)>,
     /// The names the function being analysed declares `global`.
     pub globals: std::cell::RefCell<Vec<String>>,
+    /// Every variable of the function being analysed (the lowering's kind analysis).
+    pub variables: std::cell::RefCell<Vec<String>>,
 }
 
 /// What a workspace mutator does to the variables.
 enum WorkspaceEffect {
     /// Any variable may have been created, changed or cleared.
     Havoc,
-    /// `S = load(...)`: a struct of the file's variables; the workspace is untouched.
+    /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
     LoadToStruct,
+}
+
+/// Refutations become unknowns, and results unknown, for a call whose operands may be
+/// objects.
+fn overloadable(result: &mut eval::CallResult) {
+    if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+        return;
+    }
+    for o in &mut result.outcomes {
+        if o.status == Truth::Refuted {
+            o.status = Truth::Unknown;
+            o.shape = Shape::Unknown;
+        }
+    }
+    for v in &mut result.values {
+        *v = Value::unknown();
+    }
 }
 
 /// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
@@ -122,15 +141,19 @@ impl ValueAnalysis<'_> {
                         self.havoc(&mut env, |_| true);
                     }
                     match kind {
-                        // `S = load(...)` gives a struct of the file's variables.
-                        WorkspaceEffect::LoadToStruct => {
-                            let v = Value::of_shape(Some("struct"), Shape::scalar());
-                            env.vars.insert(targets[0].clone(), v);
-                        }
+                        // `S = load(...)` gives a struct of a MAT file's variables, but
+                        // the matrix in an ASCII file: its class and shape are unknown.
+                        WorkspaceEffect::LoadToStruct => bind_unknown(&mut env, targets),
                         WorkspaceEffect::Havoc => bind_unknown(&mut env, targets),
                     }
                 } else {
-                    let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+                    let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
+                    if call.args.iter().any(|v| v.class.is_none()) {
+                        // An operand of unknown class may be an object whose class
+                        // overloads the operation (YALMIP's `sdpvar`, a table): what
+                        // fails on arrays is then not a definite error.
+                        overloadable(&mut result);
+                    }
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
                     effect.diverges = result.diverges;
@@ -325,12 +348,17 @@ impl ValueAnalysis<'_> {
     /// defines right before their use): what a construct with unknown effects on the
     /// workspace may have changed. Facts stay: they are about symbols, not variables.
     fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
-        let names: Vec<String> = env
+        // Every variable of the function, defined yet or not: a script may create one
+        // the function goes on to use (eeglab's globals from `eeg_global;`).
+        let variables = self.variables.borrow();
+        let mut names: Vec<String> = env
             .vars
             .keys()
+            .chain(variables.iter())
             .filter(|n| !self.is_temp(n) && which(n))
             .cloned()
             .collect();
+        names.dedup();
         for n in names {
             env.vars.insert(n, Value::unknown());
         }
@@ -494,6 +522,15 @@ impl ValueAnalysis<'_> {
             &args,
             &env.facts,
         );
+        if base.class.is_none() && outcome.status == Truth::Refuted && !update {
+            // A value of unknown class (an input, say) may be a function handle or an
+            // object, where `v(0)` is a call: not a definite error.
+            outcome = Outcome {
+                shape: Shape::Unknown,
+                status: Truth::Unknown,
+                ..outcome
+            };
+        }
         if update && outcome.status == Truth::Refuted {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
             outcome = Outcome::always(Shape::empty(), outcome.rule);
@@ -780,15 +817,21 @@ fn literal(value: &Literal) -> Value {
             value,
             double_quoted,
         } => {
-            // Octave reads "…" as a char row too; MATLAB's string scalars are 1×1.
-            let _ = double_quoted;
-            // '' and "" are 0×0 in MATLAB and Octave alike; other literals are rows.
+            // '' is 0×0; other char literals are rows. "…" is a 1×1 string in MATLAB
+            // but a char row in Octave: only a one-character "x" has one shape in both.
             let len = value.chars().count() as i64;
-            let shape = if len == 0 {
-                Shape::empty()
-            } else {
-                Shape::known(&[1, len])
+            let shape = match (len, *double_quoted) {
+                (1, true) => Shape::scalar(),
+                (_, true) => Shape::Unknown,
+                (0, false) => Shape::empty(),
+                (_, false) => Shape::known(&[1, len]),
             };
+            if *double_quoted && len != 1 {
+                return Value {
+                    text: Some(value.clone()),
+                    ..Value::of_shape(None, shape)
+                };
+            }
             Value {
                 text: Some(value.clone()),
                 ..Value::of_shape(Some("char"), shape)
