@@ -208,6 +208,12 @@ impl Eval<'_> {
             "inline" | "str2func" | "fcnchk" | "vectorize" => Some("function_handle"),
             "char" | "num2str" | "sprintf" | "int2str" | "mat2str" | "upper" | "lower"
             | "strtrim" | "strrep" | "blanks" | "repmat_char" => Some("char"),
+            // Concatenating with a cell makes a cell.
+            "horzcat" | "vertcat" | "cat"
+                if self.call.args.iter().any(|v| v.class == Some("cell")) =>
+            {
+                Some("cell")
+            }
             "horzcat" | "vertcat" | "cat" | "repmat" | "reshape" | "transpose" | "ctranspose" => {
                 self.common_class()
             }
