@@ -84,6 +84,8 @@ struct Inner {
 /// only ever help), and questions split on at most this many of them in a row.
 const MAX_DISJUNCTIONS: usize = 12;
 const MAX_SPLIT_DEPTH: u32 = 3;
+/// Budget steps one case of a split costs.
+const SPLIT_COST: u32 = 500;
 
 /// Facts at a program point. Cloning is O(1) (shared until modified).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -206,6 +208,16 @@ impl Budget {
         self.0.set(left - 1);
         true
     }
+
+    fn spend_many(&self, n: u32) -> bool {
+        let left = self.0.get();
+        if left < n {
+            self.0.set(0);
+            return false;
+        }
+        self.0.set(left - n);
+        true
+    }
 }
 
 impl Facts {
@@ -312,6 +324,11 @@ impl Facts {
         let alts = Arc::make_mut(&mut rest.inner).disjunctions.remove(k);
         let mut answers = Vec::new();
         for alt in &alts {
+            // Assuming an alternative costs far more than one step: charge for it, so
+            // a question splits on a bounded number of cases.
+            if !budget.spend_many(SPLIT_COST) {
+                return Truth::Unknown;
+            }
             let f = rest.with(alt);
             if f.is_contradictory() {
                 continue;

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 /// How many iterations are simulated when the trip count is unknown (or above
 /// [`MAX_EXACT_ITERATIONS`]) before falling back to the fixed point alone.
-pub const SIMULATED_ITERATIONS: usize = 8;
+pub const SIMULATED_ITERATIONS: usize = 4;
 
 /// A counted loop with at most this many iterations is simulated through every one of
 /// them, so the shapes after it are exact; longer loops use the fixed point (widening).
@@ -165,8 +165,11 @@ fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
         _ => None,
     };
     let trips = iterator.as_ref().and_then(|i| i.trips);
-    let limit = match trips {
-        Some(n) if n <= MAX_EXACT_ITERATIONS as i64 => n as usize,
+    // A counted loop, or a while loop whose condition keeps folding, may be simulated
+    // to its end; others only for their first iterations (below).
+    let limit = match (trips, cond) {
+        (Some(n), _) if n <= MAX_EXACT_ITERATIONS as i64 => n as usize,
+        (None, Some(_)) => MAX_EXACT_ITERATIONS,
         _ => SIMULATED_ITERATIONS,
     };
     let mut study = LoopStudy {
@@ -188,7 +191,8 @@ fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
             complete = certain;
             break;
         }
-        if j > limit || !a.spend_simulation(cost) {
+        let uncertain = study.certain.last() == Some(&false);
+        if j > limit || (uncertain && j > SIMULATED_ITERATIONS) || !a.spend_simulation(cost) {
             break;
         }
         let step = a.symbols.in_iteration(j as u32, || {

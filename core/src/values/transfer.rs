@@ -369,10 +369,13 @@ impl ValueAnalysis<'_> {
     /// workspace; a nested function shares it; any function may set globals.
     fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
         let current = self.template.borrow().as_ref().map(|f| f.name.clone());
+        // A nested function shares this workspace, whether called directly or through a
+        // handle passed to any other function (vlfeat's `'DiagnosticFunction',
+        // @diagnostics`): a call may then change any variable.
         let nested_here = self
             .nested_in
             .iter()
-            .any(|(f, parent)| f == func && Some(parent) == current.as_ref());
+            .any(|(_, parent)| Some(parent) == current.as_ref());
         let maybe_script =
             no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
         if nested_here || maybe_script {
@@ -459,6 +462,20 @@ impl ValueAnalysis<'_> {
             let shape = simplify_extents(&v.shape.normalize(&env.facts), &fresh);
             let shape = nonnegative(shape, &env.facts, &fresh);
             let mut v = Value { shape, ..v };
+            // A scalar's value, like an extent, is forgotten when it grows too large
+            // (`n = min(n, …)` in a loop nests without end).
+            if v.scalar
+                .as_ref()
+                .is_some_and(|d| extent_size(d) > MAX_EXTENT_SIZE)
+            {
+                v.scalar = None;
+            }
+            if v.elems
+                .as_ref()
+                .is_some_and(|e| e.iter().any(|d| extent_size(d) > MAX_EXTENT_SIZE))
+            {
+                v.elems = None;
+            }
             if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
                 // An unknown scalar is named after the variable that holds it (`m`), as
                 // the paper writes m′; every other definition gets a fresh name.
