@@ -354,7 +354,11 @@ pub fn shape_table(report: &Report, notation: Notation) -> (Vec<String>, Vec<Sha
     }
     let mut current: Vec<Option<Cell>> = vec![None; vars.len()];
     let mut rows = Vec::new();
-    for s in report.statements.iter().filter(|s| !s.defs.is_empty()) {
+    for s in report
+        .statements
+        .iter()
+        .filter(|s| !s.defs.is_empty() || (s.nonviable && s.kind == "assign"))
+    {
         for c in current.iter_mut().flatten() {
             c.defined_here = false;
         }
@@ -371,11 +375,15 @@ pub fn shape_table(report: &Report, notation: Notation) -> (Vec<String>, Vec<Sha
                 defined_here: true,
             });
         }
-        let label = if s.label.is_empty() {
+        let mut label = if s.label.is_empty() {
             s.kind.clone()
         } else {
             s.label.clone()
         };
+        if s.nonviable {
+            // No execution reaches it: it neither succeeds nor fails (not π).
+            label.push_str(" — not reached");
+        }
         rows.push(ShapeRow {
             line: s.range.line,
             label,
@@ -522,6 +530,29 @@ pub(crate) mod tests {
     fn status_counts_errors_and_warnings() {
         assert_eq!(status(&Report::default()).0, "✓ no errors");
         assert_eq!(status(&fake_report()), ("1 error".into(), "err"));
+    }
+
+    #[test]
+    fn unreachable_statements_are_not_reached_never_pi() {
+        let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelse\n  A = ones(3,3);\nend\n";
+        let report = shapex_core::analyze(src, &shapex_core::Options::default());
+        let lines = editor_lines(src, &report, Notation::Paper);
+        let notes = |l: usize| {
+            lines[l]
+                .notes
+                .iter()
+                .map(|n| n.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(notes(2), ["not reached"]);
+        assert_eq!(notes(4), ["A <3,3>"]);
+        let (_, rows) = shape_table(&report, Notation::Paper);
+        let dead = rows.iter().find(|r| r.line == 3).expect("a row for line 3");
+        assert!(dead.label.ends_with("not reached"), "{}", dead.label);
+        assert!(rows
+            .iter()
+            .flat_map(|r| r.cells.iter().flatten())
+            .all(|c| c.text != "π"));
     }
 
     #[test]

@@ -138,6 +138,7 @@ fn OutlineView(ctx: Ctx) -> impl IntoView {
                             style=style tabindex="0" on:click=move |_| jump_to(ctx, line, 1)>
                             <span class="kind">{s.kind.clone()}</span>
                             " "<span class="label">{s.label.clone()}</span>
+                            {s.nonviable.then(|| view! { " "<span class="unreached">"not reached"</span> })}
                             <span class="lineno">{format!("line {line}")}</span>
                         </li>
                     }
