@@ -404,8 +404,10 @@ impl ValueAnalysis<'_> {
         let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
         let mut env = a.join(b, &fresh);
         if head {
-            for (name, v) in b.vars.iter() {
-                if !a.vars.contains_key(name) {
+            // Only what differs: `diff` skips the subtrees both maps share, so a loop
+            // head costs what the body changed, not the size of the environment.
+            for item in a.vars.diff(&b.vars) {
+                if let imbl::ordmap::DiffItem::Add(name, v) = item {
                     env.vars
                         .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
                 }
