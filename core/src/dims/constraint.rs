@@ -24,6 +24,9 @@ pub enum Constraint {
 
 /// What a structural look at `a - b` says about its sign.
 fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
+    if a.is_opaque() || b.is_opaque() {
+        return None;
+    }
     let d = a.sub(b);
     if d.is_zero() {
         return Some(true);
@@ -36,6 +39,9 @@ fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
 
 /// `a <= b` decided structurally, if possible.
 fn fold_le(a: &Dim, b: &Dim) -> Option<bool> {
+    if a.is_opaque() || b.is_opaque() {
+        return None;
+    }
     let d = b.sub(a);
     if d.is_nonneg() {
         return Some(true);

@@ -124,6 +124,18 @@ impl Dim {
         Dim::val(OVERFLOW)
     }
 
+    /// Whether arithmetic overflowed somewhere in this extent: it stands for no number
+    /// in particular, so nothing about it can be decided (two overflowed extents are
+    /// not equal merely because both print as an overflow).
+    pub fn is_opaque(&self) -> bool {
+        self.atoms().any(|a| match a {
+            Atom::Val(n) => &**n == OVERFLOW,
+            Atom::Max0(d) => d.is_opaque(),
+            Atom::FloorDiv(n, d) => n.is_opaque() || d.is_opaque(),
+            Atom::Sym(_) => false,
+        })
+    }
+
     fn from_map(map: BTreeMap<Mono, i64>) -> Dim {
         Dim {
             terms: map.into_iter().filter(|(_, c)| *c != 0).collect(),

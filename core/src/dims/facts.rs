@@ -287,6 +287,10 @@ impl Facts {
             // Unreachable point: claim nothing rather than "everything holds".
             return Truth::Unknown;
         }
+        if c.dims().iter().any(|d| d.is_opaque()) {
+            // An overflowed extent is no number in particular: nothing follows.
+            return Truth::Unknown;
+        }
         let budget = Budget(Cell::new(DEFAULT_BUDGET));
         self.ask_split(c, &budget, 0)
     }

@@ -267,3 +267,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn overflowed_extents_are_never_equal_or_ordered() {
+    // Two unrelated overflows both print as the overflow symbol; a check over them must
+    // stay unknown, never proven (issue #7's "each overflow is fresh", kept sound here).
+    let big = Dim::known(i64::MAX);
+    let a = big.add(&Dim::one());
+    let b = big.mul(&Dim::known(3));
+    assert!(a.is_opaque() && b.is_opaque());
+    assert_eq!(Constraint::eq(&a, &b), Constraint::Eq(a.clone(), b.clone()));
+    let f = Facts::new();
+    assert_eq!(f.ask(&Constraint::eq(&a, &b)), Truth::Unknown);
+    assert_eq!(f.ask(&Constraint::le(&a, &b)), Truth::Unknown);
+    assert_eq!(f.ask(&Constraint::eq(&a, &a)), Truth::Unknown);
+    assert!(!Dim::known(5).is_opaque());
+}
