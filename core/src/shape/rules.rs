@@ -85,6 +85,20 @@ impl Outcome {
         }
     }
 
+    /// The outcome when a refutation may be excused (an operand that may be a cell, an
+    /// object or a function handle): not a definite error, and nothing known of the
+    /// result. Other outcomes are returned unchanged.
+    pub fn excused(self) -> Outcome {
+        if self.status != Truth::Refuted {
+            return self;
+        }
+        Outcome {
+            shape: Shape::Unknown,
+            status: Truth::Unknown,
+            ..self
+        }
+    }
+
     /// The report's check status for this outcome.
     pub fn check(&self) -> CheckStatus {
         match (&self.theta, self.status) {

@@ -546,12 +546,8 @@ impl Eval<'_> {
         let maybe_cell = args
             .iter()
             .any(|v| v.class.is_none() && v.shape != Shape::empty());
-        if maybe_cell && outcome.status == Truth::Refuted {
-            return Outcome {
-                shape: Shape::Unknown,
-                status: Truth::Unknown,
-                ..outcome
-            };
+        if maybe_cell {
+            return outcome.excused();
         }
         outcome
     }

@@ -69,12 +69,10 @@ fn overloadable(result: &mut eval::CallResult) {
     if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
         return;
     }
-    for o in &mut result.outcomes {
-        if o.status == Truth::Refuted {
-            o.status = Truth::Unknown;
-            o.shape = Shape::Unknown;
-        }
-    }
+    result.outcomes = std::mem::take(&mut result.outcomes)
+        .into_iter()
+        .map(Outcome::excused)
+        .collect();
     for v in &mut result.values {
         *v = Value::unknown();
     }
@@ -541,14 +539,10 @@ impl ValueAnalysis<'_> {
             &args,
             &env.facts,
         );
-        if base.class.is_none() && outcome.status == Truth::Refuted && !update {
+        if base.class.is_none() && !update {
             // A value of unknown class (an input, say) may be a function handle or an
             // object, where `v(0)` is a call: not a definite error.
-            outcome = Outcome {
-                shape: Shape::Unknown,
-                status: Truth::Unknown,
-                ..outcome
-            };
+            outcome = outcome.excused();
         }
         if update && outcome.status == Truth::Refuted {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
@@ -649,11 +643,7 @@ impl ValueAnalysis<'_> {
             && base.shape != Shape::empty()
         {
             // The base may be a cell array (its class is unknown), where any value fits.
-            Outcome {
-                shape: Shape::Unknown,
-                status: Truth::Unknown,
-                ..outcome
-            }
+            outcome.excused()
         } else {
             outcome
         };
