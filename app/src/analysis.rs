@@ -1,7 +1,7 @@
 //! The one place the app runs the analysis. Everything else receives a [`Report`],
 //! so moving analysis into a Web Worker later changes only this module.
 
-use shapex_core::{Analyzer, Options, Report};
+use shapex::{Analyzer, Options, Report};
 
 /// How long typing must pause before re-analysis (the highlight layer updates on
 /// every keystroke regardless).

@@ -8,7 +8,7 @@ use crate::views::Views;
 use crate::{analysis, browser, share};
 use leptos::html;
 use leptos::prelude::*;
-use shapex_core::{Lang, Mode, Options, Report};
+use shapex::{Lang, Mode, Options, Report};
 use std::time::Duration;
 
 /// All reactive state, `Copy` so every component and handler can hold it.

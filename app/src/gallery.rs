@@ -2,7 +2,7 @@
 //! (see `build.rs`): the tests and the app read the same files.
 
 use crate::state::{View, ViewState};
-use shapex_core::{Lang, Mode};
+use shapex::{Lang, Mode};
 
 /// One gallery example, as listed in `gallery.json`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use crate::highlight::{tokenize_line, TokenKind};
 use crate::state::Notation;
 use crate::text::visual_width;
-use shapex_core::report::{CheckStatus, Def, DimView, Report, Severity, ShapeView};
+use shapex::report::{CheckStatus, Def, DimView, Report, Severity, ShapeView};
 
 /// Tab width of the editor (CSS `tab-size` must match).
 pub const TAB: usize = 4;
@@ -100,7 +100,7 @@ fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
 }
 
 /// The tooltip of a definition: its shape, the rule and the condition θ.
-fn def_title(def: &Def, shape: &str, s: &shapex_core::report::StatementReport) -> String {
+fn def_title(def: &Def, shape: &str, s: &shapex::report::StatementReport) -> String {
     let mut t = format!("{} : {}", def.name, shape);
     if let Some(class) = &def.class {
         t.push_str(&format!(" ({class})"));
@@ -396,8 +396,8 @@ pub fn shape_table(report: &Report, notation: Notation) -> (Vec<String>, Vec<Sha
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use shapex_core::report::{Diagnostic, Range, StatementReport};
-    use shapex_core::Span;
+    use shapex::report::{Diagnostic, Range, StatementReport};
+    use shapex::Span;
 
     fn def(name: &str, dims: Vec<DimView>) -> Def {
         Def {
@@ -535,7 +535,7 @@ pub(crate) mod tests {
     #[test]
     fn unreachable_statements_are_not_reached_never_pi() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelse\n  A = ones(3,3);\nend\n";
-        let report = shapex_core::analyze(src, &shapex_core::Options::default());
+        let report = shapex::analyze(src, &shapex::Options::default());
         let lines = editor_lines(src, &report, Notation::Paper);
         let notes = |l: usize| {
             lines[l]

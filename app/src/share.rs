@@ -97,7 +97,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, LinkError> {
 mod tests {
     use super::*;
     use crate::state::{Notation, View};
-    use shapex_core::{Lang, Mode};
+    use shapex::{Lang, Mode};
 
     fn sample() -> ViewState {
         ViewState {

@@ -2,7 +2,7 @@
 //! semantics mode, selected view and shape notation.
 
 use serde::{Deserialize, Serialize};
-use shapex_core::{Lang, Mode};
+use shapex::{Lang, Mode};
 
 /// The right-hand tabs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! 100, 1,000 and 10,000 lines. `cargo bench -p shapex-tests --bench analysis`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use shapex_core::{Analyzer, Options};
+use shapex::{Analyzer, Options};
 use shapex_tests::scale;
 
 fn analysis(c: &mut Criterion) {

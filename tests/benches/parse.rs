@@ -4,7 +4,7 @@
 //! Run: `cargo bench -p shapex-tests --bench parse`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shapex_core::syntax::matlab::parse;
+use shapex_matlab_syntax::parse;
 use shapex_tests::corpus;
 
 fn corpus() -> Vec<String> {

@@ -1,9 +1,7 @@
 //! Checks a fixture's expectation comments against the [`Report`] the analysis gave.
 
 use crate::expect::{DefExpect, DimPattern, FixtureSpec, LineExpect, ShapePattern};
-use shapex_core::report::{
-    CheckStatus, Def, DimView, Report, Severity, ShapeView, StatementReport,
-};
+use shapex::report::{CheckStatus, Def, DimView, Report, Severity, ShapeView, StatementReport};
 use std::fmt;
 
 /// One disagreement between a fixture and the report, phrased for a human.
@@ -283,8 +281,8 @@ fn diagnostics_on(report: &Report, line: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shapex_core::report::{Diagnostic, Range};
-    use shapex_core::Span;
+    use shapex::report::{Diagnostic, Range};
+    use shapex::Span;
 
     fn stmt(line: u32, defs: &[(&str, ShapeView)], check: CheckStatus) -> StatementReport {
         StatementReport {

@@ -37,7 +37,7 @@
 //! may appear anywhere; it makes the file a checked fixture even without other
 //! expectations. Error diagnostics that no `expect-error` claims always fail a fixture.
 
-use shapex_core::report::{CheckStatus, Mode};
+use shapex::report::{CheckStatus, Mode};
 use std::fmt;
 
 /// One extent in an expected shape.

@@ -10,7 +10,7 @@
 //! `D <prog>` when a program ran to its end.
 
 use crate::check::canonical;
-use shapex_core::report::{CheckStatus, DimView, Report, ShapeView};
+use shapex::report::{CheckStatus, DimView, Report, ShapeView};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io;

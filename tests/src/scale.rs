@@ -1,7 +1,7 @@
 //! Programs of a chosen length for the analysis benchmark (see
-//! `shapex_core::samples`).
+//! `shapex::samples`).
 
-pub use shapex_core::samples::scaling_program as program;
+pub use shapex::samples::scaling_program as program;
 
 #[cfg(test)]
 mod tests {
@@ -10,7 +10,7 @@ mod tests {
         let p = super::program(100);
         let n = p.lines().count();
         assert!((100..113).contains(&n), "{n} lines");
-        let report = shapex_core::analyze(&p, &shapex_core::Options::default());
+        let report = shapex::analyze(&p, &shapex::Options::default());
         assert!(report.parse_ok);
         assert_eq!(report.error_count(), 0, "{:?}", report.diagnostics);
     }

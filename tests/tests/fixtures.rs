@@ -1,8 +1,8 @@
 //! Runs every `tests/fixtures/**/*.m` that carries expectation comments through
-//! `shapex_core::analyze` and checks the comments against the Report (see
+//! `shapex::analyze` and checks the comments against the Report (see
 //! `shapex_tests::expect` for the grammar). Fails with the full list of mismatches.
 
-use shapex_core::report::{Lang, Options};
+use shapex::report::{Lang, Options};
 use shapex_tests::{check, display_path, files_with_ext, fixtures_dir, FixtureSpec};
 
 #[test]
@@ -20,7 +20,7 @@ fn every_fixture_expectation_holds() {
             lang: Lang::Matlab,
             mode: spec.mode,
         };
-        let report = shapex_core::analyze(&source, &options);
+        let report = shapex::analyze(&source, &options);
         mismatches.extend(check::check_spec(&display_path(&path), &spec, &report));
     }
     assert!(

@@ -2,8 +2,8 @@
 //! without error diagnostics (classdef files count as parsed: they are recognised and
 //! deliberately not analysed). Also asserts that no file makes the parser panic.
 
-use shapex_core::syntax::matlab::parse;
-use shapex_core::{LineIndex, Severity};
+use shapex::{LineIndex, Severity};
+use shapex_matlab_syntax::parse;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 //! in Octave or a false alarm of ours; the reviewed ones are in `REVIEWED` with the
 //! reason, and any other fails the test.
 
-use shapex_core::{analyze, Options, Severity};
+use shapex::{analyze, Options, Severity};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;

@@ -20,7 +20,7 @@
 //! with Octave, and a fake Report built from that model must pass while a
 //! deliberately wrong one is caught.
 
-use shapex_core::report::{
+use shapex::report::{
     CheckStatus, Def, DimView, Lang, Mode, Options, Range, Report, ShapeView, StatementReport,
 };
 use shapex_tests::gen::{self, Program};
@@ -92,7 +92,7 @@ fn differential_fixtures() -> Vec<DiffProgram> {
 }
 
 fn analyze(source: &str) -> Report {
-    shapex_core::analyze(
+    shapex::analyze(
         source,
         &Options {
             lang: Lang::Matlab,

@@ -1,0 +1,105 @@
+//! The Checks view: the program with its shape checks inlined as `▶` lines, the way
+//! Joisha et al. show them (§9, Figures 4–6). Only checks the analysis could not
+//! discharge are kept — a check proven by earlier statements is redundant and removed,
+//! as copy propagation and CSE remove it in Figure 6 — and the preallocation hints of
+//! §12 (Figures 7–8) stand before their loops.
+
+use shapex_report::{CheckStatus, Report, StatementReport};
+use std::collections::BTreeMap;
+
+/// Renders the Checks view for `source` from its analysed `report`.
+/// The mark of a statement no execution reaches (not a failure: nothing runs there).
+const NOT_REACHED: &str = "% not reached";
+
+pub fn inline_checks(source: &str, report: &Report) -> String {
+    let mut before_line: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let count = |c: CheckStatus| report.statements.iter().filter(|s| s.check == c).count();
+    for s in &report.statements {
+        if s.nonviable {
+            let lines = before_line.entry(s.range.line).or_default();
+            if !lines.iter().any(|l| l == NOT_REACHED) {
+                lines.push(NOT_REACHED.to_string());
+            }
+            continue;
+        }
+        if let Some(line) = check_line(s) {
+            before_line.entry(s.range.line).or_default().push(line);
+        }
+    }
+    for d in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "shape.prealloc")
+    {
+        before_line
+            .entry(d.range.line)
+            .or_default()
+            .push(format!("% {}", d.message));
+    }
+    let mut out = format!(
+        "% Shape checks inlined (Joisha et al. 2000, §9, Figures 4–6):\n\
+         % {} run-time check(s) kept, {} proven redundant and removed, {} definite error(s).\n",
+        count(CheckStatus::Runtime),
+        count(CheckStatus::Proven),
+        count(CheckStatus::Error)
+    );
+    for (i, text) in source.lines().enumerate() {
+        let line = i as u32 + 1;
+        let indent: String = text.chars().take_while(|c| c.is_whitespace()).collect();
+        for check in before_line.get(&line).into_iter().flatten() {
+            out.push_str(&format!("{indent}▶ {check}\n"));
+        }
+        out.push_str(text);
+        out.push('\n');
+    }
+    out
+}
+
+/// `s_c ← <p1,q2>; assert(p2 == q1)` for a statement whose check stays at run time.
+fn check_line(s: &StatementReport) -> Option<String> {
+    let condition = s.condition.as_deref().unwrap_or("θ");
+    let shapes = s
+        .defs
+        .iter()
+        .map(|d| format!("s_{} ← {}", d.name, d.display))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let lead = if shapes.is_empty() {
+        String::new()
+    } else {
+        format!("{shapes}; ")
+    };
+    match s.check {
+        CheckStatus::Runtime => Some(format!("{lead}assert({condition})")),
+        CheckStatus::Error => Some(format!("error: {condition} never holds")),
+        CheckStatus::Proven | CheckStatus::None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shapex_report::{Mode, Options};
+
+    #[test]
+    fn figure_6_keeps_checks_at_c_and_d_only() {
+        let src = "m = round(4*rand+1);\nn = round(5*rand+1);\nx = round(5*rand+1);\n\
+                   y = round(6*rand+1);\na = rand(m, n);\nb = rand(x, y);\nc = a*b;\nd = c+a;\ne = d-a;\n";
+        let options = Options {
+            mode: Mode::Paper,
+            ..Options::default()
+        };
+        let report = crate::Matlab::new().analyze(src, &options);
+        let view = report.checks.clone();
+        let asserts: Vec<&str> = view.lines().filter(|l| l.contains("▶")).collect();
+        assert_eq!(asserts.len(), 2, "{view}");
+        let next_line = |needle: &str| {
+            let i = view.lines().position(|l| l.contains(needle)).unwrap();
+            view.lines().nth(i + 1).unwrap().to_string()
+        };
+        assert_eq!(next_line("s_c ←"), "c = a*b;");
+        assert_eq!(next_line("s_d ←"), "d = c+a;");
+        let e = report.statements.iter().find(|s| s.label == "e").unwrap();
+        assert_eq!(e.check, shapex_report::CheckStatus::Proven);
+        assert!(!next_line("s_d ←").is_empty() && view.contains("\ne = d-a;\n"));
+    }
+}

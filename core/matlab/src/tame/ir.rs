@@ -1,0 +1,333 @@
+//! The Tame IR data types (Dubrau 2012, §4.1 and Appendix D).
+//!
+//! Three-address form: there are no expression nodes, every operand is a variable name,
+//! and literals appear only in [`StmtKind::AssignLiteral`]. Operators are calls to the
+//! builtins the Tamer names them by (`plus`, `mtimes`, `horzcat`, `colon`, …).
+//!
+//! Deviations from the thesis, each forced by real MATLAB code:
+//! - Get statements have a target *list* (a handle call or a cs-list can yield several
+//!   values); the thesis grammar has a single `lhs` there (spec §1.2 note).
+//! - `~` output placeholders become fresh temporaries (same `nargout`, so same semantics).
+//! - [`StmtKind::While`] keeps the statements that compute its condition in `header`:
+//!   they run before every test, as the thesis's "compute before the loop and again at
+//!   the end of the body" does, but they are analysed once and keep one statement id, and
+//!   `continue` (which would skip a copy at the end of the body) stays correct.
+//! - [`StmtKind::Try`] exists because real code uses `try`; the thesis has no such node.
+
+use serde::Serialize;
+use shapex_text::Span;
+
+/// A variable name (user variable or lowering temporary).
+pub type Var = String;
+
+/// A stable statement id: statements are numbered in pre-order over the whole program
+/// (functions in [`Program::functions`] order), starting at 0, so ids are dense.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct StmtId(pub u32);
+
+/// A lowered program: the script body (if any) and every function, including nested
+/// functions and lifted lambdas, in one flat list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// The prefix every lowering temporary starts with (`mc_t` unless the source already
+    /// uses names starting with it); temporaries are `{temp_prefix}{n}`.
+    pub temp_prefix: String,
+    /// Number of statement ids handed out (ids are `0..stmt_count`).
+    pub stmt_count: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FunctionKind {
+    /// The top-level statements of a script file, as a function without parameters.
+    Script,
+    /// The first function of a function file.
+    Primary,
+    /// A later function of the same file.
+    Subfunction,
+    /// A nested function: it shares the workspace of [`Function::parent`].
+    Nested,
+    /// A lambda body lifted into a function (thesis Fig 4.3); its first parameters are
+    /// the captured variables, then the lambda's own parameters.
+    Lambda,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Function {
+    pub name: String,
+    pub kind: FunctionKind,
+    /// The enclosing function for [`FunctionKind::Nested`] and [`FunctionKind::Lambda`].
+    pub parent: Option<String>,
+    /// Formal inputs; a `~` input becomes a fresh temporary.
+    pub params: Vec<Var>,
+    pub outputs: Vec<Var>,
+    pub body: Vec<Stmt>,
+    /// Kind analysis: every name that is a variable in this function (inputs, outputs,
+    /// assigned names, globals, persistents, loop variables, temporaries), sorted.
+    pub variables: Vec<Var>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stmt {
+    pub id: StmtId,
+    /// The source expression or statement this IR statement computes.
+    pub span: Span,
+    /// The whole source statement it was lowered from (for per-line grouping).
+    pub origin: Span,
+    /// True on the statement that completes an unterminated source statement, so the
+    /// pretty-printed IR displays the same values MATLAB would.
+    pub prints: bool,
+    pub kind: StmtKind,
+}
+
+/// An index argument: a variable, or a bare `:` (all of a dimension).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Index {
+    Var(Var),
+    Colon,
+}
+
+/// A field selector: `s.name` or `s.(var)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Field {
+    Static(String),
+    Dynamic(Var),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Literal {
+    /// A real or imaginary double literal; `text` is the spelling in the source.
+    Number {
+        value: f64,
+        imag: bool,
+        text: String,
+    },
+    /// `'chars'` (char row vector) or `"string"`.
+    Str { value: String, double_quoted: bool },
+}
+
+/// What a `for` loop iterates over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ForIter {
+    /// `for v = lower:step:upper` (thesis `TIRForStmt`); the loop variable is a scalar.
+    Range {
+        lower: Var,
+        step: Option<Var>,
+        upper: Var,
+    },
+    /// `for v = array`: the loop variable takes each column of `array` in turn.
+    Columns(Var),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum StmtKind {
+    /// `lhs = literal`.
+    AssignLiteral {
+        lhs: Var,
+        value: Literal,
+    },
+    /// `lhs = rhs`.
+    Copy {
+        lhs: Var,
+        rhs: Var,
+    },
+    /// `[t1, …] = func(a1, …)`; `func` is a function (builtin or user), never a variable.
+    /// An empty target list is an expression statement (`disp(x)`).
+    Call {
+        targets: Vec<Var>,
+        func: String,
+        args: Vec<Var>,
+    },
+    /// `[t…] = array(i, j, …)`: `array` is a variable (possibly holding a handle).
+    /// `update` marks a read made only to perform a nested assignment such as
+    /// `s.a(2) = x`: where the part is missing MATLAB creates it, so an analysis should
+    /// read a missing part as `[]`, not as an error.
+    ArrayGet {
+        targets: Vec<Var>,
+        array: Var,
+        indices: Vec<Index>,
+        update: bool,
+    },
+    /// `array(i, j, …) = rhs`.
+    ArraySet {
+        array: Var,
+        indices: Vec<Index>,
+        rhs: Var,
+    },
+    /// `[t…] = cell{i, …}`; `update` as in [`StmtKind::ArrayGet`].
+    CellGet {
+        targets: Vec<Var>,
+        cell: Var,
+        indices: Vec<Index>,
+        update: bool,
+    },
+    /// `cell{i, …} = rhs`.
+    CellSet {
+        cell: Var,
+        indices: Vec<Index>,
+        rhs: Var,
+    },
+    /// `[t…] = base.field`; `update` as in [`StmtKind::ArrayGet`].
+    DotGet {
+        targets: Vec<Var>,
+        base: Var,
+        field: Field,
+        update: bool,
+    },
+    /// `base.field = rhs`.
+    DotSet {
+        base: Var,
+        field: Field,
+        rhs: Var,
+    },
+    /// `lhs = @func`.
+    FuncHandle {
+        lhs: Var,
+        func: String,
+    },
+    /// `lhs = @(params…) func(captured…, params…)`, where `func` is the lifted lambda body.
+    Lambda {
+        lhs: Var,
+        func: String,
+        params: Vec<Var>,
+        captured: Vec<Var>,
+    },
+    Global(Vec<Var>),
+    Persistent(Vec<Var>),
+    /// `if cond … else … end` (no `elseif`: chains become nested ifs).
+    If {
+        cond: Var,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+    },
+    /// `header; while cond, body; header; end`: `header` computes `cond` before every
+    /// test (see the module docs).
+    While {
+        header: Vec<Stmt>,
+        cond: Var,
+        body: Vec<Stmt>,
+    },
+    For {
+        var: Var,
+        iter: ForIter,
+        body: Vec<Stmt>,
+    },
+    /// `try body catch [err] catch_body end`.
+    Try {
+        body: Vec<Stmt>,
+        catch_var: Option<Var>,
+        catch_body: Vec<Stmt>,
+    },
+    Break,
+    Continue,
+    Return,
+}
+
+impl Stmt {
+    /// The variables this statement (not its nested bodies) assigns.
+    pub fn defs(&self) -> Vec<&Var> {
+        match &self.kind {
+            StmtKind::AssignLiteral { lhs, .. }
+            | StmtKind::Copy { lhs, .. }
+            | StmtKind::FuncHandle { lhs, .. }
+            | StmtKind::Lambda { lhs, .. } => vec![lhs],
+            StmtKind::Call { targets, .. }
+            | StmtKind::ArrayGet { targets, .. }
+            | StmtKind::CellGet { targets, .. }
+            | StmtKind::DotGet { targets, .. } => targets.iter().collect(),
+            StmtKind::ArraySet { array: v, .. }
+            | StmtKind::CellSet { cell: v, .. }
+            | StmtKind::DotSet { base: v, .. } => vec![v],
+            StmtKind::Global(vs) | StmtKind::Persistent(vs) => vs.iter().collect(),
+            StmtKind::For { var, .. } => vec![var],
+            _ => vec![],
+        }
+    }
+
+    /// The nested statement lists of a compound statement, in execution order.
+    pub fn children(&self) -> Vec<&[Stmt]> {
+        match &self.kind {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => vec![then_body, else_body],
+            StmtKind::While { header, body, .. } => vec![header, body],
+            StmtKind::For { body, .. } => vec![body],
+            StmtKind::Try {
+                body, catch_body, ..
+            } => vec![body, catch_body],
+            _ => vec![],
+        }
+    }
+}
+
+impl Program {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// Every statement of the program in pre-order (id order).
+    pub fn statements(&self) -> Vec<&Stmt> {
+        let mut out = Vec::new();
+        for f in &self.functions {
+            collect(&f.body, &mut out);
+        }
+        out
+    }
+
+    /// Numbers statements in pre-order (functions in order) so ids are dense, stable and
+    /// in reading order; sets [`Program::stmt_count`].
+    pub fn renumber(&mut self) {
+        let mut n = 0;
+        for f in &mut self.functions {
+            number(&mut f.body, &mut n);
+        }
+        self.stmt_count = n;
+    }
+
+    /// Whether `name` is a lowering temporary of this program.
+    pub fn is_temp(&self, name: &str) -> bool {
+        name.strip_prefix(&self.temp_prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+}
+
+fn collect<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
+    for s in stmts {
+        out.push(s);
+        for c in s.children() {
+            collect(c, out);
+        }
+    }
+}
+
+fn number(stmts: &mut [Stmt], n: &mut u32) {
+    for s in stmts {
+        s.id = StmtId(*n);
+        *n += 1;
+        match &mut s.kind {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                number(then_body, n);
+                number(else_body, n);
+            }
+            StmtKind::While { header, body, .. } => {
+                number(header, n);
+                number(body, n);
+            }
+            StmtKind::For { body, .. } => number(body, n),
+            StmtKind::Try {
+                body, catch_body, ..
+            } => {
+                number(body, n);
+                number(catch_body, n);
+            }
+            _ => {}
+        }
+    }
+}

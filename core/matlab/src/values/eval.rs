@@ -1,0 +1,770 @@
+//! Evaluation of builtin calls: the table's [`ShapeExpr`] rules interpreted over the
+//! shape domain, plus the value-level semantics a few builtins need (`size`, `numel`,
+//! scalar arithmetic on integer values) so that sizes computed from other sizes stay
+//! symbolic instead of becoming unknown.
+
+use super::{Class, Value};
+use crate::builtins::{Arg, ArgSel, BuiltinTable, Extent, Pred, ShapeExpr};
+use crate::shape::{self, EmptyReduction, Outcome, RuleInfo, Shape};
+use shapex_dims::{Constraint, Dim, Facts, Truth};
+use shapex_report::Mode;
+
+pub struct Call<'a> {
+    pub func: &'a str,
+    pub args: Vec<Value>,
+    pub nargout: usize,
+    pub targets: &'a [String],
+    /// Mints the call's unknowns: (stem, component, is a program value).
+    pub mint: &'a dyn Fn(&str, usize, bool) -> Dim,
+}
+
+#[derive(Default)]
+pub struct CallResult {
+    pub values: Vec<Value>,
+    pub outcomes: Vec<Outcome>,
+    pub diverges: bool,
+}
+
+/// Evaluates a call to a builtin (or an unknown function: every result unknown).
+pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> CallResult {
+    let Some(builtin) = table.lookup(call.func) else {
+        return unknown_results(call.nargout);
+    };
+    let ev = Eval {
+        table,
+        mode,
+        call,
+        facts,
+    };
+    if let Some(result) = open_rank_query(call) {
+        return result;
+    }
+    if matches!(call.func, "cellhorzcat" | "cellvertcat") {
+        // `{}` is a 0×0 cell; an element of unknown class and shape may be a
+        // comma-separated list (`{c{:}}`), which adds any number of elements.
+        let list = call
+            .args
+            .iter()
+            .any(|v| v.class.is_none() && v.shape == Shape::Unknown);
+        let shape = if call.args.is_empty() {
+            Some(Shape::empty())
+        } else if list {
+            let n = (call.mint)("cell~", 0, false);
+            Some(if call.func == "cellhorzcat" {
+                Shape::tuple(vec![Dim::one(), n])
+            } else {
+                Shape::tuple(vec![n, Dim::one()])
+            })
+        } else {
+            None
+        };
+        if let Some(shape) = shape {
+            return CallResult {
+                values: vec![Value::of_shape(Some("cell"), shape)],
+                ..Default::default()
+            };
+        }
+    }
+    let nargin = call.args.len();
+    let nargout = call.nargout.max(1);
+    let mut result = CallResult::default();
+    for k in 0..nargout {
+        let Some(expr) = builtin.rule.output(nargin, call.nargout, k) else {
+            result.values.push(Value::unknown());
+            continue;
+        };
+        if matches!(expr, ShapeExpr::Diverges) {
+            result.diverges = true;
+            return result;
+        }
+        let outcome = ev.char_padding(ev.shape(expr, k));
+        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
+        // Element-wise results and reductions of an array of open rank keep its
+        // trailing dimensions: their rank stays open (`mean(mean(img))` may be 1×1×3).
+        let keeps_rank = matches!(
+            expr,
+            ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..) | ShapeExpr::Collapse { .. }
+        );
+        value.open_rank = call
+            .args
+            .iter()
+            .any(|a| a.open_rank && (keeps_rank || a.shape == outcome.shape));
+        ev.add_value_semantics(k, &mut value);
+        result.values.push(value);
+        if k == 0 || outcome.theta != Constraint::True {
+            result.outcomes.push(outcome);
+        }
+    }
+    result
+}
+
+/// `size`, `numel` and `ndims` of an input whose rank is open: its extents past the
+/// second are unknown, so `size(x)` has an unknown length and `numel(x)` is not
+/// `x_1*x_2`.
+fn open_rank_query(call: &Call) -> Option<CallResult> {
+    let x = call.args.first().filter(|x| x.open_rank)?;
+    let name = call.targets.first().map_or("ans", |s| s.as_str());
+    let unknown_scalar = || Value::scalar(None);
+    let values = match (call.func, call.args.len()) {
+        ("size", 1) if call.nargout <= 1 => vec![Value::of_shape(
+            Some("double"),
+            Shape::tuple(vec![Dim::one(), (call.mint)(&format!("{name}~"), 0, false)]),
+        )],
+        ("size", 1) => {
+            let t = x.shape.as_tuple()?;
+            (0..call.nargout)
+                .map(|k| match k {
+                    k if k + 1 < call.nargout && k < 2 => Value::scalar(Some(t.extent(k))),
+                    _ => unknown_scalar(),
+                })
+                .collect()
+        }
+        ("size", 2) => {
+            let k = call.args[1].scalar.as_ref()?.as_known()?;
+            let t = x.shape.as_tuple()?;
+            match k {
+                1 | 2 => vec![Value::scalar(Some(t.extent(k as usize - 1)))],
+                _ => vec![unknown_scalar()],
+            }
+        }
+        ("numel" | "ndims", 1) => vec![unknown_scalar()],
+        _ => return None,
+    };
+    Some(CallResult {
+        values,
+        ..Default::default()
+    })
+}
+
+fn unknown_results(nargout: usize) -> CallResult {
+    CallResult {
+        values: vec![Value::unknown(); nargout.max(1)],
+        ..Default::default()
+    }
+}
+
+struct Eval<'a> {
+    table: &'a BuiltinTable,
+    mode: Mode,
+    call: &'a Call<'a>,
+    facts: &'a Facts,
+}
+
+fn ext(name: &'static str) -> RuleInfo {
+    RuleInfo::extension(name)
+}
+
+impl Eval<'_> {
+    fn arg(&self, a: Arg) -> Option<&Value> {
+        a.resolve(self.call.args.len()).map(|i| &self.call.args[i])
+    }
+
+    fn arg_shape(&self, a: Arg) -> Shape {
+        self.arg(a).map_or(Shape::Unknown, |v| v.shape.clone())
+    }
+
+    fn is_in(&self, category: &str) -> bool {
+        self.table.is_in(self.call.func, category)
+    }
+
+    /// A fresh extent for what the rule cannot know (`find`'s length, …), named after
+    /// the statement's target so it reads `idx~1` and stays stable across iterations.
+    fn fresh(&self, k: usize) -> Dim {
+        let base = self.call.targets.first().map_or("ans", |s| s.as_str());
+        (self.call.mint)(&format!("{base}~"), k, false)
+    }
+
+    /// The value of an integer argument, or a fresh program value.
+    fn int_value(&self, v: &Value, k: usize) -> Dim {
+        v.scalar.clone().unwrap_or_else(|| {
+            let base = self.call.targets.first().map_or("ans", |s| s.as_str());
+            (self.call.mint)(&format!("{base}~v"), k, true)
+        })
+    }
+
+    fn class(&self) -> Class {
+        let f = self.call.func;
+        let operator = self.is_in("relationalOperator") || self.is_in("logicalOperator");
+        if operator && self.call.args.iter().any(|v| v.class.is_none()) {
+            // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
+            return None;
+        }
+        if self.is_in("relationalOperator")
+            || self.is_in("logicalOperator")
+            || self.is_in("elementalUnaryToLogical")
+            || matches!(
+                f,
+                "not" | "any" | "all" | "isempty" | "true" | "false" | "logical"
+            )
+            || f.starts_with("is")
+        {
+            return Some("logical");
+        }
+        match f {
+            "cellhorzcat" | "cellvertcat" | "cell" | "num2cell" | "cellfun_uniform0" => {
+                Some("cell")
+            }
+            "struct" => Some("struct"),
+            "inline" | "str2func" | "fcnchk" | "vectorize" => Some("function_handle"),
+            "char" | "num2str" | "sprintf" | "int2str" | "mat2str" | "upper" | "lower"
+            | "strtrim" | "strrep" | "blanks" | "repmat_char" => Some("char"),
+            // Concatenating with a cell makes a cell.
+            "horzcat" | "vertcat" | "cat"
+                if self.call.args.iter().any(|v| v.class == Some("cell")) =>
+            {
+                Some("cell")
+            }
+            "horzcat" | "vertcat" | "cat" | "repmat" | "reshape" | "transpose" | "ctranspose" => {
+                self.common_class()
+            }
+            _ if self.is_in("elementalBinary") || self.is_in("elementalUnary") => {
+                match self.common_class() {
+                    Some("char") | Some("logical") => Some("double"),
+                    c => c,
+                }
+            }
+            _ if self.is_in("shapeQuery") || self.is_in("matrixQuery") => Some("double"),
+            // Matrix functions of numeric arrays give numeric arrays: their class is
+            // known, so a failure on them is not excused as a possible object's method.
+            _ if self.numeric_args()
+                && (self.is_in("arrayArithmetic")
+                    || self.is_in("linearAlgebra")
+                    || self.is_in("dimensionSensitive")
+                    || self.is_in("byValueMatrixCreation")
+                    || self.is_in("matrixConstructor")) =>
+            {
+                match self.common_class() {
+                    Some(c) if c != "logical" => Some(c),
+                    _ => Some("double"),
+                }
+            }
+            _ if self.numeric_args() && self.is_in("shapeTransformation") => self.common_class(),
+            "rand" | "randn" | "randi" | "randperm" => Some("double"),
+            _ if self.is_in("byShapeAndTypeMatrixCreation") || self.is_in("constant") => {
+                Some("double")
+            }
+            _ => None,
+        }
+    }
+
+    /// Every argument's class is known and numeric (or logical).
+    fn numeric_args(&self) -> bool {
+        self.call.args.iter().all(|v| {
+            v.class.is_some_and(|c| {
+                matches!(c, "double" | "single" | "logical")
+                    || c.starts_with("int")
+                    || c.starts_with("uint")
+            })
+        })
+    }
+
+    fn common_class(&self) -> Class {
+        let mut classes = self
+            .call
+            .args
+            .iter()
+            .filter(|v| v.shape != Shape::empty())
+            .map(|v| v.class);
+        let first = classes.next().flatten()?;
+        classes.all(|c| c == Some(first)).then_some(first)
+    }
+
+    fn shape(&self, expr: &ShapeExpr, k: usize) -> Outcome {
+        use ShapeExpr::*;
+        let f = self.facts;
+        match expr {
+            SameAs(a) => shape::unary(&self.arg_shape(*a), f),
+            Scalar => Outcome::always(Shape::scalar(), ext("scalar")),
+            Square(a) => square(&self.arg_shape(*a), f),
+            Broadcast(sels) => self.broadcast(sels),
+            FromDims { first } => shape::create(&self.dims_from(*first)),
+            Collapse { arg, dim } => self.collapse(*arg, *dim),
+            Transpose(a) => shape::transpose(&self.arg_shape(*a), f),
+            MatMul(a, b) => shape::mtimes(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            MLDivide(a, b) => shape::mldivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            MRDivide(a, b) => shape::mrdivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            MPower(a, b) => shape::mpower(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            Dims(extents) => {
+                let dims: Vec<Dim> = extents.iter().map(|e| self.extent(e, k)).collect();
+                Outcome::always(Shape::tuple(dims), ext("dims"))
+            }
+            Vector { like, len } => self.vector(*like, len, k),
+            Colon { start, step, stop } => self.colon(*start, *step, *stop),
+            Concat { dim, first } => self.concat(dim, *first),
+            Repmat { arg, first } => {
+                let reps = self.dims_from(*first);
+                shape::repmat(&self.arg_shape(*arg), &reps, f)
+            }
+            Reshape { arg, first } => self.reshape(*arg, *first),
+            Permute { arg, order } => self.permute(*arg, *order),
+            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext("squeeze")),
+            Diag { arg, k: kk } => self.diag(*arg, *kk),
+            If {
+                pred,
+                then,
+                otherwise,
+            } => match self.pred(*pred) {
+                Truth::Proven => self.shape(then, k),
+                Truth::Refuted => self.shape(otherwise, k),
+                Truth::Unknown => {
+                    let a = self.shape(then, k).shape;
+                    let b = self.shape(otherwise, k).shape;
+                    let joined = shape::join(&a, &b, &mut |i| self.fresh(i));
+                    Outcome::always(joined, ext("conditional"))
+                }
+            },
+            Unknown | Diverges => Outcome::always(Shape::Unknown, ext("unknown")),
+        }
+    }
+
+    /// Octave pads char rows of different lengths in `[a; b]` (MATLAB fails), so for
+    /// all-char operands a width mismatch is a run-time question, not a definite error;
+    /// the shape is Octave's: rows added, the widest width.
+    fn char_padding(&self, outcome: Outcome) -> Outcome {
+        let all_char = !self.call.args.is_empty() && self.call.args.iter().all(Value::is_char);
+        if self.call.func != "vertcat" || !all_char || outcome.status != Truth::Refuted {
+            return outcome;
+        }
+        let tuples: Option<Vec<_>> = self.call.args.iter().map(|v| v.shape.as_tuple()).collect();
+        let shape = match tuples {
+            Some(ts) if ts.iter().all(|t| t.rank() == 2) => {
+                let rows = ts.iter().fold(Dim::zero(), |r, t| r.add(&t.extent(0)));
+                let width = ts[1..]
+                    .iter()
+                    .fold(ts[0].extent(1), |w, t| Dim::max(&w, &t.extent(1)));
+                Shape::tuple(vec![rows, width])
+            }
+            _ => Shape::Unknown,
+        };
+        Outcome {
+            shape,
+            status: Truth::Unknown,
+            rule: ext("vertcat (char rows: Octave pads, MATLAB fails)"),
+            ..outcome
+        }
+    }
+
+    fn pred(&self, p: Pred) -> Truth {
+        let f = self.facts;
+        match p {
+            Pred::IsCell(a) => class_is(self.arg(a), "cell"),
+            Pred::IsChar(a) => class_is(self.arg(a), "char"),
+            Pred::IsScalar(a) => self.arg_shape(a).is_scalar(f),
+            Pred::IsVector(a) => match self.arg_shape(a).as_tuple() {
+                Some(t) if t.rank() == 2 => f.ask(&Constraint::or([
+                    Constraint::eq(&t.extent(0), &Dim::one()),
+                    Constraint::eq(&t.extent(1), &Dim::one()),
+                ])),
+                Some(_) => Truth::Refuted,
+                None => Truth::Unknown,
+            },
+            Pred::IsMatrix(a) => match self.arg(a) {
+                Some(v) if v.open_rank => Truth::Unknown,
+                Some(v) => match v.shape.as_tuple() {
+                    Some(t) => Truth::from_bool(t.rank() == 2),
+                    None => Truth::Unknown,
+                },
+                None => Truth::Unknown,
+            },
+            Pred::IsEmpty(a) => match self.arg_shape(a).as_tuple() {
+                Some(t) => f.ask(&Constraint::eq(&t.numel(), &Dim::zero())),
+                None => Truth::Unknown,
+            },
+        }
+    }
+
+    fn broadcast(&self, sels: &[ArgSel]) -> Outcome {
+        let n = self.call.args.len();
+        let shapes: Vec<Shape> = sels
+            .iter()
+            .flat_map(|s| match s {
+                ArgSel::One(a) => a.resolve(n).into_iter().collect::<Vec<_>>(),
+                ArgSel::From(i) => (*i..n).collect(),
+            })
+            .map(|i| self.call.args[i].shape.clone())
+            .collect();
+        let mut shapes = shapes.into_iter();
+        let Some(first) = shapes.next() else {
+            return Outcome::always(Shape::scalar(), ext("broadcast"));
+        };
+        let mut out = shape::unary(&first, self.facts);
+        let mut facts = self.facts.clone();
+        for s in shapes {
+            let next = shape::elementwise(&out.shape, &s, self.mode, &facts);
+            facts = next.facts_after(&facts);
+            out = next;
+        }
+        out
+    }
+
+    /// Dimension arguments from position `first`: one size vector, or scalars; class
+    /// names and `'like', x` pairs are ignored.
+    fn dims_from(&self, first: usize) -> Vec<Dim> {
+        let mut args: Vec<&Value> = self.call.args.iter().skip(first).collect();
+        if let Some(p) = args.iter().position(|v| v.text.as_deref() == Some("like")) {
+            args.truncate(p);
+        }
+        args.retain(|v| !v.is_char());
+        match args.as_slice() {
+            [] => vec![Dim::one(), Dim::one()],
+            [v] if v.shape == Shape::scalar() => {
+                let n = self.int_value(v, 0);
+                vec![n.clone(), n]
+            }
+            [v] => match &v.elems {
+                Some(e) => e.clone(),
+                None => match v.shape.as_tuple().and_then(|t| t.extent(1).as_known()) {
+                    Some(n) => (0..n.max(0) as usize).map(|i| self.fresh(i)).collect(),
+                    None => vec![self.fresh(0), self.fresh(1)],
+                },
+            },
+            many => many
+                .iter()
+                .enumerate()
+                .map(|(i, v)| self.int_value(v, i))
+                .collect(),
+        }
+    }
+
+    fn collapse(&self, arg: Arg, dim: Option<Arg>) -> Outcome {
+        let a = self.arg_shape(arg);
+        let empty = if self.is_in("minOrMax") {
+            EmptyReduction::ToEmpty
+        } else {
+            EmptyReduction::ToScalar
+        };
+        match dim.and_then(|d| self.arg(d)) {
+            None => shape::reduce(&a, None, empty, self.facts),
+            Some(v) if v.is_char() => match v.text.as_deref() {
+                Some("all") => Outcome::always(Shape::scalar(), ext("reduce")),
+                _ => shape::reduce(&a, None, empty, self.facts),
+            },
+            Some(v) => match v.scalar.as_ref().and_then(|d| d.as_known()) {
+                Some(d) if d >= 1 => shape::reduce(&a, Some(d as usize), empty, self.facts),
+                _ => Outcome::always(Shape::Unknown, ext("reduce")),
+            },
+        }
+    }
+
+    fn extent(&self, e: &Extent, k: usize) -> Dim {
+        match e {
+            Extent::Const(c) => Dim::known(*c as i64),
+            Extent::Unknown => self.fresh(k),
+            Extent::ArgValue(a) => match self.arg(*a) {
+                Some(v) => self.int_value(v, k),
+                None => self.fresh(k),
+            },
+            Extent::Numel(a) => match self.arg_shape(*a).as_tuple() {
+                Some(t) => t.numel(),
+                None => self.fresh(k),
+            },
+            Extent::Ndims(a) => match self.arg_shape(*a).as_tuple() {
+                Some(t) => Dim::known(t.rank() as i64),
+                None => self.fresh(k),
+            },
+            Extent::Size(a, d) => match self.arg_shape(*a).as_tuple() {
+                Some(t) => t.extent(d.saturating_sub(1)),
+                None => self.fresh(k),
+            },
+            Extent::Nargin => Dim::known(self.call.args.len() as i64),
+            Extent::Add(x, y) => self.extent(x, k).add(&self.extent(y, k)),
+            Extent::Sub(x, y) => self.extent(x, k).sub(&self.extent(y, k)),
+            Extent::Mul(x, y) => self.extent(x, k).mul(&self.extent(y, k)),
+        }
+    }
+
+    fn vector(&self, like: Arg, len: &Extent, k: usize) -> Outcome {
+        let n = self.extent(len, k);
+        let Some(t) = self.arg_shape(like).as_tuple().cloned() else {
+            return Outcome::always(Shape::Unknown, ext("vector"));
+        };
+        let f = self.facts;
+        let is_row = f.ask(&Constraint::and([
+            Constraint::eq(&t.extent(0), &Dim::one()),
+            Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
+        ]));
+        let is_empty00 = f.ask(&Constraint::and([
+            Constraint::eq(&t.extent(0), &Dim::zero()),
+            Constraint::eq(&t.extent(1), &Dim::zero()),
+        ]));
+        let shape = match (is_empty00, is_row) {
+            (Truth::Proven, _) => Shape::empty(),
+            (_, Truth::Proven) => Shape::tuple(vec![Dim::one(), n]),
+            (_, Truth::Refuted) => Shape::tuple(vec![n, Dim::one()]),
+            _ => Shape::Unknown,
+        };
+        Outcome::always(shape, ext("vector"))
+    }
+
+    fn colon(&self, start: Arg, step: Option<Arg>, stop: Arg) -> Outcome {
+        let value = |a: Arg| {
+            self.arg(a).and_then(|v| {
+                (v.shape == Shape::scalar())
+                    .then(|| v.scalar.clone())
+                    .flatten()
+            })
+        };
+        match (value(start), step.map(value), value(stop)) {
+            (Some(a), None, Some(b)) => shape::colon(&a, &b),
+            (Some(a), Some(Some(s)), Some(b)) => shape::colon_step(&a, &s, &b),
+            _ => {
+                let number = |a: Arg| self.arg(a).and_then(|v| v.number);
+                let step = step.map_or(Some(1.0), number);
+                let len = match (number(start), step, number(stop)) {
+                    (Some(a), Some(s), Some(b)) => real_range_len(a, s, b),
+                    _ => None,
+                };
+                let len = len.map_or_else(|| self.fresh(1), Dim::known);
+                Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext("colon"))
+            }
+        }
+    }
+
+    fn concat(&self, dim: &Extent, first: usize) -> Outcome {
+        let args = &self.call.args[first.min(self.call.args.len())..];
+        // With a cell operand, `[c; 'text']` wraps every other non-empty operand in a
+        // 1×1 cell.
+        let cells = args.iter().any(|v| v.class == Some("cell"));
+        let parts: Vec<Shape> = args
+            .iter()
+            .map(|v| {
+                if cells && v.class.is_some_and(|c| c != "cell") && v.shape != Shape::empty() {
+                    Shape::scalar()
+                } else {
+                    v.shape.clone()
+                }
+            })
+            .collect();
+        let outcome = match self.extent(dim, 0).as_known() {
+            Some(1) => shape::vertcat(&parts, self.facts),
+            Some(2) => shape::horzcat(&parts, self.facts),
+            Some(d) if d >= 1 => shape::cat(d as usize, &parts, self.facts),
+            _ => Outcome::always(Shape::Unknown, ext("cat")),
+        };
+        // An operand of unknown class may be a cell (or a string array), where the
+        // extents of the others do not have to agree: no definite error then.
+        let maybe_cell = args
+            .iter()
+            .any(|v| v.class.is_none() && v.shape != Shape::empty());
+        if maybe_cell {
+            return outcome.excused();
+        }
+        outcome
+    }
+
+    fn reshape(&self, arg: Arg, first: usize) -> Outcome {
+        let a = self.arg_shape(arg);
+        let rest: Vec<&Value> = self.call.args.iter().skip(first).collect();
+        let dims: Vec<Option<Dim>> = match rest.as_slice() {
+            [v] if v.shape != Shape::scalar() => match &v.elems {
+                Some(e) => e.iter().cloned().map(Some).collect(),
+                None => return Outcome::always(Shape::Unknown, ext("reshape")),
+            },
+            many => many
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.shape != Shape::empty()).then(|| self.int_value(v, i)))
+                .collect(),
+        };
+        shape::reshape(&a, &dims, self.facts)
+    }
+
+    fn permute(&self, arg: Arg, order: Arg) -> Outcome {
+        let known: Option<Vec<usize>> =
+            self.arg(order)
+                .and_then(|v| v.elems.as_ref())
+                .and_then(|e| {
+                    e.iter()
+                        .map(|d| d.as_known().and_then(|x| usize::try_from(x).ok()))
+                        .collect()
+                });
+        match known {
+            Some(order) => shape::permute(&self.arg_shape(arg), &order, self.facts),
+            None => Outcome::always(Shape::Unknown, ext("permute")),
+        }
+    }
+
+    fn diag(&self, arg: Arg, k: Option<Arg>) -> Outcome {
+        let off = match k.and_then(|a| self.arg(a)) {
+            None => Some(0),
+            Some(v) => v.scalar.as_ref().and_then(|d| d.as_known()),
+        };
+        let (Some(t), Some(off)) = (self.arg_shape(arg).as_tuple().cloned(), off) else {
+            return Outcome::always(Shape::Unknown, ext("diag"));
+        };
+        let f = self.facts;
+        let one = Dim::one();
+        let row = f.ask(&Constraint::eq(&t.extent(0), &one));
+        let col = f.ask(&Constraint::eq(&t.extent(1), &one));
+        let shape = match (row, col) {
+            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => {
+                let n = t.numel().add_const(off.abs());
+                Shape::tuple(vec![n.clone(), n])
+            }
+            (Truth::Refuted, Truth::Refuted) if off == 0 => {
+                Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
+            }
+            _ => Shape::Unknown,
+        };
+        Outcome::always(shape, ext("diag"))
+    }
+
+    /// Values that sizes are computed from: `size`, `numel`, `length`, `ndims`, and
+    /// integer arithmetic on scalars (`n+1`, `2*m`, `floor(n/2)`).
+    fn add_value_semantics(&self, k: usize, value: &mut Value) {
+        let args = &self.call.args;
+        if self.call.func == "str2func" {
+            // `str2func('name')` is `@name`; `str2func('@(x) …')` is an anonymous one.
+            value.handle = args.first().and_then(|a| a.text.clone()).filter(|t| {
+                t.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+        }
+        let tuple = |i: usize| args.get(i).and_then(|v| v.shape.as_tuple());
+        let val = |i: usize| args.get(i).and_then(|v| v.scalar.clone());
+        let scalar = match (self.call.func, args.len()) {
+            ("numel", 1) => tuple(0).map(|t| t.numel()),
+            ("ndims", 1) => tuple(0).map(|t| Dim::known(t.rank() as i64)),
+            ("length", 1) => tuple(0).map(length),
+            ("size", 1) if self.call.nargout > 1 => tuple(0).map(|t| {
+                let last = self.call.nargout - 1;
+                if k < last {
+                    t.extent(k)
+                } else {
+                    (k..t.rank().max(k + 1)).fold(Dim::one(), |p, i| p.mul(&t.extent(i)))
+                }
+            }),
+            ("size", 2) => match (tuple(0), val(1).and_then(|d| d.as_known())) {
+                (Some(t), Some(d)) if d >= 1 => Some(t.extent(d as usize - 1)),
+                _ => None,
+            },
+            ("plus", 2) => val(0).zip(val(1)).map(|(a, b)| a.add(&b)),
+            ("minus", 2) => val(0).zip(val(1)).map(|(a, b)| a.sub(&b)),
+            ("times" | "mtimes", 2) => val(0).zip(val(1)).map(|(a, b)| a.mul(&b)),
+            ("uminus", 1) => val(0).map(|a| a.neg()),
+            ("uplus" | "floor" | "ceil" | "round" | "fix" | "double" | "int32", 1) => val(0),
+            ("max", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::max(&a, &b)),
+            ("min", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::min(&a, &b)),
+            _ => None,
+        };
+        let is_scalar_result = value.shape == Shape::scalar();
+        if is_scalar_result {
+            value.scalar = scalar.or_else(|| self.folded_comparison());
+        }
+        if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {
+            value.elems = tuple(0).map(|t| t.dims().to_vec());
+        }
+        if matches!(self.call.func, "horzcat" | "vertcat") {
+            value.elems = args
+                .iter()
+                .filter(|v| v.shape != Shape::empty())
+                .map(|v| match &v.elems {
+                    Some(e) => Some(e.clone()),
+                    None => v.scalar.clone().map(|d| vec![d]),
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(|parts| parts.concat());
+        }
+        if self.call.func == "colon" {
+            value.max = val(args.len().saturating_sub(1)).filter(|_| args.len() == 2);
+        }
+    }
+
+    /// Comparisons of known integer values fold to constants, so a branch on them is
+    /// pruned (the thesis's constant propagation of scalar values).
+    fn folded_comparison(&self) -> Option<Dim> {
+        let args = &self.call.args;
+        let (a, b) = (
+            args.first()?.scalar.as_ref()?,
+            args.get(1)?.scalar.as_ref()?,
+        );
+        let c = match self.call.func {
+            "eq" => Constraint::eq(a, b),
+            "ne" => Constraint::ne(a, b),
+            "lt" => Constraint::lt(a, b),
+            "le" => Constraint::le(a, b),
+            "gt" => Constraint::lt(b, a),
+            "ge" => Constraint::le(b, a),
+            _ => return None,
+        };
+        match self.facts.ask(&c) {
+            Truth::Proven => Some(Dim::one()),
+            Truth::Refuted => Some(Dim::zero()),
+            Truth::Unknown => None,
+        }
+    }
+}
+
+/// The number of elements of `a:s:b` for real constants, as MATLAB computes it (with a
+/// tolerance so `0:0.1:1` has 11 elements).
+fn real_range_len(a: f64, s: f64, b: f64) -> Option<i64> {
+    if s == 0.0 {
+        return Some(0);
+    }
+    if !(a.is_finite() && s.is_finite() && b.is_finite()) {
+        return None;
+    }
+    let n = ((b - a) / s * (1.0 + 4.0 * f64::EPSILON) + 1e-10).floor() + 1.0;
+    (n.abs() < 1e12).then_some(n.max(0.0) as i64)
+}
+
+/// `length(x)`: 0 for an empty array, else the largest extent.
+fn length(t: &shape::ShapeTuple) -> Dim {
+    let known: Option<Vec<i64>> = t.dims().iter().map(|d| d.as_known()).collect();
+    match known {
+        Some(ds) if ds.contains(&0) => Dim::zero(),
+        Some(ds) => Dim::known(ds.into_iter().max().unwrap_or(0)),
+        None => t.dims()[1..]
+            .iter()
+            .fold(t.extent(0), |m, d| Dim::max(&m, d)),
+    }
+}
+
+fn class_is(v: Option<&Value>, class: &str) -> Truth {
+    match v.and_then(|v| v.class) {
+        Some(c) => Truth::from_bool(c == class),
+        None => Truth::Unknown,
+    }
+}
+
+/// `inv`, `det`, `expm`…: the argument must be a square matrix.
+fn square(a: &Shape, facts: &Facts) -> Outcome {
+    let Some(t) = a.as_tuple() else {
+        return Outcome::always(Shape::Unknown, ext("square"));
+    };
+    let theta = Constraint::and([
+        Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
+        Constraint::eq(&t.extent(0), &t.extent(1)),
+    ]);
+    let status = facts.ask(&theta);
+    if status == Truth::Refuted {
+        return Outcome::illegal(theta, ext("square"));
+    }
+    Outcome {
+        shape: a.clone(),
+        assume: vec![theta.clone()],
+        theta,
+        status,
+        rule: ext("square"),
+    }
+}
+
+/// `squeeze`: 2-D arrays unchanged; otherwise singleton dimensions removed.
+fn squeeze(a: &Shape) -> Shape {
+    match a.as_tuple() {
+        Some(t) if t.rank() > 2 => {
+            let kept: Vec<Dim> = t
+                .dims()
+                .iter()
+                .filter(|d| d.as_known() != Some(1))
+                .cloned()
+                .collect();
+            match kept.len() {
+                0 => Shape::scalar(),
+                1 => Shape::tuple(vec![kept[0].clone(), Dim::one()]),
+                _ => Shape::tuple(kept),
+            }
+        }
+        _ => a.clone(),
+    }
+}

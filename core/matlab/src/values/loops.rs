@@ -1,0 +1,533 @@
+//! Loop study: the first iterations of a loop simulated one by one, without joins.
+//!
+//! The fixed point of the flow framework joins every iteration into one fact, so a
+//! variable that is `<1,1>` on entry and `<3,4>` afterwards becomes `<a~1,a~2>`, and
+//! Joisha's Example 4 (§9: "a can change shape only at the first iteration") can no
+//! longer be proven. Simulating iterations 1, 2, … exactly recovers it: when the
+//! variables stop changing (or the loop provably ends) the simulated iterations are all
+//! the iterations there are. The same simulation finds Figure 7's failure in the second
+//! iteration (§12), and the per-iteration shapes give the preallocation hints of
+//! Figures 7–8.
+
+use super::results::{collect, StmtResult};
+use super::transfer::ValueAnalysis;
+use super::{Env, Value};
+use crate::flow::{self, Analysis, State};
+use crate::shape::Notation;
+use crate::tame::{ForIter, Function, Stmt, StmtId, StmtKind, Var};
+use shapex_dims::{Dim, Truth};
+use std::rc::Rc;
+
+/// How many iterations are simulated when the trip count is unknown (or above
+/// [`MAX_EXACT_ITERATIONS`]) before falling back to the fixed point alone.
+pub const SIMULATED_ITERATIONS: usize = 4;
+
+/// A counted loop with at most this many iterations is simulated through every one of
+/// them, so the shapes after it are exact; longer loops use the fixed point (widening).
+pub const MAX_EXACT_ITERATIONS: usize = 1_000;
+
+/// Statements (counted once per simulated iteration, inner loops included) that one
+/// analysis may simulate in all: nested counted loops multiply, and past this the
+/// fixed point, which is sound, takes over.
+pub const SIMULATION_BUDGET: usize = 5_000;
+
+/// One loop's simulated iterations.
+pub struct LoopStudy {
+    /// Per simulated iteration, the results of every statement of the body.
+    pub iterations: Vec<Vec<StmtResult>>,
+    /// Whether iteration `j` certainly runs (known trip count or a condition that folds).
+    pub certain: Vec<bool>,
+    /// Per simulated iteration, the loop variable's value when it is known (`t = 3`).
+    pub bindings: Vec<Option<String>>,
+    /// The variables on entry and after each simulated iteration.
+    pub entry: Env,
+    pub exits: Vec<Env>,
+    /// True when the simulated iterations are all there are (the state stopped changing
+    /// or the loop provably ended), so their results are exact.
+    pub settled: bool,
+    /// The state after the loop when every iteration was simulated and each certainly
+    /// ran: then the code after the loop continues from it, not from the fixed point.
+    pub exact_exit: Option<State<Env>>,
+    /// Statements at the top level of the body (they run whenever the iteration runs).
+    pub top_level: Vec<StmtId>,
+}
+
+/// An analysis that starts from a given environment instead of a function's entry.
+struct Seeded<'a, 'b> {
+    inner: &'a ValueAnalysis<'b>,
+    seed: Env,
+}
+
+impl Analysis for Seeded<'_, '_> {
+    type Fact = Env;
+
+    fn entry(&self, _: &Function) -> Env {
+        self.seed.clone()
+    }
+    fn join(&self, a: &Env, b: &Env) -> Env {
+        self.inner.join(a, b)
+    }
+    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
+        self.inner.join_at(at, a, b)
+    }
+    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
+        self.inner.transfer(stmt, input)
+    }
+    fn branch(&self, stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
+        self.inner.branch(stmt, cond, taken, input)
+    }
+    fn for_iteration(&self, s: &Stmt, v: &Var, it: &ForIter, input: &Env) -> State<Env> {
+        self.inner.for_iteration(s, v, it, input)
+    }
+    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
+        self.inner.exact_loop(stmt, input)
+    }
+}
+
+/// Runs `body` from `seed` as if it were a function body.
+fn run_block(
+    a: &ValueAnalysis,
+    template: &Function,
+    body: &[Stmt],
+    seed: Env,
+) -> (flow::FlowResult<Env>, Function) {
+    // Only the body matters to the framework: copying the enclosing function's other
+    // statements for every simulated iteration made long programs quadratic.
+    let func = Function {
+        name: template.name.clone(),
+        kind: template.kind,
+        parent: None,
+        params: vec![],
+        outputs: vec![],
+        body: body.to_vec(),
+        variables: vec![],
+        span: template.span,
+    };
+    let seeded = Seeded { inner: a, seed };
+    (flow::analyze_function(&seeded, &func), func)
+}
+
+/// The state after loop `stmt` from `entry` when its study accounts for every
+/// iteration (the flow framework's [`Analysis::exact_loop`]).
+pub fn exact_exit(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<State<Env>> {
+    // Only a loop whose trip count is known can be accounted for exactly; simulating
+    // the others here (inside every iteration of an enclosing loop) would cost much and
+    // give nothing the fixed point does not.
+    let counted = match &stmt.kind {
+        StmtKind::For { iter, .. } => Iterator::of(entry, iter)
+            .trips
+            .is_some_and(|n| n <= MAX_EXACT_ITERATIONS as i64),
+        StmtKind::While { header, cond, .. } => {
+            let template = a.template.borrow().clone()?;
+            let (flow, _) = run_block(a, &template, header, entry.clone());
+            let known = |e: &Env| e.get(cond)?.scalar.as_ref()?.as_known();
+            flow.exit.fact().and_then(known).is_some()
+        }
+        _ => false,
+    };
+    if !counted {
+        return None;
+    }
+    cached_study(a, stmt, entry)?.exact_exit.clone()
+}
+
+/// The study of `stmt` from `entry`, computed once per entry state and iteration
+/// context (the flow framework asks for it, then the results are refined with it).
+pub fn cached_study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<Rc<LoopStudy>> {
+    let key = (stmt.id, a.symbols.iteration_path());
+    if let Some((e, study)) = a.studies.borrow().get(&key) {
+        if e == entry {
+            return study.clone();
+        }
+    }
+    let study = study(a, stmt, entry).map(Rc::new);
+    a.studies
+        .borrow_mut()
+        .insert(key, (entry.clone(), study.clone()));
+    study
+}
+
+/// Simulates loop `stmt` from `entry`; `None` for loops it cannot simulate faithfully
+/// (bodies that jump out with break/continue/return).
+fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
+    let (header, cond, body): (&[Stmt], Option<&Var>, &[Stmt]) = match &stmt.kind {
+        StmtKind::For { body, .. } => (&[], None, body),
+        StmtKind::While { header, cond, body } => (header, Some(cond), body),
+        _ => return None,
+    };
+    if jumps(body) {
+        return None;
+    }
+    let template = a.template.borrow().clone()?;
+    let cost = size(body) + size(header) + 1;
+    let iterator = match &stmt.kind {
+        StmtKind::For { iter, .. } => Some(Iterator::of(entry, iter)),
+        _ => None,
+    };
+    let trips = iterator.as_ref().and_then(|i| i.trips);
+    // A counted loop, or a while loop whose condition keeps folding, may be simulated
+    // to its end; others only for their first iterations (below).
+    let limit = match (trips, cond) {
+        (Some(n), _) if n <= MAX_EXACT_ITERATIONS as i64 => n as usize,
+        (None, Some(_)) => MAX_EXACT_ITERATIONS,
+        _ => SIMULATED_ITERATIONS,
+    };
+    let mut study = LoopStudy {
+        iterations: vec![],
+        certain: vec![],
+        bindings: vec![],
+        entry: entry.clone(),
+        exits: vec![],
+        settled: false,
+        exact_exit: None,
+        top_level: body.iter().map(|s| s.id).collect(),
+    };
+    let mut env = entry.clone();
+    let mut certain = true;
+    let mut complete = false;
+    for j in 1..=limit + 1 {
+        if trips.is_some_and(|n| j as i64 > n) {
+            study.settled = true;
+            complete = certain;
+            break;
+        }
+        let uncertain = study.certain.last() == Some(&false);
+        if j > limit || (uncertain && j > SIMULATED_ITERATIONS) || !a.spend_simulation(cost) {
+            break;
+        }
+        let step = a.symbols.in_iteration(j as u32, || {
+            iteration(
+                a,
+                &template,
+                stmt,
+                header,
+                cond,
+                body,
+                iterator.as_ref(),
+                j,
+                &env,
+            )
+        });
+        let (results, start_certain, binding, exit) = match step {
+            Step::Ended(end) => {
+                // A while condition that folded to false: the loop ends here.
+                study.settled = true;
+                complete = certain;
+                env = end;
+                break;
+            }
+            Step::Unknown => break,
+            Step::Ran {
+                results,
+                certain,
+                binding,
+                exit,
+            } => (results, certain, binding, exit),
+        };
+        certain &= start_certain && (trips.is_some() || cond.is_some());
+        study.iterations.push(results);
+        study.certain.push(certain);
+        study.bindings.push(binding);
+        let Some(exit) = exit else {
+            // The iteration never reaches its end (a definite error or `error(...)`).
+            study.settled = true;
+            if certain {
+                study.exact_exit = Some(State::Nonviable);
+            }
+            return Some(study);
+        };
+        let unchanged = trips.is_none() && same_but(&exit, &env, stmt);
+        study.exits.push(exit.clone());
+        env = exit;
+        if unchanged {
+            // Another iteration would start from the same state (its loop variable is
+            // a fresh unknown again), so it would do the same: nothing more to learn.
+            study.settled = true;
+            break;
+        }
+    }
+    if complete {
+        study.exact_exit = Some(State::Reachable(env));
+    }
+    Some(study)
+}
+
+/// What one simulated iteration did.
+enum Step {
+    /// The while condition folded to false before the body: the loop has ended.
+    Ended(Env),
+    /// The iteration's start could not be computed.
+    Unknown,
+    Ran {
+        results: Vec<StmtResult>,
+        /// Whether the iteration certainly starts (its condition folded to true).
+        certain: bool,
+        binding: Option<String>,
+        exit: Option<Env>,
+    },
+}
+
+#[allow(clippy::too_many_arguments)]
+fn iteration(
+    a: &ValueAnalysis,
+    template: &Function,
+    stmt: &Stmt,
+    header: &[Stmt],
+    cond: Option<&Var>,
+    body: &[Stmt],
+    iterator: Option<&Iterator>,
+    j: usize,
+    env: &Env,
+) -> Step {
+    let mut certain = true;
+    let mut binding = None;
+    // The iteration's start: the loop variable bound, or the condition evaluated.
+    let start = match (&stmt.kind, iterator) {
+        (StmtKind::For { var, iter, .. }, Some(it)) => {
+            let mut start = a.for_iteration(stmt, var, iter, env);
+            if let (State::Reachable(e), Some(v)) = (&mut start, it.element(j)) {
+                binding = Some(format!("{var} = {}", v.display()));
+                e.vars.insert(var.clone(), v);
+            }
+            start
+        }
+        _ => {
+            let (flow, _) = run_block(a, template, header, env.clone());
+            let Some(after) = flow.exit.fact().cloned() else {
+                return Step::Unknown;
+            };
+            let Some(cond) = cond else {
+                return Step::Unknown;
+            };
+            match after.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
+                Some(0) => return Step::Ended(after),
+                Some(_) => {}
+                None => certain = false,
+            }
+            State::Reachable(after)
+        }
+    };
+    let Some(start) = start.fact().cloned() else {
+        return Step::Unknown;
+    };
+    let (flow, func) = run_block(a, template, body, start);
+    let mut results = Vec::new();
+    collect(a, &|n| a.is_temp(n), &flow, &func.body, &mut results);
+    Step::Ran {
+        results,
+        certain,
+        binding,
+        exit: flow.exit.fact().cloned(),
+    }
+}
+
+/// Whether two states agree on every variable but `stmt`'s loop variable.
+fn same_but(x: &Env, y: &Env, stmt: &Stmt) -> bool {
+    match &stmt.kind {
+        StmtKind::For { var, .. } => {
+            let mut x = x.vars.clone();
+            let mut y = y.vars.clone();
+            x.remove(var);
+            y.remove(var);
+            x == y
+        }
+        _ => x.vars == y.vars,
+    }
+}
+
+/// Statements in `stmts`, nested ones included: the cost of simulating them once.
+fn size(stmts: &[Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|s| 1 + s.children().iter().map(|c| size(c)).sum::<usize>())
+        .sum()
+}
+
+/// What a `for` loop iterates over, as far as it is known.
+struct Iterator {
+    trips: Option<i64>,
+    /// The elements, when each is a known integer (`1:4`, `[2 4 7]`).
+    range: Option<(i64, i64)>,
+    elems: Option<Vec<Dim>>,
+}
+
+impl Iterator {
+    fn of(env: &Env, iter: &ForIter) -> Iterator {
+        match iter {
+            ForIter::Range { lower, step, upper } => {
+                let val = |v: &Var| env.get(v)?.scalar.as_ref()?.as_known();
+                let st = match step {
+                    Some(s) => val(s),
+                    None => Some(1),
+                };
+                match (val(lower), st, val(upper)) {
+                    (Some(lo), Some(st), Some(hi)) => {
+                        let trips = if st == 0 {
+                            0
+                        } else {
+                            (hi.saturating_sub(lo) / st).saturating_add(1).max(0)
+                        };
+                        Iterator {
+                            trips: Some(trips),
+                            range: Some((lo, st)),
+                            elems: None,
+                        }
+                    }
+                    _ => Iterator {
+                        trips: None,
+                        range: None,
+                        elems: None,
+                    },
+                }
+            }
+            ForIter::Columns(v) => {
+                let value = env.get(v);
+                let trips = value
+                    .and_then(|v| v.shape.as_tuple()?.all_known())
+                    .map(|t| t[1..].iter().product());
+                let row = value.is_some_and(|v| {
+                    v.shape
+                        .as_tuple()
+                        .is_some_and(|t| t.rank() == 2 && t.extent(0).as_known() == Some(1))
+                });
+                Iterator {
+                    trips,
+                    range: None,
+                    elems: value.and_then(|v| v.elems.clone()).filter(|_| row),
+                }
+            }
+        }
+    }
+
+    /// The loop variable's value in iteration `j` (1-based), when it is known.
+    fn element(&self, j: usize) -> Option<Value> {
+        let k = j as i64 - 1;
+        let v = match (&self.range, &self.elems) {
+            (Some((lo, st)), _) => Dim::known(lo.checked_add(st.checked_mul(k)?)?),
+            (None, Some(e)) => e.get(k as usize)?.clone(),
+            _ => return None,
+        };
+        let number = v.as_known().map(|n| n as f64);
+        Some(Value {
+            number,
+            ..Value::scalar(Some(v))
+        })
+    }
+}
+
+trait DisplayValue {
+    fn display(&self) -> String;
+}
+
+impl DisplayValue for Value {
+    fn display(&self) -> String {
+        self.scalar
+            .as_ref()
+            .map_or_else(|| "?".to_string(), |d| d.to_string())
+    }
+}
+
+/// Whether `stmts` contain a break/continue/return that leaves this loop body.
+fn jumps(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return => true,
+        // Inner loops own their break/continue, but a return still leaves.
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => returns(body),
+        _ => s.children().iter().any(|c| jumps(c)),
+    })
+}
+
+fn returns(stmts: &[Stmt]) -> bool {
+    stmts
+        .iter()
+        .any(|s| matches!(s.kind, StmtKind::Return) || s.children().iter().any(|c| returns(c)))
+}
+
+/// The variables the loop body assigns (temporaries aside), sorted.
+pub fn assigned_names(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool) -> Vec<String> {
+    // Only what the body assigns can change: scanning the whole environment for every
+    // loop would make long programs quadratic.
+    let mut names: Vec<String> = study
+        .iterations
+        .iter()
+        .flatten()
+        .flat_map(|r| r.defs.iter().map(|(n, _)| n))
+        .filter(|n| !is_temp(n))
+        .cloned()
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `name`'s shape on entry and after each simulated iteration, as text.
+pub fn shape_history(study: &LoopStudy, name: &str) -> Vec<String> {
+    let show = |e: &Env| {
+        e.get(name).map_or("undefined".to_string(), |v| {
+            v.shape.display(Notation::Paper)
+        })
+    };
+    std::iter::once(&study.entry)
+        .chain(&study.exits)
+        .map(show)
+        .collect()
+}
+
+/// The history for a note: short ones whole, long ones by their first and last
+/// iterations (`<0,0> → <1,1> → <1,2> → … → <1,1000>`), with `…` at the end when the
+/// loop may run on past the simulated iterations.
+pub fn history_text(study: &LoopStudy, name: &str) -> String {
+    let h = shape_history(study, name);
+    let mut text = if h.len() > 8 {
+        let mut parts = h[..4].to_vec();
+        parts.push(format!("… ({} iterations)", h.len() - 1));
+        parts.push(h[h.len() - 1].clone());
+        parts.join(" → ")
+    } else {
+        h.join(" → ")
+    };
+    if study.exact_exit.is_none() {
+        text.push_str(" → …");
+    }
+    text
+}
+
+/// Joins the per-iteration results of one statement into one; `fresh` names the
+/// extents that differ between iterations.
+pub fn combine(results: &[&StmtResult], fresh: &dyn Fn(&str, usize) -> Dim) -> Option<StmtResult> {
+    let viable: Vec<&&StmtResult> = results.iter().filter(|r| r.viable).collect();
+    let last: &StmtResult = match viable.last() {
+        Some(r) => r,
+        None => results.last()?,
+    };
+    let mut combined = last.clone();
+    for r in &viable {
+        for (name, value) in &r.defs {
+            if let Some((_, v)) = combined.defs.iter_mut().find(|(n, _)| n == name) {
+                *v = v.join(value, &mut |k| fresh(name, k));
+            }
+        }
+    }
+    // The check is the worst over the iterations: one that needs a run-time check
+    // makes the statement need it, even if later iterations are proven.
+    let rank = |r: &StmtResult| {
+        r.effect
+            .outcomes
+            .iter()
+            .map(|o| match o.status {
+                Truth::Refuted => 3,
+                Truth::Unknown => 2,
+                Truth::Proven => 1,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    if let Some(worst) = viable.iter().max_by_key(|r| rank(r)) {
+        if rank(worst) > rank(&combined) {
+            combined.effect = worst.effect.clone();
+            combined.before = worst.before.clone();
+        }
+    }
+    combined.viable = !viable.is_empty();
+    Some(combined)
+}

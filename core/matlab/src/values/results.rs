@@ -1,0 +1,349 @@
+//! Running the value analysis over a whole program and collecting, per IR statement,
+//! what the Report shows: the values it defines, the outcome of its shape rules, and
+//! whether it is reachable.
+
+use super::loops::{self, LoopStudy};
+use super::transfer::{Effect, ValueAnalysis};
+use super::{Env, Value};
+use crate::builtins::BuiltinTable;
+use crate::flow::{self, Analysis, FlowResult, LoopInfo, State};
+use crate::shape::Shape;
+use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
+use shapex_dims::{Constraint, Truth};
+use shapex_report::Diagnostic;
+use shapex_report::Mode;
+use shapex_text::Span;
+
+/// The analysis result of one IR statement.
+#[derive(Clone, Debug)]
+pub struct StmtResult {
+    pub id: StmtId,
+    /// The source statement this IR statement was lowered from.
+    pub origin: Span,
+    /// The span of the expression it computes.
+    pub span: Span,
+    /// False when no execution reaches it (after a definite error, …).
+    pub viable: bool,
+    /// The variables it assigns with their values afterwards (a definite error leaves
+    /// them illegal, π).
+    pub defs: Vec<(String, Value)>,
+    pub effect: Effect,
+    /// The facts in force before the statement, for simplifying its condition.
+    pub before: Option<Env>,
+    /// For a result taken from a simulated loop iteration: which one (1-based), and the
+    /// loop variable's value in it when known (`t = 3`).
+    pub iteration: Option<(usize, Option<String>)>,
+}
+
+pub struct FunctionResult {
+    pub name: String,
+    pub statements: Vec<StmtResult>,
+    pub loops: Vec<(StmtId, Span, LoopInfo<Env>)>,
+}
+
+pub struct ProgramResult {
+    pub functions: Vec<FunctionResult>,
+    /// Loop notes and possible later-iteration failures (spans cover the whole loop).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Analyses every function of `program` (each on its own, inputs symbolic).
+pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> ProgramResult {
+    let analysis = ValueAnalysis {
+        builtins: table,
+        mode,
+        user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
+        temp_prefix: program.temp_prefix.clone(),
+        symbols: Default::default(),
+        simulation_budget: std::cell::Cell::new(loops::SIMULATION_BUDGET),
+        studies: Default::default(),
+        template: Default::default(),
+        nested_in: program
+            .functions
+            .iter()
+            .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
+            .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
+            .collect(),
+        globals: Default::default(),
+        variables: Default::default(),
+    };
+    let mut diagnostics = Vec::new();
+    let functions = program
+        .functions
+        .iter()
+        .map(|f| analyze_function(&analysis, program, f, &mut diagnostics))
+        .collect();
+    ProgramResult {
+        functions,
+        diagnostics,
+    }
+}
+
+fn analyze_function(
+    a: &ValueAnalysis,
+    program: &Program,
+    f: &Function,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> FunctionResult {
+    let is_temp = |n: &str| program.is_temp(n);
+    *a.template.borrow_mut() = Some(Function {
+        name: f.name.clone(),
+        kind: f.kind,
+        parent: None,
+        params: vec![],
+        outputs: vec![],
+        body: vec![],
+        variables: vec![],
+        span: f.span,
+    });
+    a.studies.borrow_mut().clear();
+    *a.globals.borrow_mut() = declared_globals(&f.body);
+    *a.variables.borrow_mut() = f.variables.clone();
+    let flow = flow::analyze_function(a, f);
+    let mut statements = Vec::new();
+    collect(a, &is_temp, &flow, &f.body, &mut statements);
+    let mut loops = Vec::new();
+    collect_loops(&f.body, &flow, &mut loops);
+    for stmt in outermost_loops(&f.body) {
+        let Some(entry) = flow.before.get(&stmt.id).and_then(|s| s.fact()) else {
+            continue;
+        };
+        if let Some(study) = loops::cached_study(a, stmt, entry) {
+            let fresh =
+                |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, stmt.id, false);
+            apply_study(stmt, &study, &is_temp, &fresh, &mut statements, diagnostics);
+        }
+    }
+    FunctionResult {
+        name: f.name.clone(),
+        statements,
+        loops,
+    }
+}
+
+/// Loops not nested in another loop.
+fn outermost_loops(stmts: &[Stmt]) -> Vec<&Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s.kind {
+            StmtKind::For { .. } | StmtKind::While { .. } => out.push(s),
+            _ => s
+                .children()
+                .iter()
+                .for_each(|c| out.extend(outermost_loops(c))),
+        }
+    }
+    out
+}
+
+/// Refines the fixed-point results of a loop's body with its simulated iterations.
+fn apply_study(
+    stmt: &Stmt,
+    study: &LoopStudy,
+    is_temp: &dyn Fn(&str) -> bool,
+    fresh: &dyn Fn(&str, usize) -> shapex_dims::Dim,
+    statements: &mut [StmtResult],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let refuted =
+        |r: &StmtResult| r.viable && r.effect.outcomes.iter().any(|o| o.status == Truth::Refuted);
+    for slot in statements.iter_mut() {
+        let per_iteration: Vec<&StmtResult> = study
+            .iterations
+            .iter()
+            .filter_map(|it| it.iter().find(|r| r.id == slot.id))
+            .collect();
+        if per_iteration.is_empty() {
+            continue;
+        }
+        let first_failure = study.iterations.iter().enumerate().find_map(|(j, it)| {
+            it.iter()
+                .find(|r| r.id == slot.id && refuted(r))
+                .map(|r| (j, r))
+        });
+        match first_failure {
+            Some((j, r)) if study.certain[j] && study.top_level.contains(&slot.id) => {
+                *slot = StmtResult {
+                    iteration: Some((j + 1, study.bindings[j].clone())),
+                    ..r.clone()
+                };
+            }
+            Some((j, r)) => diagnostics.push(Diagnostic::warning(
+                "shape.loop.iteration",
+                format!(
+                    "fails on iteration {} if the loop runs that long: {} requires {}",
+                    j + 1,
+                    r.effect
+                        .outcomes
+                        .iter()
+                        .find(|o| o.status == Truth::Refuted)
+                        .map_or("", |o| o.rule.name),
+                    r.effect
+                        .outcomes
+                        .iter()
+                        .find(|o| o.status == Truth::Refuted)
+                        .map_or(String::new(), |o| o.theta.to_string()),
+                ),
+                r.span,
+            )),
+            None if study.settled => {
+                if let Some(c) = loops::combine(&per_iteration, fresh) {
+                    *slot = c;
+                }
+            }
+            None => {}
+        }
+    }
+    if let Some(note) = loop_note(study, is_temp, stmt.origin) {
+        diagnostics.push(note);
+    }
+    diagnostics.extend(prealloc_hints(study, is_temp, stmt.origin));
+}
+
+/// Joisha §9's inferences about a loop: which variables keep their shape in every
+/// iteration and which change it only on the first.
+fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> Option<Diagnostic> {
+    if !study.settled || study.exits.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for name in loops::assigned_names(study, is_temp) {
+        let h = loops::shape_history(study, &name);
+        let steady = h[1..].windows(2).all(|w| w[0] == w[1]);
+        if h.iter().all(|s| *s == h[0]) {
+            parts.push(format!("{name} keeps {} in every iteration", h[0]));
+        } else if steady && h[0] == "undefined" {
+            parts.push(format!("{name} is {} in every iteration", h[1]));
+        } else if steady && h[0] != h[1] {
+            parts.push(format!(
+                "{name} changes shape only on the first iteration ({} → {})",
+                h[0], h[1]
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| {
+        Diagnostic::new(
+            crate::Severity::Info,
+            "shape.loop",
+            format!("loop shapes (Joisha et al. §9): {}", parts.join("; ")),
+            span,
+        )
+    })
+}
+
+/// Figures 7–8: a variable that grows on every simulated iteration is worth
+/// preallocating. Growth must be provable (more elements after each iteration than
+/// before), not merely a symbolic extent written differently.
+fn prealloc_hints(
+    study: &LoopStudy,
+    is_temp: &dyn Fn(&str) -> bool,
+    span: Span,
+) -> Vec<Diagnostic> {
+    if study.exits.len() < 2 {
+        return vec![];
+    }
+    let names = loops::assigned_names(study, is_temp);
+    let mut hints = Vec::new();
+    for name in names {
+        let mut envs = std::iter::once(&study.entry).chain(&study.exits);
+        let Some(first) = envs.next() else { continue };
+        let mut prev = first.get(&name).map(|v| v.shape.clone());
+        let mut grows = prev.is_some();
+        for env in envs {
+            let next = env.get(&name).map(|v| v.shape.clone());
+            grows &= match (&prev, &next) {
+                (Some(Shape::Tuple(a)), Some(Shape::Tuple(b))) => env
+                    .facts
+                    .ask(&Constraint::lt(&a.numel(), &b.numel()))
+                    .is_proven(),
+                _ => false,
+            };
+            prev = next;
+        }
+        if grows {
+            let h = loops::history_text(study, &name);
+            hints.push(Diagnostic::new(
+                crate::Severity::Info,
+                "shape.prealloc",
+                format!(
+                    "{name} grows on every iteration ({h}): preallocate it before the loop (Joisha et al. §12, Figures 7–8)"
+                ),
+                span,
+            ));
+        }
+    }
+    hints
+}
+
+pub(super) fn collect(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    flow: &FlowResult<Env>,
+    stmts: &[Stmt],
+    out: &mut Vec<StmtResult>,
+) {
+    for s in stmts {
+        let before = flow.before.get(&s.id).and_then(|st| st.fact()).cloned();
+        let (after, effect) = match (&before, &s.kind) {
+            (Some(env), StmtKind::For { var, iter, .. }) => {
+                (a.for_iteration(s, var, iter, env), Effect::default())
+            }
+            (Some(env), _) => a.step(s, env),
+            (None, _) => (State::Nonviable, Effect::default()),
+        };
+        let defs = s
+            .defs()
+            .into_iter()
+            .filter(|v| !is_temp(v))
+            .map(|v| {
+                let value = match &after {
+                    State::Reachable(env) => env.get(v).cloned().unwrap_or_else(Value::unknown),
+                    State::Nonviable => Value::of_shape(None, crate::shape::Shape::Illegal),
+                };
+                (v.clone(), value)
+            })
+            .collect();
+        out.push(StmtResult {
+            id: s.id,
+            origin: s.origin,
+            span: s.span,
+            viable: before.is_some(),
+            defs,
+            effect,
+            before,
+            iteration: None,
+        });
+        for child in s.children() {
+            collect(a, is_temp, flow, child, out);
+        }
+    }
+}
+
+fn collect_loops(
+    stmts: &[Stmt],
+    flow: &FlowResult<Env>,
+    out: &mut Vec<(StmtId, Span, LoopInfo<Env>)>,
+) {
+    for s in stmts {
+        if let Some(info) = flow.loops.get(&s.id) {
+            out.push((s.id, s.origin, info.clone()));
+        }
+        for child in s.children() {
+            collect_loops(child, flow, out);
+        }
+    }
+}
+
+/// The names declared `global` anywhere in `stmts`.
+fn declared_globals(stmts: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in stmts {
+        if let StmtKind::Global(vars) = &s.kind {
+            out.extend(vars.iter().cloned());
+        }
+        for c in s.children() {
+            out.extend(declared_globals(c));
+        }
+    }
+    out
+}

@@ -1,0 +1,263 @@
+//! From value-analysis results to the Report: each source statement gets the shapes of
+//! the variables it defines, the status of its conformance condition θ, the condition
+//! as it remains after the facts of earlier statements, and the rule applied; each
+//! definite shape error becomes an error diagnostic on its line.
+
+use super::results::{ProgramResult, StmtResult};
+use crate::shape::{Notation, Outcome};
+use shapex_dims::Constraint;
+use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport};
+use shapex_text::Span;
+use std::collections::HashMap;
+
+/// Fills `statements` (one per source statement) and appends shape diagnostics.
+pub fn fill_report(
+    source: &str,
+    result: &ProgramResult,
+    statements: &mut [StatementReport],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut by_origin: HashMap<Span, Vec<&StmtResult>> = HashMap::new();
+    for f in &result.functions {
+        for s in &f.statements {
+            by_origin.entry(s.origin).or_default().push(s);
+        }
+    }
+    for st in statements.iter_mut() {
+        if let Some(irs) = by_origin.get(&st.span) {
+            summarise(st, irs);
+        }
+    }
+    for d in &result.diagnostics {
+        // Loop notes point at the loop's first line, not its whole body.
+        let first_line = source
+            .get(d.span.start..d.span.end)
+            .and_then(|t| t.find('\n'))
+            .map_or(d.span.end, |n| d.span.start + n);
+        let span = Span::new(d.span.start, first_line);
+        let keep_span = d.code == "shape.loop.iteration";
+        diagnostics.push(Diagnostic {
+            span: if keep_span { d.span } else { span },
+            ..d.clone()
+        });
+    }
+    for f in &result.functions {
+        for s in f.statements.iter().filter(|s| s.viable) {
+            for o in &s.effect.outcomes {
+                if o.check() == CheckStatus::Error {
+                    diagnostics.push(shape_error(source, s, o));
+                }
+            }
+        }
+    }
+}
+
+fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
+    let mut defs: Vec<Def> = Vec::new();
+    for s in irs.iter().filter(|s| s.viable || !s.defs.is_empty()) {
+        for (name, value) in &s.defs {
+            let def = Def {
+                name: name.clone(),
+                shape: value.shape.to_view(),
+                display: value.shape.display(Notation::Paper),
+                class: value.class.map(str::to_string),
+            };
+            match defs.iter_mut().find(|d| d.name == *name) {
+                Some(d) => *d = def,
+                None => defs.push(def),
+            }
+        }
+    }
+    st.defs = defs;
+    // No execution reaches it (a branch that cannot be taken, code after a definite
+    // error): it neither succeeds nor fails, so it shows no shapes and no check. π is
+    // kept for statements that run and fail.
+    st.nonviable = irs.iter().all(|s| !s.viable);
+    if st.nonviable {
+        st.defs.clear();
+        return;
+    }
+    let outcomes: Vec<(&StmtResult, &Outcome)> = irs
+        .iter()
+        .filter(|s| s.viable)
+        .flat_map(|s| s.effect.outcomes.iter().map(move |o| (*s, o)))
+        .filter(|(_, o)| status(o) != CheckStatus::None)
+        .collect();
+    st.check = outcomes
+        .iter()
+        .map(|(_, o)| status(o))
+        .max_by_key(|c| severity(*c))
+        .unwrap_or(CheckStatus::None);
+    let shown: Vec<&(&StmtResult, &Outcome)> = outcomes
+        .iter()
+        .filter(|(_, o)| status(o) == st.check)
+        .collect();
+    let conditions: Vec<String> = shown.iter().map(|(s, o)| residual(s, o)).collect();
+    if !conditions.is_empty() {
+        st.condition = Some(conditions.join(" ∧ "));
+    }
+    let mut rules: Vec<String> = Vec::new();
+    for (_, o) in outcomes.iter() {
+        let r = format!("{} ({})", o.rule.name, o.rule.source);
+        if !rules.contains(&r) {
+            rules.push(r);
+        }
+    }
+    if !rules.is_empty() {
+        st.rule = Some(rules.join("; "));
+    }
+}
+
+/// The check status of an outcome. A rule with a conformance condition whose θ folded
+/// to true on the operands is *proven* (the paper's statically discharged check), not
+/// condition-free like `zeros(3)`.
+fn status(o: &Outcome) -> CheckStatus {
+    const CONDITIONAL: &[&str] = &[
+        "mtimes",
+        "elementwise",
+        "elementwise (implicit expansion)",
+        "mpower",
+        "transpose",
+        "mrdivide",
+        "mldivide",
+        "vertcat",
+        "horzcat",
+        "cat",
+        "index",
+        "assign_index",
+        "grow_linear",
+        "subscript",
+        "delete",
+        "reshape",
+        "square",
+    ];
+    match o.check() {
+        CheckStatus::None if CONDITIONAL.contains(&o.rule.name) => CheckStatus::Proven,
+        c => c,
+    }
+}
+
+fn severity(c: CheckStatus) -> u8 {
+    match c {
+        CheckStatus::None => 0,
+        CheckStatus::Proven => 1,
+        CheckStatus::Runtime => 2,
+        CheckStatus::Error => 3,
+    }
+}
+
+/// θ as it remains to be checked at run time, given what earlier statements proved.
+fn residual(s: &StmtResult, o: &Outcome) -> String {
+    let theta = match (&s.before, o.check()) {
+        (Some(env), CheckStatus::Runtime) => env.facts.simplify(&o.theta),
+        _ => o.theta.clone(),
+    };
+    match theta {
+        Constraint::True => o.theta.to_string(),
+        t => t.to_string(),
+    }
+}
+
+/// What each rule's conformance condition asks for, in a MATLAB user's words.
+fn requirement(rule: &str) -> &'static str {
+    match rule {
+        "mtimes" => {
+            "the columns of the left operand to equal the rows of the right (or a scalar operand)"
+        }
+        "elementwise" => "operands of the same shape, or a scalar operand",
+        "elementwise (implicit expansion)" => {
+            "each dimension to agree or be 1 in one of the operands"
+        }
+        "mpower" => "a square matrix and a scalar",
+        "transpose" => "a 2-D operand",
+        "mrdivide" => "operands with the same number of columns (or a scalar divisor)",
+        "mldivide" => "operands with the same number of rows (or a scalar left operand)",
+        "vertcat" => "operands with the same number of columns",
+        "horzcat" => "operands with the same number of rows",
+        "cat" => "operands that agree in every dimension but the one concatenated",
+        "index" => "subscripts within the array's bounds",
+        "assign_index" => "the right-hand side to match the number of elements assigned",
+        "subscript" => "subscripts that are positive integers",
+        "grow_linear" => {
+            "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
+        }
+        "delete" => "a deletion within bounds that leaves a rectangular array",
+        "reshape" => "the same number of elements before and after",
+        "square" => "a square matrix",
+        _ => "a condition that cannot hold",
+    }
+}
+
+fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
+    let text = source
+        .get(s.span.start..s.span.end)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let snippet = if text.chars().count() > 48 {
+        format!("{}…", text.chars().take(47).collect::<String>())
+    } else {
+        text
+    };
+    let shapes: Vec<String> = s
+        .effect
+        .operands
+        .iter()
+        .map(|sh| sh.display(Notation::Paper))
+        .collect();
+    let operands = match shapes.as_slice() {
+        [] => String::new(),
+        [one] => format!(" of shape {one}"),
+        many => format!(" of shapes {}", many.join(", ")),
+    };
+    let when = match &s.iteration {
+        Some((j, Some(binding))) => format!(" on iteration {j} of the loop, when {binding}"),
+        Some((j, None)) => format!(" on iteration {j} of the loop"),
+        None => String::new(),
+    };
+    let requirement = match &o.theta {
+        // θ folded to false on known extents: say what the rule needs in words.
+        Constraint::False => requirement(o.rule.name).to_string(),
+        theta => format!("{theta}, which cannot hold"),
+    };
+    let mut message = format!(
+        "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
+        o.rule.name
+    );
+    // The evidence: where each named operand's shape came from, so a reader can check
+    // the claim (`x is <3,2> (line 4: x = ones(3,2))`).
+    let evidence: Vec<String> = s
+        .effect
+        .evidence
+        .iter()
+        .map(|(name, shape, origin)| {
+            let shape = shape.display(Notation::Paper);
+            match origin.and_then(|o| statement_text(source, o)) {
+                Some((line, text)) => format!("{name} is {shape} (line {line}: {text})"),
+                None => format!("{name} is {shape}"),
+            }
+        })
+        .collect();
+    if !evidence.is_empty() {
+        message.push_str(&format!("; {}", evidence.join("; ")));
+    }
+    let code = format!("shape.{}", o.rule.name);
+    Diagnostic::error(&code, message, s.span).with_help(format!(
+        "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
+        o.rule.name, o.rule.source
+    ))
+}
+
+/// The 1-based line and the (shortened, one-line) text of the statement at `span`.
+fn statement_text(source: &str, span: Span) -> Option<(usize, String)> {
+    let text = source.get(span.start..span.end)?;
+    let line = source.get(..span.start)?.matches('\n').count() + 1;
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short = if one_line.chars().count() > 40 {
+        format!("{}…", one_line.chars().take(39).collect::<String>())
+    } else {
+        one_line
+    };
+    Some((line, short.trim_end_matches(';').to_string()))
+}

@@ -1,0 +1,922 @@
+//! The transfer function of the value analysis: one Tame IR statement at a time.
+
+use super::eval::{self, Call};
+use super::{input_extent, Env, Symbols, Value};
+use crate::builtins::BuiltinTable;
+use crate::flow::{Analysis, State};
+use crate::shape::{self, IndexArg, Outcome, Shape};
+use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+use shapex_dims::{Atom, Constraint, Dim, Truth};
+use shapex_report::Mode;
+
+/// What one statement did: the shape outcomes it applied (for the check status, the
+/// condition θ and the rule) and whether execution continues after it.
+#[derive(Clone, Debug, Default)]
+pub struct Effect {
+    pub outcomes: Vec<Outcome>,
+    /// Operands' shapes, for error messages (`<3,2>`, `<4,4>`).
+    pub operands: Vec<Shape>,
+    /// The callee or operation (`mtimes`, `index`, …).
+    pub op: String,
+    /// The named variables among the operands, with their shapes and the statements
+    /// those came from: a definite error's evidence.
+    pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
+    pub diverges: bool,
+}
+
+/// `array(indices…)`: the target of an indexed read or assignment.
+pub struct Subscripted<'a> {
+    pub array: &'a Var,
+    pub indices: &'a [Index],
+}
+
+pub struct ValueAnalysis<'a> {
+    pub builtins: &'a BuiltinTable,
+    pub mode: Mode,
+    /// Names of the functions defined in the analysed file (calls to them are not
+    /// builtins; until the interprocedural analysis lands their results are unknown).
+    pub user_functions: Vec<String>,
+    /// The lowering's temporary prefix: temporaries never name symbolic values.
+    pub temp_prefix: String,
+    /// The unknowns minted so far (fresh per statement and simulated iteration).
+    pub symbols: Symbols,
+    /// Simulated loop iterations left (see `loops`): a bound on the whole program's
+    /// simulation cost, beyond which loops fall back to the fixed point alone.
+    pub simulation_budget: std::cell::Cell<usize>,
+    /// Loop studies by loop and iteration context, with the entry they started from.
+    pub studies: std::cell::RefCell<StudyCache>,
+    /// The function being analysed, without its body (what a simulated block needs).
+    pub template: std::cell::RefCell<Option<Function>>,
+    /// Nested functions of the file and the function whose workspace each shares.
+    pub nested_in: Vec<(String, String)>,
+    /// The names the function being analysed declares `global`.
+    pub globals: std::cell::RefCell<Vec<String>>,
+    /// Every variable of the function being analysed (the lowering's kind analysis).
+    pub variables: std::cell::RefCell<Vec<String>>,
+}
+
+/// What a workspace mutator does to the variables.
+enum WorkspaceEffect {
+    /// Any variable may have been created, changed or cleared.
+    Havoc,
+    /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
+    LoadToStruct,
+}
+
+/// Refutations become unknowns, and results unknown, for a call whose operands may be
+/// objects.
+fn overloadable(result: &mut eval::CallResult) {
+    if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+        return;
+    }
+    result.outcomes = std::mem::take(&mut result.outcomes)
+        .into_iter()
+        .map(Outcome::excused)
+        .collect();
+    for v in &mut result.values {
+        *v = Value::unknown();
+    }
+}
+
+/// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
+/// features): after them no variable's value is known.
+fn workspace_effect(func: &str, targets: &[Var]) -> Option<WorkspaceEffect> {
+    match func {
+        "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
+        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms"
+        | "run" => Some(WorkspaceEffect::Havoc),
+        _ => None,
+    }
+}
+
+type StudyCache = std::collections::HashMap<
+    (StmtId, Vec<u32>),
+    (Env, Option<std::rc::Rc<super::loops::LoopStudy>>),
+>;
+
+impl ValueAnalysis<'_> {
+    /// Applies `stmt` to `env`, returning the new environment and what happened.
+    pub fn step(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
+        let input_env = env;
+        let mut env = env.clone();
+        let mut effect = Effect::default();
+        match &stmt.kind {
+            StmtKind::AssignLiteral { lhs, value } => {
+                env.vars.insert(lhs.clone(), literal(value));
+            }
+            StmtKind::Copy { lhs, rhs } => {
+                let v = env.get(rhs).cloned().unwrap_or_else(Value::unknown);
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Call {
+                targets,
+                func,
+                args,
+            } => {
+                let values = args.iter().map(|a| value_of(&env, a)).collect();
+                let mint =
+                    |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, stmt.id, value);
+                let call = Call {
+                    func,
+                    args: values,
+                    nargout: targets.len(),
+                    targets,
+                    mint: &mint,
+                };
+                if call.args.iter().any(|v| v.shape == Shape::Illegal) {
+                    effect.op = func.clone();
+                    for t in targets {
+                        env.vars
+                            .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                    }
+                } else if self.user_functions.iter().any(|f| f == func) {
+                    effect.op = func.clone();
+                    self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
+                    bind_unknown(&mut env, targets);
+                } else if let Some(kind) = workspace_effect(func, targets) {
+                    effect.op = func.clone();
+                    if matches!(kind, WorkspaceEffect::Havoc) {
+                        self.havoc(&mut env, |_| true);
+                    }
+                    match kind {
+                        // `S = load(...)` gives a struct of a MAT file's variables, but
+                        // the matrix in an ASCII file: its class and shape are unknown.
+                        WorkspaceEffect::LoadToStruct => bind_unknown(&mut env, targets),
+                        WorkspaceEffect::Havoc => bind_unknown(&mut env, targets),
+                    }
+                } else {
+                    let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
+                    if call.args.iter().any(|v| v.class.is_none()) {
+                        // An operand of unknown class may be an object whose class
+                        // overloads the operation (YALMIP's `sdpvar`, a table): what
+                        // fails on arrays is then not a definite error.
+                        overloadable(&mut result);
+                    }
+                    effect.op = func.clone();
+                    effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+                    effect.diverges = result.diverges;
+                    if self.builtins.lookup(func).is_none() {
+                        // Not a builtin we know: a function or script of the user's.
+                        self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
+                    }
+                    self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
+                    effect.outcomes = result.outcomes;
+                }
+            }
+            StmtKind::ArrayGet {
+                targets,
+                array,
+                indices,
+                update,
+            } => {
+                let sub = Subscripted { array, indices };
+                self.array_get(stmt.id, &mut env, &mut effect, targets, sub, *update)
+            }
+            StmtKind::ArraySet {
+                array,
+                indices,
+                rhs,
+            } => {
+                let sub = Subscripted { array, indices };
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None)
+            }
+            StmtKind::CellSet { cell, indices, rhs } => {
+                let sub = Subscripted {
+                    array: cell,
+                    indices,
+                };
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, Some("cell"))
+            }
+            StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
+                bind_unknown(&mut env, targets)
+            }
+            StmtKind::DotSet { base, .. } => {
+                let v = match env.get(base) {
+                    // `x.f = v` on [] (or on a missing part read for the update) makes
+                    // a 1×1 struct, as on an undefined x.
+                    Some(v) if v.shape == Shape::empty() => {
+                        Value::of_shape(Some("struct"), Shape::scalar())
+                    }
+                    Some(v) if v.class == Some("struct") => v.clone(),
+                    Some(v) if !matches!(v.shape, Shape::Unknown) => {
+                        Value::of_shape(None, v.shape.clone())
+                    }
+                    _ => Value::of_shape(Some("struct"), Shape::scalar()),
+                };
+                env.vars.insert(base.clone(), v);
+            }
+            StmtKind::FuncHandle { lhs, func } => {
+                let v = Value {
+                    handle: Some(func.clone()),
+                    ..Value::of_shape(Some("function_handle"), Shape::scalar())
+                };
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Lambda { lhs, .. } => {
+                let v = Value::of_shape(Some("function_handle"), Shape::scalar());
+                env.vars.insert(lhs.clone(), v);
+            }
+            StmtKind::Global(vars) | StmtKind::Persistent(vars) => bind_unknown(&mut env, vars),
+            StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Try { .. }
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return => {}
+        }
+        if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            effect.evidence = self.evidence(stmt, input_env);
+        }
+        // A definite shape error leaves its targets illegal (π) and analysis goes on:
+        // π is the annihilator of every shape algebra, so it flows on without further
+        // errors, and statements that don't depend on it are still checked.
+        if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            for t in stmt.defs() {
+                env.vars
+                    .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+            }
+        }
+        for t in stmt.defs() {
+            if let Some(v) = env.vars.get_mut(t) {
+                v.origin = Some(stmt.origin);
+            }
+        }
+        let state = if effect.diverges {
+            State::Nonviable
+        } else {
+            State::Reachable(env)
+        };
+        (state, effect)
+    }
+
+    /// The named variables `stmt` reads, with their shapes and origins before it ran.
+    fn evidence(&self, stmt: &Stmt, env: &Env) -> Vec<(String, Shape, Option<shapex_text::Span>)> {
+        let mut names: Vec<&Var> = match &stmt.kind {
+            StmtKind::Call { args, .. } => args.iter().collect(),
+            StmtKind::ArrayGet { array, indices, .. } => std::iter::once(array)
+                .chain(indices.iter().filter_map(|i| match i {
+                    Index::Var(v) => Some(v),
+                    Index::Colon => None,
+                }))
+                .collect(),
+            StmtKind::ArraySet { array, rhs, .. }
+            | StmtKind::CellSet {
+                cell: array, rhs, ..
+            } => {
+                vec![array, rhs]
+            }
+            _ => vec![],
+        };
+        names.dedup();
+        names
+            .into_iter()
+            .filter(|n| !self.is_temp(n))
+            .filter_map(|n| {
+                let v = env.get(n)?;
+                Some((n.clone(), v.shape.clone(), v.origin))
+            })
+            .collect()
+    }
+
+    /// The shape indexing with `n` subscripts sees. For an input of open rank, the
+    /// last subscript spans its trailing dimensions, whose product is unknown: that
+    /// extent is a fresh symbol (a linear subscript sees rows × that).
+    fn open_rank_view(&self, id: StmtId, array: &str, base: &Value, n: usize) -> Shape {
+        match base.shape.as_tuple() {
+            Some(t) if base.open_rank && n <= t.rank() => {
+                let fresh = self.symbols.mint(&format!("{array}~r"), n, id, false);
+                let keep = n.max(2) - 1;
+                let mut dims = t.dims()[..keep].to_vec();
+                dims.push(fresh);
+                Shape::tuple(dims)
+            }
+            _ => base.shape.clone(),
+        }
+    }
+
+    /// `f(args…)` where `f` holds a function handle: a call to the function it names
+    /// when that is a builtin (its rule gives the result), else unknown results, and a
+    /// user function's effects on globals.
+    fn call_through_handle(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        targets: &[Var],
+        handle: Value,
+        indices: &[Index],
+    ) {
+        let args: Option<Vec<Value>> = indices
+            .iter()
+            .map(|i| match i {
+                Index::Var(v) => Some(value_of(env, v)),
+                Index::Colon => None,
+            })
+            .collect();
+        let builtin = handle
+            .handle
+            .as_deref()
+            .filter(|f| !self.user_functions.iter().any(|u| u == f))
+            .filter(|f| {
+                self.builtins.lookup(f).is_some() && workspace_effect(f, targets).is_none()
+            });
+        let (Some(func), Some(args)) = (builtin, args) else {
+            let name = handle.handle.as_deref().unwrap_or("");
+            self.havoc_callee_effects(env, name, false, targets);
+            return bind_unknown(env, targets);
+        };
+        let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
+        let call = Call {
+            func,
+            args,
+            nargout: targets.len(),
+            targets,
+            mint: &mint,
+        };
+        let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        effect.op = func.to_string();
+        effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+        effect.diverges = result.diverges;
+        self.bind(id, env, targets, result.values, &result.outcomes);
+        effect.outcomes = result.outcomes;
+    }
+
+    /// Forgets every variable `which` selects (not temporaries, which the lowering
+    /// defines right before their use): what a construct with unknown effects on the
+    /// workspace may have changed. Facts stay: they are about symbols, not variables.
+    fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
+        // Every variable of the function, defined yet or not: a script may create one
+        // the function goes on to use (eeglab's globals from `eeg_global;`).
+        let variables = self.variables.borrow();
+        let mut names: Vec<String> = env
+            .vars
+            .keys()
+            .chain(variables.iter())
+            .filter(|n| !self.is_temp(n) && which(n))
+            .cloned()
+            .collect();
+        names.dedup();
+        for n in names {
+            env.vars.insert(n, Value::unknown());
+        }
+    }
+
+    /// What a call to a user's function or script may change besides its outputs: a
+    /// script (a call with no arguments and no outputs may be one) runs in this
+    /// workspace; a nested function shares it; any function may set globals.
+    fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
+        let current = self.template.borrow().as_ref().map(|f| f.name.clone());
+        // A nested function shares this workspace, whether called directly or through a
+        // handle passed to any other function (vlfeat's `'DiagnosticFunction',
+        // @diagnostics`): a call may then change any variable.
+        let nested_here = self
+            .nested_in
+            .iter()
+            .any(|(_, parent)| Some(parent) == current.as_ref());
+        let maybe_script =
+            no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
+        if nested_here || maybe_script {
+            self.havoc(env, |_| true);
+        } else {
+            let globals = self.globals.borrow();
+            self.havoc(env, |n| globals.iter().any(|g| g == n));
+        }
+    }
+
+    /// Takes `cost` from the simulation budget; false (and nothing taken) when too
+    /// little is left.
+    pub fn spend_simulation(&self, cost: usize) -> bool {
+        let left = self.simulation_budget.get();
+        if left < cost {
+            return false;
+        }
+        self.simulation_budget.set(left - cost);
+        true
+    }
+
+    /// The join at merge point `site`; at a loop's head (`head`), a variable defined on
+    /// the back edge only keeps its class and known parts but not the symbols the body
+    /// minted: in the next iteration the same statements mint them again for new values.
+    pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
+        let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
+        let mut env = a.join(b, &fresh);
+        if head {
+            // Only what differs: `diff` skips the subtrees both maps share, so a loop
+            // head costs what the body changed, not the size of the environment.
+            for item in a.vars.diff(&b.vars) {
+                if let imbl::ordmap::DiffItem::Add(name, v) = item {
+                    env.vars
+                        .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
+                }
+            }
+        }
+        env
+    }
+
+    pub fn is_temp(&self, name: &str) -> bool {
+        name.strip_prefix(&self.temp_prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    fn bind(
+        &self,
+        stmt: StmtId,
+        env: &mut Env,
+        targets: &[Var],
+        values: Vec<Value>,
+        outcomes: &[Outcome],
+    ) {
+        // Placeholders for extents that differ between a rule's open cases become
+        // symbols of this statement.
+        let stem = match targets.first() {
+            Some(t) if !self.is_temp(t) => format!("{t}~c"),
+            _ => "t~c".to_string(),
+        };
+        let named: std::cell::RefCell<Vec<(String, Dim)>> = Default::default();
+        let rename = |d: &Dim| -> Dim {
+            d.substitute(&|a| match a {
+                Atom::Sym(n) if n.starts_with(shape::PLACEHOLDER) => {
+                    let mut named = named.borrow_mut();
+                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == &**n) {
+                        return Some(d.clone());
+                    }
+                    let d = self.symbols.mint(&stem, named.len(), stmt, false);
+                    named.push((n.to_string(), d.clone()));
+                    Some(d)
+                }
+                _ => None,
+            })
+        };
+        for o in outcomes {
+            for c in &o.assume {
+                env.facts.assume(&c.map_dims(&rename));
+            }
+        }
+        for (t, v) in targets.iter().zip(values) {
+            let v = Value {
+                shape: v.shape.map_dims(&rename),
+                ..v
+            };
+            let fresh = |k: usize| self.symbols.mint(&format!("{t}~o"), k, stmt, false);
+            let shape = simplify_extents(&v.shape.normalize(&env.facts), &fresh);
+            let shape = nonnegative(shape, &env.facts, &fresh);
+            let mut v = Value { shape, ..v };
+            // A scalar's value, like an extent, is forgotten when it grows too large
+            // (`n = min(n, …)` in a loop nests without end).
+            if v.scalar
+                .as_ref()
+                .is_some_and(|d| extent_size(d) > MAX_EXTENT_SIZE)
+            {
+                v.scalar = None;
+            }
+            if v.elems
+                .as_ref()
+                .is_some_and(|e| e.iter().any(|d| extent_size(d) > MAX_EXTENT_SIZE))
+            {
+                v.elems = None;
+            }
+            if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
+                // An unknown scalar is named after the variable that holds it (`m`), as
+                // the paper writes m′; every other definition gets a fresh name.
+                v.scalar = Some(self.symbols.mint(t, 0, stmt, true));
+            }
+            env.vars.insert(t.clone(), v);
+        }
+    }
+
+    fn array_get(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        targets: &[Var],
+        Subscripted { array, indices }: Subscripted,
+        update: bool,
+    ) {
+        let base = match env.get(array) {
+            Some(v) if v.shape == Shape::Illegal => {
+                for t in targets {
+                    env.vars
+                        .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+                }
+                return;
+            }
+            // A value of unknown class and shape may be a function handle or an object
+            // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
+            Some(v) if v.class.is_none() && v.shape == Shape::Unknown => {
+                effect.op = "index".into();
+                return bind_unknown(env, targets);
+            }
+            Some(v) if v.class == Some("function_handle") => {
+                return self.call_through_handle(id, env, effect, targets, v.clone(), indices)
+            }
+            Some(v) => v.clone(),
+            // `update` reads of a missing part yield [] (MATLAB creates it).
+            None if update => Value::of_shape(None, Shape::empty()),
+            None => return bind_unknown(env, targets),
+        };
+        // `f("code", x)` with a char subscript is, in practice, a call through a
+        // function handle held in `f` (an input we cannot see into), not indexing.
+        let char_subscript = indices.iter().any(|i| match i {
+            Index::Var(v) => env
+                .get(v)
+                .is_some_and(|v| v.is_char() && v.text.as_deref() != Some(":")),
+            Index::Colon => false,
+        });
+        if char_subscript || beyond_rank(&base, indices.len()) {
+            effect.op = "index".into();
+            return bind_unknown(env, targets);
+        }
+        let stem = format!("{}~n", targets_name(targets));
+        let args: Vec<IndexArg> = indices
+            .iter()
+            .enumerate()
+            .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
+            .collect();
+        let mut outcome = shape::index(
+            &self.open_rank_view(id, array, &base, indices.len()),
+            &args,
+            &env.facts,
+        );
+        if base.class.is_none() && !update {
+            // A value of unknown class (an input, say) may be a function handle or an
+            // object, where `v(0)` is a call: not a definite error.
+            outcome = outcome.excused();
+        }
+        if update && outcome.status == Truth::Refuted {
+            // Reading a missing part to assign into it: MATLAB creates it, as [].
+            outcome = Outcome::always(Shape::empty(), outcome.rule);
+        }
+        effect.op = "index".into();
+        effect.operands = vec![base.shape.clone()];
+        let value = Value::of_shape(base.class, outcome.shape.clone());
+        let value = Value {
+            scalar: scalar_element(&base, &args),
+            ..value
+        };
+        self.bind(
+            id,
+            env,
+            &targets[..targets.len().min(1)],
+            vec![value],
+            std::slice::from_ref(&outcome),
+        );
+        if outcome.rule.name == "index" && update {
+            // A read made only to assign into: out-of-range parts are created, not errors.
+            effect
+                .outcomes
+                .push(Outcome::always(outcome.shape, outcome.rule));
+        } else {
+            effect.outcomes.push(outcome);
+        }
+    }
+
+    fn array_set(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        Subscripted { array, indices }: Subscripted,
+        rhs: &Var,
+        container: Option<&'static str>,
+    ) {
+        let shared = self
+            .template
+            .borrow()
+            .as_ref()
+            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Nested);
+        let base = match env.get(array) {
+            Some(v) => v.clone(),
+            // A nested function shares its parent's workspace: a variable it has not
+            // assigned may hold anything.
+            None if shared => Value::unknown(),
+            None => Value::of_shape(container, Shape::empty()),
+        };
+        let rhs_value = match container.or(base.class) {
+            // `c{i} = x` stores one element whatever x's shape is, and so does
+            // `c(i) = x` on a cell array (Octave wraps x in a cell).
+            Some("cell") => Value::of_shape(None, Shape::scalar()),
+            _ => value_of(env, rhs),
+        };
+        if beyond_rank(&base, indices.len()) {
+            // Growth past the known rank of an input: the result's shape is unknown, and
+            // so is whether it conforms.
+            effect.op = "subsasgn".into();
+            let value = Value {
+                open_rank: base.open_rank,
+                ..Value::of_shape(container.or(base.class), Shape::Unknown)
+            };
+            env.vars.insert(array.clone(), value);
+            return;
+        }
+        let stem = format!("{array}~n");
+        let args: Vec<IndexArg> = indices
+            .iter()
+            .enumerate()
+            .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
+            .collect();
+        let mut n = 0;
+        let grown = format!("{array}~g");
+        let outcome = shape::assign_index(
+            &base.shape,
+            &args,
+            &rhs_value.shape,
+            &env.facts,
+            &mut || {
+                n += 1;
+                self.symbols.mint(&grown, n, id, false)
+            },
+        );
+        effect.op = "subsasgn".into();
+        effect.operands = vec![base.shape.clone(), rhs_value.shape.clone()];
+        let class = container.or(
+            if base.class == rhs_value.class || base.shape == Shape::empty() {
+                rhs_value.class
+            } else {
+                None
+            },
+        );
+        let outcome = if outcome.status == Truth::Refuted
+            && outcome.rule.name == "assign_index"
+            && base.class.is_none()
+            && base.shape != Shape::empty()
+        {
+            // The base may be a cell array (its class is unknown), where any value fits.
+            outcome.excused()
+        } else {
+            outcome
+        };
+        // Assigning into part of an array of open rank leaves its rank open.
+        let value = Value {
+            open_rank: base.open_rank,
+            ..Value::of_shape(class, outcome.shape.clone())
+        };
+        self.bind(
+            id,
+            env,
+            std::slice::from_ref(array),
+            vec![value],
+            std::slice::from_ref(&outcome),
+        );
+        effect.outcomes.push(outcome);
+    }
+}
+
+/// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
+/// expressions come from long chains of arithmetic, say nothing a reader can use, and
+/// would make every later question to the facts slower.
+const MAX_EXTENT_SIZE: usize = 24;
+
+fn simplify_extents(shape: &Shape, fresh: &dyn Fn(usize) -> Dim) -> Shape {
+    match shape.as_tuple() {
+        Some(t) if t.dims().iter().any(|d| extent_size(d) > MAX_EXTENT_SIZE) => Shape::tuple(
+            t.dims()
+                .iter()
+                .enumerate()
+                .map(|(k, d)| {
+                    if extent_size(d) > MAX_EXTENT_SIZE {
+                        fresh(k)
+                    } else {
+                        d.clone()
+                    }
+                })
+                .collect(),
+        ),
+        _ => shape.clone(),
+    }
+}
+
+/// Extents are never negative: one the facts cannot show to be ≥ 0 (a count that
+/// depends on data, a difference of unknowns) is replaced by a fresh extent, so no
+/// shape such as <1,-2> is ever shown or reasoned with.
+fn nonnegative(shape: Shape, facts: &shapex_dims::Facts, fresh: &dyn Fn(usize) -> Dim) -> Shape {
+    let Some(t) = shape.as_tuple() else {
+        return shape;
+    };
+    let ok = |d: &Dim| d.is_nonneg() || facts.ask(&Constraint::le(&Dim::zero(), d)).is_proven();
+    if t.dims().iter().all(ok) {
+        return shape;
+    }
+    Shape::tuple(
+        t.dims()
+            .iter()
+            .enumerate()
+            .map(|(k, d)| if ok(d) { d.clone() } else { fresh(k + 100) })
+            .collect(),
+    )
+}
+
+fn extent_size(d: &Dim) -> usize {
+    use shapex_dims::Atom;
+    d.terms()
+        .iter()
+        .map(|(mono, _)| {
+            1 + mono
+                .atoms()
+                .iter()
+                .map(|a| match a {
+                    Atom::Sym(_) | Atom::Val(_) => 1,
+                    Atom::Max0(x) => 1 + extent_size(x),
+                    Atom::FloorDiv(x, y) => 1 + extent_size(x) + extent_size(y),
+                })
+                .sum::<usize>()
+        })
+        .sum()
+}
+
+/// More subscripts than the known rank of an input whose rank is open.
+fn beyond_rank(base: &Value, subscripts: usize) -> bool {
+    base.open_rank && base.shape.as_tuple().is_some_and(|t| subscripts > t.rank())
+}
+
+fn targets_name(targets: &[Var]) -> &str {
+    targets.first().map_or("t", |t| t.as_str())
+}
+
+fn bind_unknown(env: &mut Env, targets: &[Var]) {
+    for t in targets {
+        env.vars.insert(t.clone(), Value::unknown());
+    }
+}
+
+fn value_of(env: &Env, var: &str) -> Value {
+    env.get(var).cloned().unwrap_or_else(Value::unknown)
+}
+
+fn is_scalar(v: &Value) -> bool {
+    v.shape == Shape::scalar()
+}
+
+fn is_numeric(v: &Value) -> bool {
+    matches!(v.class, Some("double" | "single" | "logical") | None)
+        || v.class
+            .is_some_and(|c| c.starts_with("int") || c.starts_with("uint"))
+}
+
+/// The value of `A(i)` when `A` holds known elements and `i` is a known position.
+fn scalar_element(base: &Value, args: &[IndexArg]) -> Option<Dim> {
+    let elems = base.elems.as_ref()?;
+    match args {
+        [IndexArg::Scalar(Some(i))] => {
+            let i = i.as_known()?;
+            elems.get(usize::try_from(i - 1).ok()?).cloned()
+        }
+        _ => None,
+    }
+}
+
+/// How a subscript looks to the shape rules.
+fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg {
+    let var = match index {
+        Index::Colon => return IndexArg::Colon,
+        Index::Var(v) => v,
+    };
+    let Some(v) = env.get(var) else {
+        return IndexArg::Array {
+            shape: Shape::Unknown,
+            max: None,
+        };
+    };
+    if v.text.as_deref() == Some(":") {
+        return IndexArg::Colon;
+    }
+    if v.class == Some("logical") {
+        return IndexArg::Logical {
+            mask: v.shape.clone(),
+            count: fresh(),
+        };
+    }
+    if is_scalar(v) {
+        return IndexArg::Scalar(v.scalar.clone());
+    }
+    if let (Some(max), Some(t)) = (&v.max, v.shape.as_tuple()) {
+        return IndexArg::Range {
+            len: t.numel(),
+            max: Some(max.clone()),
+        };
+    }
+    let max = v.elems.as_ref().and_then(|e| max_known(e));
+    IndexArg::Array {
+        shape: v.shape.clone(),
+        max,
+    }
+}
+
+fn max_known(elems: &[Dim]) -> Option<Dim> {
+    elems
+        .iter()
+        .map(|d| d.as_known())
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .max()
+        .map(Dim::known)
+}
+
+fn literal(value: &Literal) -> Value {
+    match value {
+        Literal::Number { value, imag, .. } => {
+            let exact = !imag && value.fract() == 0.0 && value.abs() < 1e15;
+            Value {
+                number: (!imag && value.is_finite()).then_some(*value),
+                ..Value::scalar(exact.then(|| Dim::known(*value as i64)))
+            }
+        }
+        Literal::Str {
+            value,
+            double_quoted,
+        } => {
+            // '' is 0×0; other char literals are rows. "…" is a 1×1 string in MATLAB
+            // but a char row in Octave: only a one-character "x" has one shape in both.
+            let len = value.chars().count() as i64;
+            let shape = match (len, *double_quoted) {
+                (1, true) => Shape::scalar(),
+                (_, true) => Shape::Unknown,
+                (0, false) => Shape::empty(),
+                (_, false) => Shape::known(&[1, len]),
+            };
+            if *double_quoted && len != 1 {
+                return Value {
+                    text: Some(value.clone()),
+                    ..Value::of_shape(None, shape)
+                };
+            }
+            Value {
+                text: Some(value.clone()),
+                ..Value::of_shape(Some("char"), shape)
+            }
+        }
+    }
+}
+
+impl Analysis for ValueAnalysis<'_> {
+    type Fact = Env;
+
+    fn entry(&self, func: &Function) -> Env {
+        let mut env = Env::default();
+        for p in &func.params {
+            let shape = Shape::tuple(vec![input_extent(p, 0), input_extent(p, 1)]);
+            let value = Value {
+                open_rank: true,
+                ..Value::of_shape(None, shape)
+            };
+            env.vars.insert(p.clone(), value);
+        }
+        env
+    }
+
+    fn join(&self, a: &Env, b: &Env) -> Env {
+        // Only the function's exit joins without a statement (fall-through and returns).
+        self.join_at_site(StmtId(u32::MAX), false, a, b)
+    }
+
+    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
+        let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
+        self.join_at_site(at.id, head, a, b)
+    }
+
+    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
+        super::loops::exact_exit(self, stmt, input)
+    }
+
+    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
+        self.step(stmt, input).0
+    }
+
+    fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
+        // A condition with a known constant value prunes the branch it rules out.
+        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
+            Some(c) if (c != 0) != taken => State::Nonviable,
+            _ => State::Reachable(input.clone()),
+        }
+    }
+
+    fn for_iteration(&self, stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+        let mut env = input.clone();
+        let v = match iter {
+            ForIter::Range { lower, step, upper } => {
+                let v = self.symbols.mint(var, 0, stmt.id, true);
+                // With a positive step the body runs only for lower ≤ v ≤ upper.
+                let scalar = |x: &Var| env.get(x).and_then(|x| x.scalar.clone());
+                let ascending = match step {
+                    None => true,
+                    Some(s) => scalar(s).is_some_and(|s| s.is_positive()),
+                };
+                if let (true, Some(lo), Some(hi)) = (ascending, scalar(lower), scalar(upper)) {
+                    env.facts.assume(&Constraint::le(&lo, &v));
+                    env.facts.assume(&Constraint::le(&v, &hi));
+                }
+                Value::scalar(Some(v))
+            }
+            ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
+                Some(Shape::Tuple(t)) => {
+                    let column = Shape::tuple(vec![t.extent(0), Dim::one()]);
+                    Value::of_shape(env.get(array).and_then(|v| v.class), column)
+                }
+                _ => Value::unknown(),
+            },
+        };
+        env.vars.insert(var.clone(), v);
+        State::Reachable(env)
+    }
+}

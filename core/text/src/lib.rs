@@ -1,0 +1,8 @@
+//! Source text, spans and diagnostics: the vocabulary every front end, analysis and
+//! view shares. Depends on nothing of the project.
+
+mod diagnostic;
+mod span;
+
+pub use diagnostic::{Diagnostic, Range, Severity};
+pub use span::{LineCol, LineIndex, Span};

@@ -1,0 +1,181 @@
+//! The crate boundaries ARCHITECTURE.md promises, checked against what Cargo actually
+//! resolves (`cargo metadata`), so a broken invariant fails here rather than living on as
+//! prose. Module-level rules inside a crate are checked on its `use` lines.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// Every workspace package under `core/` with the project packages it depends on
+/// (normal and build dependencies; dev-dependencies may reach further, for tests).
+fn core_packages() -> BTreeMap<String, Vec<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(&root)
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let core = root.join("core").canonicalize().unwrap();
+    let mut packages = BTreeMap::new();
+    for p in meta["packages"].as_array().unwrap() {
+        let manifest = Path::new(p["manifest_path"].as_str().unwrap());
+        if !manifest.canonicalize().unwrap().starts_with(&core) {
+            continue;
+        }
+        let deps = p["dependencies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["kind"].as_str() != Some("dev"))
+            .map(|d| d["name"].as_str().unwrap().to_string())
+            .collect();
+        packages.insert(p["name"].as_str().unwrap().to_string(), deps);
+    }
+    packages
+}
+
+fn project_deps(deps: &[String]) -> Vec<&str> {
+    deps.iter()
+        .map(String::as_str)
+        .filter(|d| d.starts_with("shapex"))
+        .collect()
+}
+
+/// The languages: `shapex-<lang>` with its front end `shapex-<lang>-syntax`.
+fn language_of(package: &str) -> Option<&str> {
+    let rest = package.strip_prefix("shapex-")?;
+    let lang = rest.strip_suffix("-syntax").unwrap_or(rest);
+    (!["text", "dims", "report", "cli", "flow"].contains(&lang)).then_some(lang)
+}
+
+#[test]
+fn the_core_has_the_promised_crates() {
+    let packages = core_packages();
+    for name in [
+        "shapex-text",
+        "shapex-dims",
+        "shapex-report",
+        "shapex-matlab-syntax",
+        "shapex-matlab",
+        "shapex",
+        "shapex-cli",
+    ] {
+        assert!(packages.contains_key(name), "missing {name}: {packages:?}");
+    }
+}
+
+#[test]
+fn shared_foundations_depend_on_nothing_of_the_project() {
+    let packages = core_packages();
+    for name in ["shapex-text", "shapex-dims"] {
+        assert_eq!(project_deps(&packages[name]), Vec::<&str>::new(), "{name}");
+    }
+    assert_eq!(project_deps(&packages["shapex-report"]), ["shapex-text"]);
+}
+
+#[test]
+fn a_front_end_sees_only_source_text() {
+    for (name, deps) in core_packages() {
+        if name.ends_with("-syntax") {
+            assert_eq!(project_deps(&deps), ["shapex-text"], "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_language_never_imports_another_language() {
+    for (name, deps) in core_packages() {
+        let Some(lang) = language_of(&name) else {
+            continue;
+        };
+        for dep in project_deps(&deps) {
+            if let Some(other) = language_of(dep) {
+                assert_eq!(other, lang, "{name} depends on {dep}");
+            }
+        }
+    }
+}
+
+#[test]
+fn only_the_facade_and_cli_see_every_language() {
+    for (name, deps) in core_packages() {
+        if name == "shapex" || name == "shapex-cli" {
+            continue;
+        }
+        for dep in project_deps(&deps) {
+            assert!(
+                dep != "shapex" && dep != "shapex-cli",
+                "{name} depends on the façade {dep}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_core_is_pure() {
+    for (name, deps) in core_packages() {
+        if name == "shapex-cli" {
+            continue;
+        }
+        for web in ["web-sys", "js-sys", "wasm-bindgen", "leptos", "gloo"] {
+            assert!(!deps.iter().any(|d| d == web), "{name} depends on {web}");
+        }
+    }
+}
+
+/// `use crate::<module>` lines under `dir` (a crate's module), to check layering inside
+/// a crate where Cargo cannot.
+fn crate_imports(dir: &Path) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            for m in text.split("crate::").skip(1) {
+                let module: String = m
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((entry.path().display().to_string(), module));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn matlab_domains_sit_below_the_analyses() {
+    // The shape-tuple algebra and the builtin table are domains: they never walk the
+    // program or reach into the value analysis that uses them.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/matlab/src");
+    for (domain, forbidden) in [
+        ("shape", &["values", "flow", "tame", "checks"][..]),
+        (
+            "builtins",
+            &["values", "flow", "tame", "shape", "checks"][..],
+        ),
+        ("tame", &["values", "shape", "checks"][..]),
+        ("flow", &["values", "shape", "builtins", "checks"][..]),
+    ] {
+        for (file, module) in crate_imports(&src.join(domain)) {
+            assert!(
+                !forbidden.contains(&module.as_str()),
+                "{file} imports crate::{module}"
+            );
+        }
+    }
+}
