@@ -3,23 +3,29 @@
 
 use crate::editor::{Editor, ProblemsList};
 use crate::gallery::{self, GALLERY};
-use crate::state::{parse_name, Notation, View, ViewState};
+use crate::state::{Notation, ViewState};
 use crate::views::Views;
 use crate::{analysis, browser, share};
 use leptos::html;
 use leptos::prelude::*;
-use shapex::{Lang, Mode, Options, Report};
+use shapex::report::LanguageInfo;
+use shapex::Report;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// All reactive state, `Copy` so every component and handler can hold it.
+/// All reactive state, `Copy`, provided as context to every component.
 #[derive(Clone, Copy)]
 pub struct Ctx {
     pub code: RwSignal<String>,
-    pub lang: RwSignal<Lang>,
-    pub mode: RwSignal<Mode>,
-    pub view: RwSignal<View>,
+    pub lang: RwSignal<String>,
+    /// The language's options (`mode = paper`).
+    pub settings: RwSignal<BTreeMap<String, String>>,
+    /// The selected tab's id.
+    pub view: RwSignal<String>,
     pub notation: RwSignal<Notation>,
     pub report: RwSignal<Report>,
+    /// The text `report` is about (the editor may be a keystroke ahead).
+    pub analysed: RwSignal<String>,
     /// Number of analyses finished; exposed as `data-analyzed` for tests.
     pub analyzed: RwSignal<u64>,
     pub banner: RwSignal<Option<String>>,
@@ -28,7 +34,6 @@ pub struct Ctx {
     pub example: RwSignal<String>,
     /// The state the current URL fragment encodes, while it still matches.
     pub linked: RwSignal<Option<ViewState>>,
-    pub generation: RwSignal<u64>,
     pub editor: NodeRef<html::Textarea>,
 }
 
@@ -37,10 +42,16 @@ impl Ctx {
         ViewState {
             code: self.code.get(),
             lang: self.lang.get(),
-            mode: self.mode.get(),
+            settings: self.settings.get(),
             view: self.view.get(),
             notation: self.notation.get(),
         }
+    }
+
+    /// The selected language's facts (its tagline, options and views).
+    pub fn language(&self) -> Memo<LanguageInfo> {
+        let lang = self.lang;
+        Memo::new(move |_| lang.with(|l| analysis::language(l)))
     }
 
     /// Replaces the whole state, including the textarea's text (which is not bound
@@ -51,7 +62,7 @@ impl Ctx {
         }
         self.code.set(s.code);
         self.lang.set(s.lang);
-        self.mode.set(s.mode);
+        self.settings.set(s.settings);
         self.view.set(s.view);
         self.notation.set(s.notation);
     }
@@ -91,25 +102,26 @@ pub fn App() -> impl IntoView {
     let ctx = Ctx {
         code: RwSignal::new(init.code.clone()),
         lang: RwSignal::new(init.lang),
-        mode: RwSignal::new(init.mode),
+        settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
         report: RwSignal::new(Report::default()),
+        analysed: RwSignal::new(String::new()),
         analyzed: RwSignal::new(0),
         banner: RwSignal::new(banner),
         share_url: RwSignal::new(String::new()),
         example: RwSignal::new(example.to_string()),
         linked: RwSignal::new(linked),
-        generation: RwSignal::new(0),
         editor: NodeRef::new(),
     };
+    provide_context(ctx);
     analyse_on_change(ctx);
     autosave(ctx);
     follow_hash_changes(ctx);
 
     view! {
         <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()>
-            <Header ctx=ctx />
+            <Header />
             <div id="banner" role="alert" class="banner" hidden=move || ctx.banner.with(Option::is_none)>
                 <span>{move || ctx.banner.get().unwrap_or_default()}</span>
                 <button class="banner-close" aria-label="Dismiss" on:click=move |_| ctx.banner.set(None)>
@@ -118,37 +130,42 @@ pub fn App() -> impl IntoView {
             </div>
             <div class="panes">
                 <section class="pane editor-pane" aria-label="Editor">
-                    <Editor ctx=ctx initial_code=initial_code />
-                    <ProblemsList ctx=ctx />
+                    <Editor initial_code=initial_code />
+                    <ProblemsList />
                 </section>
                 <section class="pane views-pane" aria-label="Analysis views">
-                    <Views ctx=ctx />
+                    <Views />
                 </section>
             </div>
         </main>
     }
 }
 
-/// Re-analyses after typing pauses; a newer edit cancels a pending run.
+/// Re-analyses once typing pauses for [`analysis::DEBOUNCE_MS`]: every change restarts
+/// one timer, so only the last edit of a burst is analysed.
 fn analyse_on_change(ctx: Ctx) {
+    let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     Effect::new(move |_| {
         let source = ctx.code.get();
-        let options = Options {
+        let options = shapex::Options {
             lang: ctx.lang.get(),
-            mode: ctx.mode.get(),
+            settings: ctx.settings.get(),
         };
-        let g = ctx.generation.get_untracked() + 1;
-        ctx.generation.set(g);
-        set_timeout(
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let handle = set_timeout_with_handle(
             move || {
-                if ctx.generation.get_untracked() != g {
-                    return;
-                }
-                ctx.report.set(analysis::analyze(&source, &options));
+                pending.set_value(None);
+                let report = analysis::analyze(&source, &options);
+                ctx.analysed.set(source);
+                ctx.report.set(report);
                 ctx.analyzed.update(|n| *n += 1);
             },
             Duration::from_millis(analysis::DEBOUNCE_MS),
-        );
+        )
+        .ok();
+        pending.set_value(handle);
     });
 }
 
@@ -206,41 +223,48 @@ fn share_now(ctx: Ctx) {
 }
 
 #[component]
-fn Header(ctx: Ctx) -> impl IntoView {
+fn Header() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let language = ctx.language();
+    let languages = analysis::languages();
     let on_example = move |ev| {
         if let Some(e) = gallery::find(&event_target_value(&ev)) {
             ctx.load_example(e);
             ctx.banner.set(None);
         }
     };
+    let on_lang = move |ev| {
+        let id = event_target_value(&ev);
+        // Each language has its own options and views: start from its defaults.
+        ctx.settings.set(BTreeMap::new());
+        let first_view = analysis::language(&id).views.first().map(|v| v.id);
+        ctx.view.set(first_view.unwrap_or("outline").to_string());
+        ctx.lang.set(id);
+    };
+    let language_options = languages
+        .into_iter()
+        .map(|l| {
+            let id = l.id;
+            view! { <option value=id selected=move || ctx.lang.with(|c| c == id)>{l.name}</option> }
+        })
+        .collect::<Vec<_>>();
     view! {
         <header class="top">
             <div class="brand">
                 <h1>"Shape Explorer"</h1>
-                <p class="tagline">"Paste MATLAB and see, statement by statement, the array shapes it computes — and why a line fails."</p>
+                <p class="tagline">{move || language.with(|l| l.tagline)}</p>
             </div>
             <div class="toolbar">
                 <label class="field">
                     <span>"Language"</span>
-                    <select id="lang" on:change=move |ev| {
-                        if let Some(l) = parse_name::<Lang>(&event_target_value(&ev)) { ctx.lang.set(l) }
-                    }>
-                        <option value="matlab" selected=move || ctx.lang.get() == Lang::Matlab>"MATLAB"</option>
-                    </select>
+                    <select id="lang" on:change=on_lang>{language_options}</select>
                 </label>
-                <label class="field">
-                    <span>"Semantics"</span>
-                    <select id="mode" on:change=move |ev| {
-                        if let Some(m) = parse_name::<Mode>(&event_target_value(&ev)) { ctx.mode.set(m) }
-                    }>
-                        <option value="modern" selected=move || ctx.mode.get() == Mode::Modern>"Modern (R2016b+, broadcasting)"</option>
-                        <option value="paper" selected=move || ctx.mode.get() == Mode::Paper>"Paper (MATLAB 5, strict)"</option>
-                    </select>
-                </label>
+                {move || language.with(|l| l.options.iter().map(|o| view! { <OptionControl spec=o.clone() /> }).collect::<Vec<_>>())}
                 <label class="field">
                     <span>"Notation"</span>
                     <select id="notation" on:change=move |ev| {
-                        if let Some(n) = parse_name::<Notation>(&event_target_value(&ev)) { ctx.notation.set(n) }
+                        let n = if event_target_value(&ev) == "times" { Notation::Times } else { Notation::Paper };
+                        ctx.notation.set(n)
                     }>
                         <option value="paper" selected=move || ctx.notation.get() == Notation::Paper>"<3,4>"</option>
                         <option value="times" selected=move || ctx.notation.get() == Notation::Times>"3×4"</option>
@@ -274,5 +298,31 @@ fn Header(ctx: Ctx) -> impl IntoView {
                 </div>
             </div>
         </header>
+    }
+}
+
+/// One language option as a select (`<select id="opt-mode">` for MATLAB's semantics).
+#[component]
+fn OptionControl(spec: shapex::report::OptionSpec) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let key = spec.key;
+    let default = spec.default_value();
+    let current = move || {
+        ctx.settings
+            .with(|s| s.get(key).cloned().unwrap_or_else(|| default.to_string()))
+    };
+    let choices = spec
+        .choices
+        .iter()
+        .map(|&(value, label)| view! { <option value=value selected=move || current() == value>{label}</option> })
+        .collect::<Vec<_>>();
+    view! {
+        <label class="field">
+            <span>{spec.label}</span>
+            <select id=format!("opt-{key}") on:change=move |ev| {
+                let v = event_target_value(&ev);
+                ctx.settings.update(|s| { s.insert(key.to_string(), v); });
+            }>{choices}</select>
+        </label>
     }
 }

@@ -33,11 +33,16 @@ pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
 }
 
 #[component]
-pub fn Editor(ctx: Ctx, initial_code: String) -> impl IntoView {
+pub fn Editor(initial_code: String) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     let lines = Memo::new(move |_| {
         let notation = ctx.notation.get();
-        ctx.code
-            .with(|c| ctx.report.with(|r| model::editor_lines(c, r, notation)))
+        ctx.lang.with(|lang| {
+            ctx.code.with(|c| {
+                ctx.report
+                    .with(|r| model::editor_lines(c, lang, r, notation))
+            })
+        })
     });
     let hovers = Memo::new(move |_| {
         ctx.code
@@ -163,14 +168,15 @@ fn code_line(l: LineModel) -> impl IntoView {
 
 /// The Problems list under the editor: `ul#diagnostics > li.diagnostic`.
 #[component]
-pub fn ProblemsList(ctx: Ctx) -> impl IntoView {
+pub fn ProblemsList() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
-                    let sev = model::severity_class(d.severity);
+                    let sev = d.severity.as_str();
                     let help = d.help.clone();
                     view! {
                         <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()

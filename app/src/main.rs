@@ -6,7 +6,6 @@ mod app;
 mod browser;
 mod editor;
 mod gallery;
-mod highlight;
 mod model;
 mod share;
 mod state;

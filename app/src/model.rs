@@ -2,10 +2,11 @@
 //! components render. Pure functions, so they are unit-tested natively with
 //! hand-made reports; the analysis itself stays in core.
 
-use crate::highlight::{tokenize_line, TokenKind};
+use crate::analysis;
 use crate::state::Notation;
 use crate::text::visual_width;
-use shapex::report::{CheckStatus, Def, DimView, Report, Severity, ShapeView};
+use shapex::report::view;
+use shapex::report::{Report, Severity, TokenKind};
 
 /// Tab width of the editor (CSS `tab-size` must match).
 pub const TAB: usize = 4;
@@ -47,83 +48,29 @@ pub struct HoverTarget {
     pub text: String,
 }
 
-pub fn severity_class(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
+/// The listing class of an annotated-source note's class.
+pub fn note_class(class: &str) -> &'static str {
+    match class {
+        "inserted" | "unreached" | "hint" => "code-line inserted",
+        "header" => "code-line header",
+        _ => "code-line",
     }
-}
-
-pub fn check_class(c: CheckStatus) -> &'static str {
-    match c {
-        CheckStatus::Proven => "check-proven",
-        CheckStatus::Runtime => "check-runtime",
-        CheckStatus::Error => "check-error",
-        CheckStatus::None => "check-none",
-    }
-}
-
-fn check_word(c: CheckStatus) -> &'static str {
-    match c {
-        CheckStatus::Proven => "proven",
-        CheckStatus::Runtime => "run-time check needed",
-        CheckStatus::Error => "always fails",
-        CheckStatus::None => "no shape condition",
-    }
-}
-
-/// Writes a shape in the chosen notation: `<3,n>` (paper) or `3×n`.
-pub fn format_shape(shape: &ShapeView, display: &str, notation: Notation) -> String {
-    match shape {
-        ShapeView::Illegal { .. } => "illegal".into(),
-        ShapeView::Dims { dims: None } => "?".into(),
-        ShapeView::Dims { dims: Some(dims) } => match notation {
-            Notation::Paper if !display.is_empty() => display.to_string(),
-            Notation::Paper => format!("<{}>", join_dims(dims, ",", false)),
-            Notation::Times => join_dims(dims, "×", true),
-        },
-    }
-}
-
-fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
-    dims.iter()
-        .map(|d| match d {
-            DimView::Known(n) => n.to_string(),
-            DimView::Symbolic(s) if parenthesise && s.contains(['+', '-', '*', '/', ' ']) => {
-                format!("({s})")
-            }
-            DimView::Symbolic(s) => s.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(sep)
-}
-
-/// The tooltip of a definition: its shape, the rule and the condition θ.
-fn def_title(def: &Def, shape: &str, s: &shapex::report::StatementReport) -> String {
-    let mut t = format!("{} : {}", def.name, shape);
-    if let Some(class) = &def.class {
-        t.push_str(&format!(" ({class})"));
-    }
-    t.push_str(&format!("\ncheck: {}", check_word(s.check)));
-    if let Some(c) = &s.condition {
-        t.push_str(&format!("\ncondition θ: {c}"));
-    }
-    if let Some(r) = &s.rule {
-        t.push_str(&format!("\nrule: {r}"));
-    }
-    t
 }
 
 /// Builds every editor line. `report` may lag behind `source` by one keystroke's
 /// debounce, so every position from it is clamped.
-pub fn editor_lines(source: &str, report: &Report, notation: Notation) -> Vec<LineModel> {
+pub fn editor_lines(
+    source: &str,
+    lang: &str,
+    report: &Report,
+    notation: Notation,
+) -> Vec<LineModel> {
     let mut lines: Vec<LineModel> = source
         .split('\n')
         .enumerate()
         .map(|(i, text)| LineModel {
             no: i as u32 + 1,
-            segs: paint_line(text, i as u32 + 1, report),
+            segs: paint_line(text, i as u32 + 1, lang, report),
             notes: Vec::new(),
             marker: None,
         })
@@ -132,12 +79,12 @@ pub fn editor_lines(source: &str, report: &Report, notation: Notation) -> Vec<Li
         let i = (d.range.line.max(1) as usize - 1).min(lines.len() - 1);
         let m = &mut lines[i].marker;
         *m = Some(match m.take() {
-            None => (severity_class(d.severity), d.message.clone()),
+            None => (d.severity.as_str(), d.message.clone()),
             Some((cls, msg)) => {
                 let worse = if cls == "error" {
                     cls
                 } else {
-                    severity_class(d.severity)
+                    d.severity.as_str()
                 };
                 (worse, format!("{msg}\n{}", d.message))
             }
@@ -160,11 +107,11 @@ pub fn editor_lines(source: &str, report: &Report, notation: Notation) -> Vec<Li
             continue;
         }
         for def in &s.defs {
-            let shape = format_shape(&def.shape, &def.display, notation);
+            let shape = def.shape.format(&def.display, notation);
             line.notes.push(Note {
-                title: def_title(def, &shape, s),
+                title: def.title(&shape, s),
                 text: format!("{} {}", def.name, shape),
-                class: check_class(s.check),
+                class: s.check.class(),
             });
         }
     }
@@ -173,11 +120,11 @@ pub fn editor_lines(source: &str, report: &Report, notation: Notation) -> Vec<Li
 
 /// Splits a line into runs of equal (token kind, diagnostic) so that diagnostics
 /// become wavy underlines with their message as the title.
-fn paint_line(text: &str, line_no: u32, report: &Report) -> Vec<Seg> {
+fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg> {
     let chars: Vec<char> = text.chars().collect();
     let mut kind = vec![TokenKind::Space; chars.len()];
     let byte_to_char: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
-    for t in tokenize_line(text) {
+    for t in analysis::tokens(lang, text) {
         let a = byte_to_char.partition_point(|&b| b < t.start);
         let b = byte_to_char.partition_point(|&b| b < t.end);
         kind[a..b].fill(t.kind);
@@ -250,7 +197,7 @@ fn seg(text: String, token_class: &str, diag: Option<usize>, report: &Report) ->
             let d = &report.diagnostics[k];
             Seg {
                 text,
-                class: format!("{token_class} diag diag-{}", severity_class(d.severity)),
+                class: format!("{token_class} diag diag-{}", d.severity.as_str()),
                 title: Some(format!("{} [{}]", d.message, d.code)),
             }
         }
@@ -324,79 +271,130 @@ pub fn status(report: &Report) -> (String, &'static str) {
     }
 }
 
-/// One cell of the Shapes table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub text: String,
-    pub class: &'static str,
-    pub title: String,
-    /// False when the shape is carried over from an earlier statement.
-    pub defined_here: bool,
+/// Where a graph's vertices go: layers by longest path from a source (so edges point
+/// down), vertices spread evenly within a layer. Small graphs only (call graphs, extent
+/// graphs, lattices of a few hundred nodes); cycles are broken by visiting order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    positions: Vec<(String, (f64, f64))>,
+    pub size: (f64, f64),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShapeRow {
-    pub line: u32,
-    pub label: String,
-    pub cells: Vec<Option<Cell>>,
+const LAYER_GAP: f64 = 70.0;
+const VERTEX_GAP: f64 = 140.0;
+
+impl Layout {
+    pub fn position(&self, id: &str) -> Option<(f64, f64)> {
+        self.positions
+            .iter()
+            .find(|(v, _)| v == id)
+            .map(|(_, p)| *p)
+    }
+
+    /// Upside down: for lattices, whose covers point upwards.
+    pub fn flipped(mut self) -> Layout {
+        let h = self.size.1;
+        for (_, (_, y)) in &mut self.positions {
+            *y = h - *y;
+        }
+        self
+    }
 }
 
-/// The Shapes view: one row per defining statement, one column per variable in
-/// order of first definition; later rows repeat earlier shapes, dimmed.
-pub fn shape_table(report: &Report, notation: Notation) -> (Vec<String>, Vec<ShapeRow>) {
-    let mut vars: Vec<String> = Vec::new();
-    for s in &report.statements {
-        for d in &s.defs {
-            if !vars.contains(&d.name) {
-                vars.push(d.name.clone());
+pub fn layered_layout(vertices: &[view::Vertex], edges: &[view::Edge]) -> Layout {
+    let index = |id: &str| vertices.iter().position(|v| v.id == id);
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); vertices.len()];
+    for e in edges {
+        if let (Some(a), Some(b)) = (index(&e.from), index(&e.to)) {
+            succ[a].push(b);
+        }
+    }
+    let forward = forward_edges(&succ);
+    // Longest path from a source over the forward (acyclic) edges, in DFS finish order.
+    let mut layer = vec![0usize; vertices.len()];
+    for &a in forward.order.iter().rev() {
+        for &b in &forward.succ[a] {
+            layer[b] = layer[b].max(layer[a] + 1);
+        }
+    }
+    let layers = layer.iter().max().map_or(0, |m| m + 1);
+    let widest = (0..layers)
+        .map(|l| layer.iter().filter(|&&x| x == l).count())
+        .max()
+        .unwrap_or(0);
+    let width = VERTEX_GAP * widest.max(1) as f64;
+    let mut seen = vec![0usize; layers];
+    let positions = vertices
+        .iter()
+        .zip(&layer)
+        .map(|(v, &l)| {
+            let count = layer.iter().filter(|&&x| x == l).count() as f64;
+            let k = seen[l] as f64;
+            seen[l] += 1;
+            let x = width * (k + 0.5) / count;
+            let y = LAYER_GAP * (l as f64 + 0.5);
+            (v.id.clone(), (x, y))
+        })
+        .collect();
+    Layout {
+        positions,
+        size: (width, LAYER_GAP * layers.max(1) as f64),
+    }
+}
+
+/// The edges that remain when every back edge of a depth-first search (in vertex
+/// order) is dropped, and the DFS finish order: reversed, a topological order.
+struct Forward {
+    succ: Vec<Vec<usize>>,
+    order: Vec<usize>,
+}
+
+fn forward_edges(succ: &[Vec<usize>]) -> Forward {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let n = succ.len();
+    let mut mark = vec![Mark::New; n];
+    let mut kept = vec![Vec::new(); n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if mark[root] != Mark::New {
+            continue;
+        }
+        // Iterative DFS: (vertex, next successor index).
+        let mut stack = vec![(root, 0usize)];
+        mark[root] = Mark::Open;
+        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+            if let Some(&w) = succ[v].get(*i) {
+                *i += 1;
+                match mark[w] {
+                    Mark::Open => {} // a back edge: dropped
+                    Mark::Done => kept[v].push(w),
+                    Mark::New => {
+                        kept[v].push(w);
+                        mark[w] = Mark::Open;
+                        stack.push((w, 0));
+                    }
+                }
+            } else {
+                mark[v] = Mark::Done;
+                order.push(v);
+                stack.pop();
             }
         }
     }
-    let mut current: Vec<Option<Cell>> = vec![None; vars.len()];
-    let mut rows = Vec::new();
-    for s in report
-        .statements
-        .iter()
-        .filter(|s| !s.defs.is_empty() || (s.nonviable && s.kind == "assign"))
-    {
-        for c in current.iter_mut().flatten() {
-            c.defined_here = false;
-        }
-        for d in &s.defs {
-            let i = vars
-                .iter()
-                .position(|v| *v == d.name)
-                .expect("collected above");
-            let text = format_shape(&d.shape, &d.display, notation);
-            current[i] = Some(Cell {
-                title: def_title(d, &text, s),
-                text,
-                class: check_class(s.check),
-                defined_here: true,
-            });
-        }
-        let mut label = if s.label.is_empty() {
-            s.kind.clone()
-        } else {
-            s.label.clone()
-        };
-        if s.nonviable {
-            // No execution reaches it: it neither succeeds nor fails (not π).
-            label.push_str(" — not reached");
-        }
-        rows.push(ShapeRow {
-            line: s.range.line,
-            label,
-            cells: current.clone(),
-        });
-    }
-    (vars, rows)
+    Forward { succ: kept, order }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use shapex::report::{Diagnostic, Range, StatementReport};
+    use shapex::report::{
+        CheckStatus, Def, Diagnostic, DimView, Range, ShapeView, StatementReport,
+    };
     use shapex::Span;
 
     fn def(name: &str, dims: Vec<DimView>) -> Def {
@@ -464,31 +462,9 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn shapes_in_both_notations() {
-        let s = ShapeView::Dims {
-            dims: Some(vec![DimView::Known(3), DimView::Symbolic("n+1".into())]),
-        };
-        assert_eq!(format_shape(&s, "", Notation::Paper), "<3,n+1>");
-        assert_eq!(
-            format_shape(&s, "<3,n+1>!", Notation::Paper),
-            "<3,n+1>!",
-            "core's display wins"
-        );
-        assert_eq!(format_shape(&s, "<3,n+1>", Notation::Times), "3×(n+1)");
-        assert_eq!(
-            format_shape(&ShapeView::Illegal { illegal: true }, "", Notation::Times),
-            "illegal"
-        );
-        assert_eq!(
-            format_shape(&ShapeView::Dims { dims: None }, "", Notation::Paper),
-            "?"
-        );
-    }
-
-    #[test]
     fn diagnostics_underline_exactly_their_range() {
         let src = "a = rand(3,2);\nc = a*b;";
-        let lines = editor_lines(src, &fake_report(), Notation::Paper);
+        let lines = editor_lines(src, "matlab", &fake_report(), Notation::Paper);
         let underlined: String = lines[1]
             .segs
             .iter()
@@ -505,7 +481,7 @@ pub(crate) mod tests {
     #[test]
     fn notes_carry_shape_check_and_condition() {
         let src = "a = rand(3,2);\nc = a*b;";
-        let lines = editor_lines(src, &fake_report(), Notation::Times);
+        let lines = editor_lines(src, "matlab", &fake_report(), Notation::Times);
         assert_eq!(lines[0].notes[0].text, "a 3×2");
         assert_eq!(lines[0].notes[0].class, "check-proven");
         assert_eq!(lines[1].notes[0].class, "check-error");
@@ -521,7 +497,7 @@ pub(crate) mod tests {
     #[test]
     fn stale_report_positions_are_clamped() {
         // The report describes two lines; the text now has one short line.
-        let lines = editor_lines("x", &fake_report(), Notation::Paper);
+        let lines = editor_lines("x", "matlab", &fake_report(), Notation::Paper);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].marker.as_ref().map(|m| m.0), Some("error"));
     }
@@ -536,7 +512,7 @@ pub(crate) mod tests {
     fn unreachable_statements_are_not_reached_never_pi() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelse\n  A = ones(3,3);\nend\n";
         let report = shapex::analyze(src, &shapex::Options::default());
-        let lines = editor_lines(src, &report, Notation::Paper);
+        let lines = editor_lines(src, "matlab", &report, Notation::Paper);
         let notes = |l: usize| {
             lines[l]
                 .notes
@@ -546,23 +522,48 @@ pub(crate) mod tests {
         };
         assert_eq!(notes(2), ["not reached"]);
         assert_eq!(notes(4), ["A <3,3>"]);
-        let (_, rows) = shape_table(&report, Notation::Paper);
-        let dead = rows.iter().find(|r| r.line == 3).expect("a row for line 3");
+        let Some(view::Payload::Table(table)) = report.view("shapes") else {
+            panic!("MATLAB fills the Shapes table");
+        };
+        let dead = table
+            .rows
+            .iter()
+            .find(|r| r.line == 3)
+            .expect("a row for line 3");
         assert!(dead.label.ends_with("not reached"), "{}", dead.label);
-        assert!(rows
+        assert!(table
+            .rows
             .iter()
             .flat_map(|r| r.cells.iter().flatten())
-            .all(|c| c.text != "π"));
+            .all(|c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))));
     }
 
     #[test]
-    fn shape_table_carries_earlier_shapes_forward() {
-        let (vars, rows) = shape_table(&fake_report(), Notation::Paper);
-        assert_eq!(vars, ["a", "c"]);
-        assert_eq!(rows.len(), 2);
-        let a_in_row2 = rows[1].cells[0].as_ref().unwrap();
-        assert_eq!(a_in_row2.text, "<3,2>");
-        assert!(!a_in_row2.defined_here);
-        assert!(rows[1].cells[1].as_ref().unwrap().defined_here);
+    fn layers_follow_edges_and_lattices_flip() {
+        let v = |id: &str| view::Vertex {
+            id: id.into(),
+            label: id.into(),
+            class: String::new(),
+            line: None,
+        };
+        let e = |a: &str, b: &str| view::Edge {
+            from: a.into(),
+            to: b.into(),
+            label: String::new(),
+        };
+        let vs = [v("main"), v("f"), v("g"), v("h")];
+        let es = [
+            e("main", "f"),
+            e("main", "g"),
+            e("f", "h"),
+            e("g", "h"),
+            e("h", "main"),
+        ];
+        let l = layered_layout(&vs, &es);
+        let y = |id| l.position(id).unwrap().1;
+        assert!(y("main") < y("f") && y("f") == y("g") && y("g") < y("h"));
+        assert_ne!(l.position("f"), l.position("g"));
+        let up = l.clone().flipped();
+        assert!(up.position("main").unwrap().1 > up.position("h").unwrap().1);
     }
 }

@@ -96,17 +96,41 @@ pub fn decode(fragment: &str) -> Result<ViewState, LinkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Notation, View};
-    use shapex::{Lang, Mode};
+    use crate::state::Notation;
 
     fn sample() -> ViewState {
         ViewState {
             code: "a = rand(3,2); % ü — 'quote' \"dq\" <b>\n\tc = a*b;\n".into(),
-            lang: Lang::Matlab,
-            mode: Mode::Paper,
-            view: View::Checks,
+            lang: "matlab".into(),
+            settings: [("mode".to_string(), "paper".to_string())].into(),
+            view: "checks".into(),
             notation: Notation::Times,
         }
+    }
+
+    #[test]
+    fn opens_links_made_before_languages_were_plug_ins() {
+        // Made by the app at commit 2a61870 (share::encode of a ViewState with
+        // lang matlab, mode paper, view checks, notation times): MATLAB's mode was a
+        // top-level field and views were an enum.
+        let old = "v1/N4Igxg9gJgpiBcICGACAvCgTkgdlAFAMwA0ATAJQDcAOjgEbooQ4wDORxhVtYjSAVHUooRAUhQAf2iGIgANrgDmCEAFskAFwV0Za6HEQAHJIZiZdANwCWMAO4qwACxhgA1q104IGzVeYqNK1U2EABfIA";
+        let s = decode(old).unwrap();
+        assert_eq!(s.code, "a = rand(3,2);\nb = ones(3,3);\nc = a*b;   % ü\n");
+        assert_eq!(s.lang, "matlab");
+        assert_eq!(s.settings.get("mode").map(String::as_str), Some("paper"));
+        assert_eq!(s.view, "checks");
+        assert_eq!(s.notation, Notation::Times);
+        // And it analyses as it did then: paper mode, where a*b is an inner-dimension error.
+        let options = shapex::Options {
+            lang: s.lang.clone(),
+            settings: s.settings.clone(),
+        };
+        let report = shapex::analyze(&s.code, &options);
+        assert_eq!(report.setting("mode"), Some("paper"));
+        assert!(report
+            .diagnostics
+            .iter()
+            .any(|d| d.code.starts_with("shape.mtimes")));
     }
 
     #[test]
@@ -134,8 +158,9 @@ mod tests {
         let js = "N4Igxg9gJgpiBcIAeACAvCgjAbgDoDsx0UBDAKgCNsUBSFAH5ABoQBbaORABxK5gCcQAXyA";
         let s = decode(&format!("v1/{js}")).unwrap();
         assert_eq!(s.code, "x = 1;\nc = a*b; % ü");
-        assert_eq!(s.mode, Mode::Paper);
-        assert_eq!(s.view, View::Shapes, "missing fields take defaults");
+        assert_eq!(s.settings.get("mode").map(String::as_str), Some("paper"));
+        assert_eq!(s.view, "shapes", "missing fields take defaults");
+        assert_eq!(s.lang, "matlab");
     }
 
     #[test]
@@ -156,7 +181,8 @@ mod tests {
             decode(&format!("v1/{not_json}")),
             Err(LinkError::BadJson(_))
         ));
-        let wrong_type = lz_str::compress_to_encoded_uri_component("{\"mode\":\"quantum\"}");
+        let wrong_type =
+            lz_str::compress_to_encoded_uri_component("{\"notation\":\"quantum\",\"code\":5}");
         assert!(matches!(
             decode(&format!("v1/{wrong_type}")),
             Err(LinkError::BadJson(_))

@@ -1,73 +1,83 @@
-//! The user-visible state that is autosaved and shared by URL: code, language,
-//! semantics mode, selected view and shape notation.
+//! The user-visible state that is autosaved and shared by URL: code, language, the
+//! language's settings, selected view and shape notation.
 
 use serde::{Deserialize, Serialize};
-use shapex::{Lang, Mode};
+use std::collections::BTreeMap;
 
-/// The right-hand tabs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum View {
-    #[default]
-    Shapes,
-    Checks,
-    Ir,
-    Outline,
-    Diagnostics,
-}
+pub use shapex::report::Notation;
 
-impl View {
-    pub const ALL: [View; 5] = [
-        View::Shapes,
-        View::Checks,
-        View::Ir,
-        View::Outline,
-        View::Diagnostics,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            View::Shapes => "shapes",
-            View::Checks => "checks",
-            View::Ir => "ir",
-            View::Outline => "outline",
-            View::Diagnostics => "diagnostics",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Shapes => "Shapes",
-            View::Checks => "Checks",
-            View::Ir => "IR",
-            View::Outline => "Outline",
-            View::Diagnostics => "Diagnostics",
-        }
-    }
-}
-
-/// How shape tuples are written: the paper's `<3,4>` or the familiar `3×4`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Notation {
-    #[default]
-    Paper,
-    Times,
-}
+/// The views every language has, after its own (built from statements and
+/// diagnostics, which every Report carries).
+pub const GENERIC_VIEWS: [(&str, &str); 2] =
+    [("outline", "Outline"), ("diagnostics", "Diagnostics")];
 
 /// Everything a share link or the autosave restores. Missing fields take defaults so
-/// that older saves still load.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+/// that older saves and links still load; `#v1/` links made before languages were
+/// plug-ins carry MATLAB's `mode` at the top level, which [`ViewState::from`] moves
+/// into `settings`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "SavedState")]
 pub struct ViewState {
     pub code: String,
-    pub lang: Lang,
-    pub mode: Mode,
-    pub view: View,
+    pub lang: String,
+    /// The language's options (`mode = paper`); missing keys take the language default.
+    pub settings: BTreeMap<String, String>,
+    /// The selected tab's id (`shapes`, `checks`, `outline`, …).
+    pub view: String,
     pub notation: Notation,
 }
 
-/// Parses one of our lowercase enum names (`"paper"`, `"checks"`, …) via serde.
-pub fn parse_name<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            code: String::new(),
+            lang: shapex::report::DEFAULT_LANG.into(),
+            settings: BTreeMap::new(),
+            view: "shapes".into(),
+            notation: Notation::default(),
+        }
+    }
+}
+
+/// What older and current saves may contain.
+#[derive(Deserialize)]
+#[serde(default)]
+struct SavedState {
+    code: String,
+    lang: String,
+    settings: BTreeMap<String, String>,
+    /// Before plug-ins: MATLAB's semantics mode at the top level.
+    mode: Option<String>,
+    view: String,
+    notation: Notation,
+}
+
+impl Default for SavedState {
+    fn default() -> Self {
+        let d = ViewState::default();
+        SavedState {
+            code: d.code,
+            lang: d.lang,
+            settings: d.settings,
+            mode: None,
+            view: d.view,
+            notation: d.notation,
+        }
+    }
+}
+
+impl From<SavedState> for ViewState {
+    fn from(s: SavedState) -> ViewState {
+        let mut settings = s.settings;
+        if let Some(mode) = s.mode {
+            settings.entry("mode".into()).or_insert(mode);
+        }
+        ViewState {
+            code: s.code,
+            lang: s.lang,
+            settings,
+            view: s.view,
+            notation: s.notation,
+        }
+    }
 }

@@ -1,131 +1,301 @@
-//! The right-hand views: Shapes, Checks, IR, Outline and Diagnostics, as tabs. Each
-//! renders one part of the Report; all stay in the DOM and inactive ones are
-//! `hidden`, so switching is instant and tests can find them.
+//! The right-hand views, as tabs: the selected language's views (from its
+//! `LanguageInfo`), then the views every language has (Outline, Diagnostics). Each
+//! language view renders its payload with the one component for the payload's kind, so
+//! a new language needs no code here. Only the selected tab renders; the others are
+//! empty `hidden` sections, so hidden tabs cost nothing.
 
 use crate::app::Ctx;
 use crate::editor::jump_to;
 use crate::model;
-use crate::state::View;
+use crate::state::GENERIC_VIEWS;
 use leptos::prelude::*;
+use shapex::report::view::{self, CellValue, Payload};
 
 #[component]
-pub fn Views(ctx: Ctx) -> impl IntoView {
-    let tabs = View::ALL
-        .into_iter()
-        .map(|v| {
-            view! {
-                <button id=format!("tab-{}", v.as_str()) class="tab" role="tab" data-view=v.as_str()
-                    class:active=move || ctx.view.get() == v
-                    aria-selected=move || (ctx.view.get() == v).to_string()
-                    on:click=move |_| ctx.view.set(v)>
-                    {v.title()}
-                </button>
+pub fn Views() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let language = ctx.language();
+    // (id, title, empty text) of every tab of the current language.
+    let tabs = Memo::new(move |_| {
+        language.with(|l| {
+            l.views
+                .iter()
+                .map(|v| (v.id, v.title, v.empty))
+                .chain(GENERIC_VIEWS.iter().map(|&(id, title)| (id, title, "")))
+                .collect::<Vec<_>>()
+        })
+    });
+    // A view id the language does not offer (an old link) shows its first tab.
+    let selected = Memo::new(move |_| {
+        let v = ctx.view.get();
+        tabs.with(|t| {
+            if t.iter().any(|(id, ..)| *id == v) {
+                v
+            } else {
+                t[0].0.to_string()
             }
         })
-        .collect::<Vec<_>>();
-    let panel = move |v: View| move || ctx.view.get() != v;
-    view! {
-        <nav class="tabs" role="tablist">{tabs}</nav>
-        <div class="view-body">
-            <section class="view" id="view-shapes" hidden=panel(View::Shapes)><ShapesView ctx=ctx /></section>
-            <section class="view" id="view-checks" hidden=panel(View::Checks)>
-                <CodeView text=Signal::derive(move || ctx.report.with(|r| r.checks.clone()))
-                    empty="No conformance checks to show yet: once the analysis runs, the program appears here with the checks it could not discharge marked ▶ (Joisha et al., Figures 4–6)." />
-            </section>
-            <section class="view" id="view-ir" hidden=panel(View::Ir)>
-                <CodeView text=Signal::derive(move || ctx.report.with(|r| r.ir.clone()))
-                    empty="No IR yet: the lowered three-address program (Tamer IR) appears here once lowering runs." />
-            </section>
-            <section class="view" id="view-outline" hidden=panel(View::Outline)><OutlineView ctx=ctx /></section>
-            <section class="view" id="view-diagnostics" hidden=panel(View::Diagnostics)><DiagnosticDetails ctx=ctx /></section>
-        </div>
-    }
-}
-
-#[component]
-fn ShapesView(ctx: Ctx) -> impl IntoView {
-    let table = Memo::new(move |_| {
-        let n = ctx.notation.get();
-        ctx.report.with(|r| model::shape_table(r, n))
     });
-    move || {
-        let (vars, rows) = table.get();
-        if rows.is_empty() {
-            return view! {
-                <p class="empty">"No shapes yet. Shapes of the variables each statement defines appear here, coloured by their conformance check: "
-                    <span class="chip check-proven">"proven"</span>" "<span class="chip check-runtime">"run-time check"</span>" "
-                    <span class="chip check-error">"error"</span>" "<span class="chip check-none">"no condition"</span></p>
-            }
-            .into_any();
-        }
-        let head = vars
+    let buttons = move || {
+        tabs.get()
             .into_iter()
-            .map(|v| view! { <th scope="col">{v}</th> })
-            .collect::<Vec<_>>();
-        let body = rows
-            .into_iter()
-            .map(|row| {
-                let line = row.line;
-                let cells = row
-                    .cells
-                    .into_iter()
-                    .map(|c| match c {
-                        Some(c) => {
-                            let class = format!(
-                                "{} {}",
-                                c.class,
-                                if c.defined_here { "here" } else { "carried" }
-                            );
-                            view! { <td class=class title=c.title>{c.text}</td> }.into_any()
-                        }
-                        None => view! { <td class="absent"></td> }.into_any(),
-                    })
-                    .collect::<Vec<_>>();
+            .map(|(id, title, _)| {
+                let active = move || selected.with(|s| s == id);
                 view! {
-                    <tr>
-                        <th scope="row" class="stmt" on:click=move |_| jump_to(ctx, line, 1)>
-                            <span class="lineno">{line}</span>" "{row.label}
-                        </th>
-                        {cells}
-                    </tr>
+                    <button id=format!("tab-{id}") class="tab" role="tab" data-view=id
+                        class:active=active
+                        aria-selected=move || active().to_string()
+                        on:click=move |_| ctx.view.set(id.to_string())>
+                        {title}
+                    </button>
                 }
             })
-            .collect::<Vec<_>>();
-        view! {
-            <table class="shapes">
-                <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
-                <tbody>{body}</tbody>
-            </table>
-        }
-        .into_any()
+            .collect::<Vec<_>>()
+    };
+    let panels = move || {
+        tabs.get()
+            .into_iter()
+            .map(|(id, _, empty)| {
+                let shown = move || selected.with(|s| s == id);
+                view! {
+                    <section class="view" id=format!("view-{id}") hidden=move || !shown()>
+                        {move || shown().then(|| panel(id, empty))}
+                    </section>
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    view! {
+        <nav class="tabs" role="tablist">{buttons}</nav>
+        <div class="view-body">{panels}</div>
     }
 }
 
-/// A read-only program listing; `▶` lines (inserted checks) are emphasised.
+/// The content of tab `id`.
+fn panel(id: &'static str, empty: &'static str) -> AnyView {
+    match id {
+        "outline" => view! { <OutlineView /> }.into_any(),
+        "diagnostics" => view! { <DiagnosticDetails /> }.into_any(),
+        _ => view! { <PayloadView id=id empty=empty /> }.into_any(),
+    }
+}
+
+/// A language view: one component per payload kind.
 #[component]
-fn CodeView(text: Signal<String>, empty: &'static str) -> impl IntoView {
-    move || {
-        let t = text.get();
-        if t.trim().is_empty() {
-            return view! { <p class="empty">{empty}</p> }.into_any();
+fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let payload = Memo::new(move |_| ctx.report.with(|r| r.view(id).cloned()));
+    move || match payload.get() {
+        None => view! { <p class="empty">{empty}</p> }.into_any(),
+        Some(Payload::Table(t)) => view! { <TableView table=t empty=empty /> }.into_any(),
+        Some(Payload::Text(t)) => {
+            let marker = t.marker.clone();
+            view! { <Listing lines=text_lines(&t.text, marker.as_deref()) empty=empty /> }
+                .into_any()
         }
-        let lines = t
-            .lines()
-            .map(|l| {
-                let class = if l.trim_start().starts_with('▶') {
+        Some(Payload::AnnotatedSource(a)) => {
+            // Notes refer to the text that was analysed, not to newer keystrokes.
+            let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, &a));
+            view! { <Listing lines=lines empty=empty /> }.into_any()
+        }
+        Some(Payload::Graph(g)) => view! { <GraphView graph=g empty=empty /> }.into_any(),
+        Some(Payload::Lattice(l)) => view! { <LatticeView lattice=l empty=empty /> }.into_any(),
+    }
+}
+
+/// Rows of the Shapes-style table rendered per screenful: a 10,000-line file has
+/// thousands of rows, so only the first [`TABLE_PAGE`] are built until asked for more.
+const TABLE_PAGE: usize = 200;
+
+#[component]
+fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    if table.rows.is_empty() {
+        return view! { <p class="empty">{empty}</p> }.into_any();
+    }
+    let shown = RwSignal::new(TABLE_PAGE);
+    let total = table.rows.len();
+    let table = StoredValue::new(table);
+    let head = table.with_value(|t| {
+        t.columns
+            .iter()
+            .map(|c| view! { <th scope="col">{c.clone()}</th> })
+            .collect::<Vec<_>>()
+    });
+    let body = move || {
+        let notation = ctx.notation.get();
+        table.with_value(|t| {
+            t.rows
+                .iter()
+                .take(shown.get())
+                .map(|row| {
+                    let line = row.line;
+                    let cells = row
+                        .cells
+                        .iter()
+                        .map(|c| match c {
+                            Some(c) => {
+                                let text = match &c.value {
+                                    CellValue::Shape { shape, display } => {
+                                        shape.format(display, notation)
+                                    }
+                                    CellValue::Text(t) => t.clone(),
+                                };
+                                let class = format!(
+                                    "{} {}",
+                                    c.class,
+                                    if c.current { "here" } else { "carried" }
+                                );
+                                view! { <td class=class title=c.title.clone()>{text}</td> }
+                                    .into_any()
+                            }
+                            None => view! { <td class="absent"></td> }.into_any(),
+                        })
+                        .collect::<Vec<_>>();
+                    view! {
+                        <tr>
+                            <th scope="row" class="stmt" on:click=move |_| jump_to(ctx, line, 1)>
+                                <span class="lineno">{line}</span>" "{row.label.clone()}
+                            </th>
+                            {cells}
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <table class="shapes">
+            <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
+            <tbody>{body}</tbody>
+        </table>
+        <button class="more" hidden=move || shown.get() >= total
+            on:click=move |_| shown.update(|n| *n += TABLE_PAGE)>
+            {move || format!("Show {} more rows (of {total})", TABLE_PAGE.min(total.saturating_sub(shown.get())))}
+        </button>
+    }
+    .into_any()
+}
+
+/// A listing line and its class.
+type ListingLine = (String, &'static str);
+
+fn text_lines(text: &str, marker: Option<&str>) -> Vec<ListingLine> {
+    text.lines()
+        .map(|l| {
+            let marked = marker.is_some_and(|m| l.trim_start().starts_with(m));
+            (
+                l.to_string(),
+                if marked {
                     "code-line inserted"
                 } else {
                     "code-line"
-                };
-                view! { <div class=class>{l.to_string()}</div> }
+                },
+            )
+        })
+        .collect()
+}
+
+fn annotated_lines(source: &str, a: &view::AnnotatedSource) -> Vec<ListingLine> {
+    let classes: std::collections::HashMap<&str, &str> = a
+        .notes
+        .iter()
+        .map(|n| (n.text.as_str(), model::note_class(&n.class)))
+        .collect();
+    a.render(source)
+        .lines()
+        .map(|l| {
+            let class = classes.get(l.trim_start()).copied().unwrap_or("code-line");
+            (l.to_string(), class)
+        })
+        .collect()
+}
+
+/// A read-only listing; inserted lines (checks) are emphasised.
+#[component]
+fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
+    if lines.iter().all(|(l, _)| l.trim().is_empty()) {
+        return view! { <p class="empty">{empty}</p> }.into_any();
+    }
+    let lines = lines
+        .into_iter()
+        .map(|(l, class)| view! { <div class=class>{l}</div> })
+        .collect::<Vec<_>>();
+    view! { <pre class="listing">{lines}</pre> }.into_any()
+}
+
+/// A graph as SVG, vertices in layers by longest path from a source (see
+/// `model::layered_layout`); clicking a vertex with a source line jumps there.
+#[component]
+fn GraphView(graph: view::Graph, empty: &'static str) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    if graph.vertices.is_empty() {
+        return view! { <p class="empty">{empty}</p> }.into_any();
+    }
+    let layout = model::layered_layout(&graph.vertices, &graph.edges);
+    let svg = svg_of(ctx, &layout, &graph.vertices, &graph.edges);
+    view! { <div class="graph">{svg}</div> }.into_any()
+}
+
+/// A lattice as a Hasse diagram: the same layout with covers pointing upwards.
+#[component]
+fn LatticeView(lattice: view::Lattice, empty: &'static str) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    if lattice.nodes.is_empty() {
+        return view! { <p class="empty">{empty}</p> }.into_any();
+    }
+    let layout = model::layered_layout(&lattice.nodes, &lattice.covers).flipped();
+    let svg = svg_of(ctx, &layout, &lattice.nodes, &lattice.covers);
+    view! { <div class="graph lattice">{svg}</div> }.into_any()
+}
+
+fn svg_of(
+    ctx: Ctx,
+    layout: &model::Layout,
+    vertices: &[view::Vertex],
+    edges: &[view::Edge],
+) -> impl IntoView {
+    let (w, h) = layout.size;
+    let lines = edges
+        .iter()
+        .filter_map(|e| {
+            let (x1, y1) = layout.position(&e.from)?;
+            let (x2, y2) = layout.position(&e.to)?;
+            Some(view! {
+                <line class="edge" x1=x1 y1=y1 x2=x2 y2=y2 marker-end="url(#arrow)"><title>{e.label.clone()}</title></line>
             })
-            .collect::<Vec<_>>();
-        view! { <pre class="listing">{lines}</pre> }.into_any()
+        })
+        .collect::<Vec<_>>();
+    let nodes = vertices
+        .iter()
+        .filter_map(|v| {
+            let (x, y) = layout.position(&v.id)?;
+            let line = v.line;
+            Some(view! {
+                <g class=format!("vertex {}", v.class) transform=format!("translate({x},{y})")
+                    on:click=move |_| if let Some(l) = line { jump_to(ctx, l, 1) }>
+                    <rect x=-60 y=-14 width=120 height=28 rx=6 />
+                    <text text-anchor="middle" dy="0.35em">{v.label.clone()}</text>
+                </g>
+            })
+        })
+        .collect::<Vec<_>>();
+    view! {
+        <svg class="graph-svg" width=w height=h viewBox=format!("0 0 {w} {h}") role="img">
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            {lines}
+            {nodes}
+        </svg>
     }
 }
 
 #[component]
-fn OutlineView(ctx: Ctx) -> impl IntoView {
+fn OutlineView() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     let items = move || {
         ctx.report.with(|r| {
             r.statements
@@ -154,14 +324,15 @@ fn OutlineView(ctx: Ctx) -> impl IntoView {
 
 /// Every diagnostic with its code and longer help, for reading rather than jumping.
 #[component]
-fn DiagnosticDetails(ctx: Ctx) -> impl IntoView {
+fn DiagnosticDetails() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
-                    let sev = model::severity_class(d.severity);
+                    let sev = d.severity.as_str();
                     view! {
                         <li class=format!("detail {sev}") on:click=move |_| jump_to(ctx, line, col)>
                             <div class="detail-head">

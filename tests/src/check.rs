@@ -35,12 +35,13 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
     for issue in &spec.issues {
         push(issue.line, format!("bad expectation: {}", issue.message));
     }
-    if report.mode != spec.mode {
+    if report.setting("mode") != Some(spec.mode.as_str()) {
         push(
             0,
             format!(
                 "report mode {:?}, fixture asks for {:?}",
-                report.mode, spec.mode
+                report.setting("mode"),
+                spec.mode
             ),
         );
     }

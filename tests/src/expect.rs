@@ -37,7 +37,8 @@
 //! may appear anywhere; it makes the file a checked fixture even without other
 //! expectations. Error diagnostics that no `expect-error` claims always fail a fixture.
 
-use shapex::report::{CheckStatus, Mode};
+use shapex::report::CheckStatus;
+use shapex::Mode;
 use std::fmt;
 
 /// One extent in an expected shape.

@@ -2,7 +2,6 @@
 //! `shapex::analyze` and checks the comments against the Report (see
 //! `shapex_tests::expect` for the grammar). Fails with the full list of mismatches.
 
-use shapex::report::{Lang, Options};
 use shapex_tests::{check, display_path, files_with_ext, fixtures_dir, FixtureSpec};
 
 #[test]
@@ -16,10 +15,7 @@ fn every_fixture_expectation_holds() {
             continue;
         }
         checked += 1;
-        let options = Options {
-            lang: Lang::Matlab,
-            mode: spec.mode,
-        };
+        let options = spec.mode.options();
         let report = shapex::analyze(&source, &options);
         mismatches.extend(check::check_spec(&display_path(&path), &spec, &report));
     }

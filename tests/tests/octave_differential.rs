@@ -20,9 +20,8 @@
 //! with Octave, and a fake Report built from that model must pass while a
 //! deliberately wrong one is caught.
 
-use shapex::report::{
-    CheckStatus, Def, DimView, Lang, Mode, Options, Range, Report, ShapeView, StatementReport,
-};
+use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, StatementReport};
+use shapex::Mode;
 use shapex_tests::gen::{self, Program};
 use shapex_tests::octave::{self, DiffProgram, Observed, ProblemKind};
 use shapex_tests::{display_path, files_with_ext, fixtures_dir, FixtureSpec};
@@ -92,13 +91,7 @@ fn differential_fixtures() -> Vec<DiffProgram> {
 }
 
 fn analyze(source: &str) -> Report {
-    shapex::analyze(
-        source,
-        &Options {
-            lang: Lang::Matlab,
-            mode: Mode::Modern,
-        },
-    )
+    shapex::analyze(source, &Mode::Modern.options())
 }
 
 fn render(prog: &DiffProgram, obs: &Observed, problems: &[String]) -> String {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[command(
     name = "shapex",
     version,
-    about = "Array shape analysis for MATLAB programs"
+    about = "Array shape analysis for MATLAB and the other Shape Explorer languages"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -22,16 +22,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and analyse files (directories are searched for *.m; `-` reads stdin).
+    /// Parse and analyse files (directories are searched for every registered
+    /// language's extensions; `-` reads stdin).
     Check {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Shape semantics: modern (implicit expansion) or paper (strict MATLAB 5).
-        #[arg(long, value_enum, default_value_t = ModeArg::Modern)]
-        mode: ModeArg,
+        /// The language (`matlab`, …); by default chosen by each file's extension, and
+        /// MATLAB for stdin.
+        #[arg(long)]
+        lang: Option<String>,
+        /// MATLAB shape semantics: modern (implicit expansion) or paper (strict
+        /// MATLAB 5). Short for `--set mode=…`.
+        #[arg(long, value_enum)]
+        mode: Option<ModeArg>,
+        /// A language option, `KEY=VALUE` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// List the registered languages with their extensions, options and views.
+    Languages,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -50,14 +61,57 @@ enum ModeArg {
     Paper,
 }
 
+impl ModeArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            ModeArg::Modern => Mode::Modern.as_str(),
+            ModeArg::Paper => Mode::Paper.as_str(),
+        }
+    }
+}
+
+fn languages() -> ExitCode {
+    let analyzer = Analyzer::new();
+    for l in analyzer.languages() {
+        let i = l.info();
+        let options: Vec<String> = i
+            .options
+            .iter()
+            .map(|o| {
+                let values: Vec<&str> = o.choices.iter().map(|c| c.0).collect();
+                format!("{}={}", o.key, values.join("|"))
+            })
+            .collect();
+        let views: Vec<&str> = i.views.iter().map(|v| v.id).collect();
+        println!(
+            "{}\t{}\t.{}\toptions: {}\tviews: {}",
+            i.id,
+            i.name,
+            i.extensions.join(" ."),
+            options.join(" "),
+            views.join(" ")
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check {
             format,
+            lang,
             mode,
+            settings,
             paths,
-        } => check(format, mode, &paths),
+        } => {
+            let mut settings = settings;
+            if let Some(m) = mode {
+                settings.push(format!("mode={}", m.as_str()));
+            }
+            check(format, lang.as_deref(), &settings, &paths)
+        }
+        Command::Languages => languages(),
     }
 }
 
@@ -66,25 +120,42 @@ struct Source {
     text: String,
 }
 
-fn check(format: Format, mode: ModeArg, paths: &[PathBuf]) -> ExitCode {
-    let options = Options {
-        mode: match mode {
-            ModeArg::Modern => Mode::Modern,
-            ModeArg::Paper => Mode::Paper,
-        },
-        ..Options::default()
-    };
-    let sources = match collect_sources(paths) {
+fn check(format: Format, lang: Option<&str>, settings: &[String], paths: &[PathBuf]) -> ExitCode {
+    let analyzer = Analyzer::new();
+    if let Some(id) = lang {
+        if analyzer.language(id).is_none() {
+            eprintln!("shapex: unknown language `{id}` (see `shapex languages`)");
+            return ExitCode::from(2);
+        }
+    }
+    let mut options = Options::new(lang.unwrap_or(shapex::report::DEFAULT_LANG));
+    for kv in settings {
+        let Some((k, v)) = kv.split_once('=') else {
+            eprintln!("shapex: --set expects KEY=VALUE, got `{kv}`");
+            return ExitCode::from(2);
+        };
+        options = options.with(k, v);
+    }
+    let extensions: Vec<&str> = analyzer
+        .languages()
+        .flat_map(|l| l.info().extensions.iter().copied())
+        .collect();
+    let sources = match collect_sources(paths, &extensions) {
         Ok(s) => s,
         Err(message) => {
             eprintln!("shapex: {message}");
             return ExitCode::from(2);
         }
     };
-    let analyzer = Analyzer::new();
     let reports: Vec<(String, Report)> = sources
         .into_iter()
         .map(|s| {
+            let mut options = options.clone();
+            if lang.is_none() {
+                if let Some(info) = analyzer.language_for_path(&s.name) {
+                    options.lang = info.id.to_string();
+                }
+            }
             let report = analyzer.analyze(&s.text, &options);
             (s.name, report)
         })
@@ -141,7 +212,7 @@ fn print_reports(format: Format, reports: &[(String, Report)]) -> std::io::Resul
     out.flush()
 }
 
-fn collect_sources(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
+fn collect_sources(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -155,7 +226,7 @@ fn collect_sources(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
             });
         } else if path.is_dir() {
             let mut files = Vec::new();
-            find_m_files(path, &mut files)?;
+            find_files(path, extensions, &mut files)?;
             files.sort();
             for f in files {
                 sources.push(read_source(&f)?);
@@ -176,13 +247,17 @@ fn read_source(path: &Path) -> Result<Source, String> {
     })
 }
 
-fn find_m_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn find_files(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
-            find_m_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "m") {
+            find_files(&path, extensions, out)?;
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
             out.push(path);
         }
     }

@@ -80,3 +80,26 @@ fn usage_and_io_errors_exit_two() {
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/file.m"));
 }
+
+#[test]
+fn languages_come_from_the_registry_and_options_are_generic() {
+    let (code, out, _) = shapex(&["languages"], "");
+    assert_eq!(code, 0);
+    let matlab = out
+        .lines()
+        .find(|l| l.starts_with("matlab\t"))
+        .expect("MATLAB is registered");
+    assert!(
+        matlab.contains(".m") && matlab.contains("mode=modern|paper"),
+        "{matlab}"
+    );
+    // `--set mode=paper` is `--mode paper`: strict MATLAB 5 rejects broadcasting.
+    let src = "a = ones(3,1) + ones(1,3);\n";
+    let (modern, _, _) = shapex(&["check", "-"], src);
+    let (paper, out, _) = shapex(&["check", "--set", "mode=paper", "-"], src);
+    assert_eq!((modern, paper), (0, 1), "{out}");
+    assert_eq!(shapex(&["check", "--mode", "paper", "-"], src).0, 1);
+    let (code, _, err) = shapex(&["check", "--lang", "cobol", "-"], src);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown language `cobol`"), "{err}");
+}

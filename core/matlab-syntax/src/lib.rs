@@ -5,6 +5,7 @@ pub mod ast;
 mod blocks;
 mod depth;
 mod expr;
+pub mod highlight;
 mod lexical;
 mod parser;
 mod recover;

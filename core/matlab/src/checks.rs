@@ -4,26 +4,31 @@
 //! as copy propagation and CSE remove it in Figure 6 — and the preallocation hints of
 //! §12 (Figures 7–8) stand before their loops.
 
+use shapex_report::view::{AnnotatedSource, LineNote};
 use shapex_report::{CheckStatus, Report, StatementReport};
 use std::collections::BTreeMap;
 
-/// Renders the Checks view for `source` from its analysed `report`.
 /// The mark of a statement no execution reaches (not a failure: nothing runs there).
 const NOT_REACHED: &str = "% not reached";
 
-pub fn inline_checks(source: &str, report: &Report) -> String {
-    let mut before_line: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+/// The Checks view of an analysed `report`: a header, then before each line the checks
+/// its statements still need (`▶ …`), preallocation hints and "not reached" marks.
+pub fn inline_checks(report: &Report) -> AnnotatedSource {
+    let mut before_line: BTreeMap<u32, Vec<(String, &str)>> = BTreeMap::new();
     let count = |c: CheckStatus| report.statements.iter().filter(|s| s.check == c).count();
     for s in &report.statements {
         if s.nonviable {
             let lines = before_line.entry(s.range.line).or_default();
-            if !lines.iter().any(|l| l == NOT_REACHED) {
-                lines.push(NOT_REACHED.to_string());
+            if !lines.iter().any(|(l, _)| l == NOT_REACHED) {
+                lines.push((NOT_REACHED.to_string(), "unreached"));
             }
             continue;
         }
         if let Some(line) = check_line(s) {
-            before_line.entry(s.range.line).or_default().push(line);
+            before_line
+                .entry(s.range.line)
+                .or_default()
+                .push((line, "inserted"));
         }
     }
     for d in report
@@ -34,25 +39,35 @@ pub fn inline_checks(source: &str, report: &Report) -> String {
         before_line
             .entry(d.range.line)
             .or_default()
-            .push(format!("% {}", d.message));
+            .push((format!("% {}", d.message), "hint"));
     }
-    let mut out = format!(
-        "% Shape checks inlined (Joisha et al. 2000, §9, Figures 4–6):\n\
-         % {} run-time check(s) kept, {} proven redundant and removed, {} definite error(s).\n",
-        count(CheckStatus::Runtime),
-        count(CheckStatus::Proven),
-        count(CheckStatus::Error)
-    );
-    for (i, text) in source.lines().enumerate() {
-        let line = i as u32 + 1;
-        let indent: String = text.chars().take_while(|c| c.is_whitespace()).collect();
-        for check in before_line.get(&line).into_iter().flatten() {
-            out.push_str(&format!("{indent}▶ {check}\n"));
+    let header = [
+        "% Shape checks inlined (Joisha et al. 2000, §9, Figures 4–6):".to_string(),
+        format!(
+            "% {} run-time check(s) kept, {} proven redundant and removed, {} definite error(s).",
+            count(CheckStatus::Runtime),
+            count(CheckStatus::Proven),
+            count(CheckStatus::Error)
+        ),
+    ];
+    let mut notes: Vec<LineNote> = header
+        .into_iter()
+        .map(|text| LineNote {
+            line: 0,
+            text,
+            class: "header".into(),
+        })
+        .collect();
+    for (line, checks) in before_line {
+        for (text, class) in checks {
+            notes.push(LineNote {
+                line,
+                text: format!("▶ {text}"),
+                class: class.into(),
+            });
         }
-        out.push_str(text);
-        out.push('\n');
     }
-    out
+    AnnotatedSource { notes }
 }
 
 /// `s_c ← <p1,q2>; assert(p2 == q1)` for a statement whose check stays at run time.
@@ -78,18 +93,14 @@ fn check_line(s: &StatementReport) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use shapex_report::{Mode, Options};
+    use crate::Mode;
 
     #[test]
     fn figure_6_keeps_checks_at_c_and_d_only() {
         let src = "m = round(4*rand+1);\nn = round(5*rand+1);\nx = round(5*rand+1);\n\
                    y = round(6*rand+1);\na = rand(m, n);\nb = rand(x, y);\nc = a*b;\nd = c+a;\ne = d-a;\n";
-        let options = Options {
-            mode: Mode::Paper,
-            ..Options::default()
-        };
-        let report = crate::Matlab::new().analyze(src, &options);
-        let view = report.checks.clone();
+        let report = crate::Matlab::new().analyze(src, &Mode::Paper.options());
+        let view = super::inline_checks(&report).render(src);
         let asserts: Vec<&str> = view.lines().filter(|l| l.contains("▶")).collect();
         assert_eq!(asserts.len(), 2, "{view}");
         let next_line = |needle: &str| {

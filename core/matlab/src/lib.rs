@@ -6,6 +6,7 @@
 //! syntax cannot depend on anything here.
 
 pub mod builtins;
+pub mod callgraph;
 pub mod checks;
 pub mod flow;
 pub mod samples;
@@ -14,14 +15,56 @@ pub mod tame;
 pub mod values;
 
 use builtins::BuiltinTable;
+use serde::{Deserialize, Serialize};
 use shapex_matlab_syntax::{self as matlab, ast};
-use shapex_report::{Lang, Options, Report, Severity, StatementReport};
+use shapex_report::view::{self, Payload, ViewSpec};
+use shapex_report::{
+    Language, LanguageInfo, OptionSpec, Options, Report, Severity, StatementReport,
+};
+use shapex_text::Token;
+
+/// Which MATLAB semantics the shape rules follow (the option `mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// MATLAB R2016b+ / Octave: implicit expansion (broadcasting) for element-wise ops.
+    #[default]
+    Modern,
+    /// Strict MATLAB 5 semantics, as in Joisha et al. 2000.
+    Paper,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Modern => "modern",
+            Mode::Paper => "paper",
+        }
+    }
+
+    /// The mode `options` ask for (`modern` when missing or unknown).
+    pub fn of(options: &Options) -> Mode {
+        match options.get("mode") {
+            Some("paper") => Mode::Paper,
+            _ => Mode::Modern,
+        }
+    }
+
+    /// Options that analyse MATLAB in this mode.
+    pub fn options(self) -> Options {
+        Options::new(ID).with("mode", self.as_str())
+    }
+}
+
+/// The language's id in options, share links and the gallery.
+pub const ID: &str = "matlab";
 
 /// The MATLAB analysis with its read-only tables built once. Parsing the builtin table
 /// is the largest fixed cost of a run, so callers that analyse on every keystroke (the
 /// app) keep one `Matlab`; it holds no state between calls.
 pub struct Matlab {
     builtins: BuiltinTable,
+    info: LanguageInfo,
 }
 
 impl Default for Matlab {
@@ -30,55 +73,133 @@ impl Default for Matlab {
     }
 }
 
+fn info() -> LanguageInfo {
+    LanguageInfo {
+        id: ID,
+        name: "MATLAB",
+        extensions: &["m"],
+        tagline: "Paste MATLAB and see, statement by statement, the array shapes it computes — and why a line fails.",
+        options: vec![OptionSpec {
+            key: "mode",
+            label: "Semantics",
+            choices: vec![
+                ("modern", "Modern (R2016b+, broadcasting)"),
+                ("paper", "Paper (MATLAB 5, strict)"),
+            ],
+        }],
+        views: vec![
+            ViewSpec {
+                id: "shapes",
+                title: "Shapes",
+                empty: "No shapes yet. Shapes of the variables each statement defines appear here, coloured by their conformance check.",
+            },
+            ViewSpec {
+                id: "checks",
+                title: "Checks",
+                empty: "No conformance checks to show yet: once the analysis runs, the program appears here with the checks it could not discharge marked ▶ (Joisha et al., Figures 4–6).",
+            },
+            ViewSpec {
+                id: "callgraph",
+                title: "Call graph",
+                empty: "No functions yet: the functions of the file and who calls whom (the Tamer's call graph) appear here.",
+            },
+            ViewSpec {
+                id: "ir",
+                title: "IR",
+                empty: "No IR yet: the lowered three-address program (Tamer IR) appears here once lowering runs.",
+            },
+        ],
+    }
+}
+
+impl Language for Matlab {
+    fn info(&self) -> &LanguageInfo {
+        &self.info
+    }
+
+    fn analyze(&self, source: &str, options: &Options) -> Report {
+        Matlab::analyze(self, source, options)
+    }
+
+    fn tokens(&self, line: &str) -> Vec<Token> {
+        matlab::highlight::tokenize_line(line)
+    }
+}
+
 impl Matlab {
     pub fn new() -> Matlab {
         Matlab {
             builtins: BuiltinTable::standard(),
+            info: info(),
         }
     }
 
     /// Analyses `source` and returns the report. Never panics on any input.
     pub fn analyze(&self, source: &str, options: &Options) -> Report {
+        let mode = Mode::of(options);
         let parsed = matlab::parse(source);
         let parse_ok = parsed
             .diagnostics
             .iter()
             .all(|d| d.severity != Severity::Error);
         let mut report = Report {
-            lang: Lang::Matlab,
-            mode: options.mode,
+            lang: ID.into(),
+            settings: [("mode".to_string(), mode.as_str().to_string())].into(),
             parse_ok,
             diagnostics: parsed.diagnostics,
             statements: outline(&parsed.file),
-            ir: String::new(),
-            checks: String::new(),
+            views: Vec::new(),
         };
+        let (mut ir, mut calls) = (String::new(), None);
         if parsed.file.kind != ast::FileKind::Classdef {
-            self.analyze_shapes(source, &parsed.file, options, &mut report);
+            let program = self.analyze_shapes(source, &parsed.file, mode, &mut report);
+            ir = program.to_string();
+            calls = Some(callgraph::call_graph(&program, source));
         }
         report.resolve_positions(source);
-        report.checks = checks::inline_checks(source, &report);
+        report.views = vec![
+            view::View {
+                id: "shapes".into(),
+                payload: Payload::Table(view::shapes_table(&report.statements)),
+            },
+            view::View {
+                id: "checks".into(),
+                payload: Payload::AnnotatedSource(checks::inline_checks(&report)),
+            },
+            view::View {
+                id: "callgraph".into(),
+                payload: Payload::Graph(calls.unwrap_or_default()),
+            },
+            view::View {
+                id: "ir".into(),
+                payload: Payload::Text(view::Text {
+                    text: ir,
+                    marker: None,
+                }),
+            },
+        ];
         report
     }
 
     /// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
+    /// Returns the Tame IR program it analysed.
     fn analyze_shapes(
         &self,
         source: &str,
         file: &ast::File,
-        options: &Options,
+        mode: Mode,
         report: &mut Report,
-    ) {
+    ) -> tame::Program {
         let lowered = tame::lower(file);
         report.diagnostics.extend(lowered.diagnostics);
-        report.ir = lowered.program.to_string();
-        let result = values::analyze_program(&lowered.program, &self.builtins, options.mode);
+        let result = values::analyze_program(&lowered.program, &self.builtins, mode);
         values::fill_report(
             source,
             &result,
             &mut report.statements,
             &mut report.diagnostics,
         );
+        lowered.program
     }
 }
 

@@ -1,27 +1,75 @@
-//! Runs the pipeline for one source text: the language's analysis → [`Report`].
-//! The app and the CLI call only [`Analyzer::analyze`] (or [`analyze`]), so every
-//! analysis is reachable from both.
+//! The language registry and the one entry point: [`Analyzer::analyze`] finds the
+//! language named in the options and runs its analysis. The app and the CLI call only
+//! this (or [`analyze`]), so every analysis is reachable from both.
 
-use shapex_matlab::Matlab;
-use shapex_report::{Lang, Options, Report};
+use shapex_report::{Diagnostic, Language, LanguageInfo, Options, Report, Span};
 
-/// Every language's analysis with its read-only tables built once, so callers that
+/// Every registered language with its read-only tables built once, so callers that
 /// analyse on every keystroke (the app) keep one `Analyzer`; it holds no state between
 /// calls.
-#[derive(Default)]
 pub struct Analyzer {
-    matlab: Matlab,
+    languages: Vec<Box<dyn Language>>,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new()
+    }
+}
+
+/// The registry: adding a language is one line here.
+fn registered() -> Vec<Box<dyn Language>> {
+    vec![Box::new(shapex_matlab::Matlab::new())]
 }
 
 impl Analyzer {
     pub fn new() -> Analyzer {
-        Analyzer::default()
+        Analyzer {
+            languages: registered(),
+        }
     }
 
-    /// Analyses `source` and returns the report. Never panics on any input.
+    /// Every language, in the order the app lists them (the first is the default).
+    pub fn languages(&self) -> impl Iterator<Item = &dyn Language> {
+        self.languages.iter().map(|l| l.as_ref())
+    }
+
+    /// The language with id `id`.
+    pub fn language(&self, id: &str) -> Option<&dyn Language> {
+        self.languages().find(|l| l.info().id == id)
+    }
+
+    /// The language whose extensions include `path`'s.
+    pub fn language_for_path(&self, path: &str) -> Option<&LanguageInfo> {
+        let ext = path.rsplit_once('.')?.1;
+        self.languages()
+            .map(|l| l.info())
+            .find(|i| i.extensions.contains(&ext))
+    }
+
+    /// Analyses `source` and returns the report. Never panics on any input; an unknown
+    /// language is an error diagnostic, not a crash.
     pub fn analyze(&self, source: &str, options: &Options) -> Report {
-        match options.lang {
-            Lang::Matlab => self.matlab.analyze(source, options),
+        match self.language(&options.lang) {
+            Some(lang) => lang.analyze(source, options),
+            None => {
+                let known: Vec<&str> = self.languages().map(|l| l.info().id).collect();
+                let mut report = Report {
+                    lang: options.lang.clone(),
+                    diagnostics: vec![Diagnostic::error(
+                        "lang.unknown",
+                        format!(
+                            "unknown language `{}` (known: {})",
+                            options.lang,
+                            known.join(", ")
+                        ),
+                        Span::new(0, 0),
+                    )],
+                    ..Report::default()
+                };
+                report.resolve_positions(source);
+                report
+            }
         }
     }
 }

@@ -6,12 +6,15 @@
 
 use crate::report::{CheckStatus, Def, Report, Severity};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 struct FileJson<'a> {
     file: &'a str,
-    lang: &'static str,
-    mode: crate::Mode,
+    lang: &'a str,
+    /// The language's settings as top-level fields (MATLAB's `mode`).
+    #[serde(flatten)]
+    settings: &'a BTreeMap<String, String>,
     parse_ok: bool,
     diagnostics: Vec<DiagnosticJson<'a>>,
     statements: Vec<StatementJson<'a>>,
@@ -56,8 +59,8 @@ fn is_true(b: &bool) -> bool {
 pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
     let value = FileJson {
         file,
-        lang: report.lang.as_str(),
-        mode: report.mode,
+        lang: &report.lang,
+        settings: &report.settings,
         parse_ok: report.parse_ok,
         diagnostics: report
             .diagnostics
@@ -161,7 +164,11 @@ mod tests {
         let live = at(5);
         assert!(live.get("reachable").is_none(), "{live}");
         assert_eq!(live["defs"][0]["display"], "<3,3>");
-        assert!(report.checks.contains("% not reached"), "{}", report.checks);
+        let Some(crate::report::Payload::AnnotatedSource(checks)) = report.view("checks") else {
+            panic!("MATLAB fills the Checks view: {:?}", report.views);
+        };
+        let checks = checks.render(src);
+        assert!(checks.contains("% not reached"), "{checks}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Shape Explorer's analysis core, as the app and the CLI see it: the driver that runs
-//! a language's analysis, and the CLI's output formats. Pure: text in, serializable
+//! Shape Explorer's analysis core, as the app and the CLI see it: the language registry
+//! and the driver that runs a language's analysis, and the CLI's output formats. Pure: text in, serializable
 //! [`Report`] out — no I/O, no global state, no web APIs — so it builds for native (the
 //! `shapex` CLI, tests, benchmarks) and for wasm32 (the app) alike.
 
@@ -8,6 +8,7 @@ pub mod format;
 
 pub use driver::{analyze, Analyzer};
 pub use shapex_matlab::samples;
+pub use shapex_matlab::Mode;
 pub use shapex_report as report;
-pub use shapex_report::{Diagnostic, Lang, Mode, Options, Report, Severity};
+pub use shapex_report::{Diagnostic, Language, LanguageInfo, Options, Report, Severity};
 pub use shapex_text::{LineIndex, Span};

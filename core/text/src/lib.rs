@@ -3,6 +3,8 @@
 
 mod diagnostic;
 mod span;
+mod token;
 
 pub use diagnostic::{Diagnostic, Range, Severity};
 pub use span::{LineCol, LineIndex, Span};
+pub use token::{Token, TokenKind};

@@ -17,8 +17,8 @@ pub use rules::{
 };
 pub use tuple::{alpha, beta, is_empty_matrix, Notation, Shape, ShapeTuple};
 
+pub use crate::Mode;
 pub use shapex_dims::Truth;
-pub use shapex_report::Mode;
 
 #[cfg(test)]
 mod oracle_tests;

@@ -9,8 +9,9 @@
 //! `p2 == q1`, which is what makes the paper's Example 3 provable.
 
 use super::tuple::{alpha, beta, is_empty_matrix, Shape, ShapeTuple};
+use crate::Mode;
 use shapex_dims::{Constraint, Dim, Facts, Truth};
-use shapex_report::{CheckStatus, Mode};
+use shapex_report::CheckStatus;
 
 pub const SOURCE_PAPER: &str = "Joisha Table 2";
 pub const SOURCE_EXTENSION: &str = "extension: MATLAB semantics";

@@ -6,8 +6,8 @@
 use super::{Class, Value};
 use crate::builtins::{Arg, ArgSel, BuiltinTable, Extent, Pred, ShapeExpr};
 use crate::shape::{self, EmptyReduction, Outcome, RuleInfo, Shape};
+use crate::Mode;
 use shapex_dims::{Constraint, Dim, Facts, Truth};
-use shapex_report::Mode;
 
 pub struct Call<'a> {
     pub func: &'a str,

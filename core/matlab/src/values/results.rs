@@ -9,9 +9,9 @@ use crate::builtins::BuiltinTable;
 use crate::flow::{self, Analysis, FlowResult, LoopInfo, State};
 use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
+use crate::Mode;
 use shapex_dims::{Constraint, Truth};
 use shapex_report::Diagnostic;
-use shapex_report::Mode;
 use shapex_text::Span;
 
 /// The analysis result of one IR statement.

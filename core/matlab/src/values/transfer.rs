@@ -6,8 +6,8 @@ use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Shape};
 use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
-use shapex_report::Mode;
 
 /// What one statement did: the shape outcomes it applied (for the check status, the
 /// condition θ and the rule) and whether execution continues after it.

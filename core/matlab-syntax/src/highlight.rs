@@ -1,41 +1,9 @@
-//! Display-only MATLAB tokenizer for the editor's highlight layer: keywords,
+//! Display-only MATLAB tokenizer for the app's highlight layer's highlight layer: keywords,
 //! comments (`%`, `#`, `...` continuations), strings, numbers. It never decides
 //! anything about the program — the analysis is core's job — and errs on the side of
 //! plain text.
 
-/// What a token is painted as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    Keyword,
-    Comment,
-    String,
-    Number,
-    Ident,
-    Punct,
-    Space,
-}
-
-impl TokenKind {
-    pub fn class(self) -> &'static str {
-        match self {
-            TokenKind::Keyword => "tok-kw",
-            TokenKind::Comment => "tok-comment",
-            TokenKind::String => "tok-str",
-            TokenKind::Number => "tok-num",
-            TokenKind::Ident => "tok-id",
-            TokenKind::Punct => "tok-punct",
-            TokenKind::Space => "tok-space",
-        }
-    }
-}
-
-/// A token within one line: byte range `start..end` of that line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub kind: TokenKind,
-    pub start: usize,
-    pub end: usize,
-}
+use shapex_text::{Token, TokenKind};
 
 const KEYWORDS: &[&str] = &[
     "break",

@@ -1,0 +1,90 @@
+//! The plug-in contract: what a language gives the house. The façade keeps one
+//! registry of [`Language`]s; the app builds its language list, tagline, option
+//! controls, highlighter and tabs from [`LanguageInfo`], and the CLI its `--lang` and
+//! file extensions, so adding a language changes no generic code beyond registering it.
+
+use crate::view::ViewSpec;
+use crate::Report;
+use serde::{Deserialize, Serialize};
+use shapex_text::Token;
+use std::collections::BTreeMap;
+
+/// A language's analysis. Implementations hold only read-only tables built once, so
+/// one value serves every call; `analyze` never panics on any input.
+pub trait Language: Send + Sync {
+    /// Static facts about the language (plain data).
+    fn info(&self) -> &LanguageInfo;
+
+    /// Analyses `source` under `options` (whose `lang` is this language's id).
+    fn analyze(&self, source: &str, options: &Options) -> Report;
+
+    /// Display tokens of one line, for highlighting (no analysis, never fails).
+    fn tokens(&self, line: &str) -> Vec<Token>;
+}
+
+/// What the app and the CLI know about a language before analysing anything.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LanguageInfo {
+    /// Stable id, used in share links, `--lang` and the gallery (`"matlab"`).
+    pub id: &'static str,
+    pub name: &'static str,
+    /// File extensions without the dot (`["m"]`).
+    pub extensions: &'static [&'static str],
+    /// One sentence under the app's title while this language is selected.
+    pub tagline: &'static str,
+    pub options: Vec<OptionSpec>,
+    /// The views the language fills, in tab order.
+    pub views: Vec<ViewSpec>,
+}
+
+/// One option of a language, offered as a choice between named values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionSpec {
+    /// Key in [`Options::settings`] (`"mode"`).
+    pub key: &'static str,
+    pub label: &'static str,
+    /// (value, label); the first is the default.
+    pub choices: Vec<(&'static str, &'static str)>,
+}
+
+impl OptionSpec {
+    pub fn default_value(&self) -> &'static str {
+        self.choices.first().map_or("", |c| c.0)
+    }
+}
+
+/// Which language to analyse and its settings (`mode = paper`). Languages read their
+/// own keys and take defaults for missing or unknown values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Options {
+    pub lang: String,
+    #[serde(default)]
+    pub settings: BTreeMap<String, String>,
+}
+
+/// The language analysed when none is named.
+pub const DEFAULT_LANG: &str = "matlab";
+
+impl Default for Options {
+    fn default() -> Options {
+        Options::new(DEFAULT_LANG)
+    }
+}
+
+impl Options {
+    pub fn new(lang: &str) -> Options {
+        Options {
+            lang: lang.to_string(),
+            settings: BTreeMap::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: &str) -> Options {
+        self.settings.insert(key.to_string(), value.to_string());
+        self
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.settings.get(key).map(String::as_str)
+    }
+}

@@ -1,0 +1,159 @@
+//! Per-statement results, in every language's terms: the variables a statement
+//! defines with their shapes, and the status of its conformance condition θ.
+
+use serde::{Deserialize, Serialize};
+use shapex_text::{Range, Span};
+
+/// One extent of a shape as shown to users and in the CLI JSON: a known integer or a
+/// symbolic expression (`"n"`, `"p1+q1"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DimView {
+    Known(i64),
+    Symbolic(String),
+}
+
+/// A shape in the CLI contract: `{"dims": [3, "n"]}`, `{"illegal": true}`, or
+/// `{"dims": null}` (unknown rank).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ShapeView {
+    Illegal { illegal: bool },
+    Dims { dims: Option<Vec<DimView>> },
+}
+
+/// Status of a statement's conformance condition θ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    /// θ holds for every input that reaches the statement.
+    Proven,
+    /// θ depends on unknown extents: a run-time check is needed.
+    Runtime,
+    /// θ is false: the statement always fails.
+    Error,
+    /// The statement has no shape condition.
+    #[default]
+    None,
+}
+
+/// A variable defined by a statement, with its shape after the statement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Def {
+    pub name: String,
+    pub shape: ShapeView,
+    /// The shape in the paper's notation, e.g. `<3,n>`.
+    #[serde(default)]
+    pub display: String,
+    /// MATLAB class when known (`double`, `logical`, `char`, `cell`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+}
+
+/// The shape analysis of one statement: what rule applied and under which condition.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatementReport {
+    pub span: Span,
+    #[serde(flatten)]
+    pub range: Range,
+    /// `assign`, `expr`, `if`, `for`, `while`, `function`, `command`, `error`, …
+    pub kind: String,
+    /// Nesting depth (0 = top level of a script or function body), for the outline.
+    pub depth: u32,
+    /// A short label for the outline (e.g. the assigned names or the function name).
+    #[serde(default)]
+    pub label: String,
+    #[serde(default)]
+    pub defs: Vec<Def>,
+    #[serde(default)]
+    pub check: CheckStatus,
+    /// The conformance condition θ in the paper's terms, e.g. `p2 == q1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// The rule applied and where it comes from (paper table or "extension").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// No execution reaches this statement (a branch whose condition is known to be
+    /// false, code after a definite error or `error(...)`): the views say "not
+    /// reached", and the CLI's JSON has `"reachable": false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nonviable: bool,
+}
+
+impl CheckStatus {
+    /// The CSS-style class every face uses for this status.
+    pub fn class(self) -> &'static str {
+        match self {
+            CheckStatus::Proven => "check-proven",
+            CheckStatus::Runtime => "check-runtime",
+            CheckStatus::Error => "check-error",
+            CheckStatus::None => "check-none",
+        }
+    }
+
+    /// What the status promises, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            CheckStatus::Proven => "proven",
+            CheckStatus::Runtime => "run-time check needed",
+            CheckStatus::Error => "always fails",
+            CheckStatus::None => "no shape condition",
+        }
+    }
+}
+
+/// How shapes are written: the paper's `<3,4>` or the familiar `3×4`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Notation {
+    #[default]
+    Paper,
+    Times,
+}
+
+impl ShapeView {
+    /// Writes the shape in `notation`: `<3,n>` (paper; the analysis's own `display`
+    /// wins when given) or `3×n`.
+    pub fn format(&self, display: &str, notation: Notation) -> String {
+        match self {
+            ShapeView::Illegal { .. } => "illegal".into(),
+            ShapeView::Dims { dims: None } => "?".into(),
+            ShapeView::Dims { dims: Some(dims) } => match notation {
+                Notation::Paper if !display.is_empty() => display.to_string(),
+                Notation::Paper => format!("<{}>", join_dims(dims, ",", false)),
+                Notation::Times => join_dims(dims, "×", true),
+            },
+        }
+    }
+}
+
+fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
+    dims.iter()
+        .map(|d| match d {
+            DimView::Known(n) => n.to_string(),
+            DimView::Symbolic(s) if parenthesise && s.contains(['+', '-', '*', '/', ' ']) => {
+                format!("({s})")
+            }
+            DimView::Symbolic(s) => s.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+impl Def {
+    /// The tooltip of a definition: its shape, class, check, condition θ and rule.
+    pub fn title(&self, shape: &str, s: &StatementReport) -> String {
+        let mut t = format!("{} : {}", self.name, shape);
+        if let Some(class) = &self.class {
+            t.push_str(&format!(" ({class})"));
+        }
+        t.push_str(&format!("\ncheck: {}", s.check.words()));
+        if let Some(c) = &s.condition {
+            t.push_str(&format!("\ncondition θ: {c}"));
+        }
+        if let Some(r) = &s.rule {
+            t.push_str(&format!("\nrule: {r}"));
+        }
+        t
+    }
+}

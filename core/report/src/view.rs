@@ -1,0 +1,300 @@
+//! View payloads: what a language shows beyond diagnostics, in a few generic kinds, so
+//! the app renders any language's views with one component per kind and the CLI can
+//! serialise them. A language says which views it offers ([`ViewSpec`] in its
+//! `LanguageInfo`) and fills them in its [`Report`](crate::Report).
+
+use crate::statement::{ShapeView, StatementReport};
+use serde::{Deserialize, Serialize};
+
+/// One tab: its stable id (used in share links), title, the text shown while it is
+/// empty, and its payload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    pub id: String,
+    pub payload: Payload,
+}
+
+/// The generic kinds of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Payload {
+    /// The source with notes inserted before lines (the Checks view's `▶` checks).
+    AnnotatedSource(AnnotatedSource),
+    /// Rows and columns (the Shapes table).
+    Table(Table),
+    /// A listing (the IR); lines starting with `marker` are emphasised.
+    Text(Text),
+    /// Vertices and edges with classes and source spans, and optional replay steps
+    /// (the extent graph and its refinement, a call graph).
+    Graph(Graph),
+    /// A finite lattice: nodes, cover edges, and states to step through (the
+    /// migration lattice).
+    Lattice(Lattice),
+}
+
+/// What a language declares about one of its views, before any analysis runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewSpec {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Shown while the view has nothing to show (explains what will appear).
+    pub empty: &'static str,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnnotatedSource {
+    pub notes: Vec<LineNote>,
+}
+
+/// A note shown on its own line before source line `line` (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineNote {
+    pub line: u32,
+    pub text: String,
+    /// `inserted` (a check), `hint`, `unreached`, …
+    pub class: String,
+}
+
+impl AnnotatedSource {
+    /// The source with every note on its own line before its line, indented like it
+    /// (notes on line 0 are a header). Notes must be in line order.
+    pub fn render(&self, source: &str) -> String {
+        let mut notes = self.notes.iter().peekable();
+        let mut out = String::with_capacity(source.len() + 64 * self.notes.len());
+        for (i, line) in source.lines().enumerate() {
+            let no = i as u32 + 1;
+            let indent: String = line.chars().take_while(|c| c.is_whitespace()).collect();
+            while let Some(n) = notes.next_if(|n| n.line <= no) {
+                if n.line == no {
+                    out.push_str(&indent);
+                }
+                out.push_str(&n.text);
+                out.push('\n');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        for n in notes {
+            out.push_str(&n.text);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The source line the row is about (clicking jumps there).
+    pub line: u32,
+    pub label: String,
+    /// One per column; `None` is an empty cell.
+    pub cells: Vec<Option<Cell>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub value: CellValue,
+    pub class: String,
+    pub title: String,
+    /// False when the value is carried over from an earlier row (shown dimmed).
+    pub current: bool,
+}
+
+/// A cell's content: text, or a shape the face writes in the user's notation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CellValue {
+    Shape { shape: ShapeView, display: String },
+    Text(String),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Text {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Graph {
+    pub vertices: Vec<Vertex>,
+    pub edges: Vec<Edge>,
+    /// Replay steps (e.g. partition refinement): each step gives every vertex's class.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Vertex {
+    pub id: String,
+    pub label: String,
+    /// An equivalence class or a category, for colouring.
+    #[serde(default)]
+    pub class: String,
+    /// Where in the source the vertex comes from (clicking jumps there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+    #[serde(default)]
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub title: String,
+    /// (vertex id, class) for every vertex whose class differs from the graph's.
+    pub classes: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lattice {
+    pub nodes: Vec<Vertex>,
+    /// Cover edges, from the lower node to the upper one.
+    pub covers: Vec<Edge>,
+    /// States to step through (e.g. the migration search), each marking nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<Step>,
+}
+
+/// The Shapes table over statements, for any language whose statements define
+/// variables: one row per defining statement, one column per variable in order of
+/// first definition; later rows repeat earlier shapes, not `current`.
+pub fn shapes_table(statements: &[StatementReport]) -> Table {
+    let mut columns: Vec<String> = Vec::new();
+    for s in statements {
+        for d in &s.defs {
+            if !columns.contains(&d.name) {
+                columns.push(d.name.clone());
+            }
+        }
+    }
+    let mut current: Vec<Option<Cell>> = vec![None; columns.len()];
+    let mut rows = Vec::new();
+    for s in statements
+        .iter()
+        .filter(|s| !s.defs.is_empty() || (s.nonviable && s.kind == "assign"))
+    {
+        for c in current.iter_mut().flatten() {
+            c.current = false;
+        }
+        for d in &s.defs {
+            let i = columns
+                .iter()
+                .position(|v| *v == d.name)
+                .expect("collected above");
+            current[i] = Some(Cell {
+                title: d.title(&d.shape.format(&d.display, Default::default()), s),
+                value: CellValue::Shape {
+                    shape: d.shape.clone(),
+                    display: d.display.clone(),
+                },
+                class: s.check.class().to_string(),
+                current: true,
+            });
+        }
+        let mut label = if s.label.is_empty() {
+            s.kind.clone()
+        } else {
+            s.label.clone()
+        };
+        if s.nonviable {
+            // No execution reaches it: it neither succeeds nor fails (not π).
+            label.push_str(" — not reached");
+        }
+        rows.push(Row {
+            line: s.range.line,
+            label,
+            cells: current.clone(),
+        });
+    }
+    Table { columns, rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::statement::{CheckStatus, Def, DimView};
+    use shapex_text::Range;
+
+    fn stmt(line: u32, name: &str, dims: Vec<DimView>, check: CheckStatus) -> StatementReport {
+        StatementReport {
+            range: Range {
+                line,
+                col: 1,
+                end_line: line,
+                end_col: 9,
+            },
+            kind: "assign".into(),
+            label: name.into(),
+            defs: vec![Def {
+                name: name.into(),
+                shape: ShapeView::Dims { dims: Some(dims) },
+                display: String::new(),
+                class: None,
+            }],
+            check,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn shapes_table_carries_earlier_shapes_forward() {
+        let t = shapes_table(&[
+            stmt(
+                1,
+                "a",
+                vec![DimView::Known(3), DimView::Known(2)],
+                CheckStatus::Proven,
+            ),
+            stmt(
+                2,
+                "c",
+                vec![DimView::Symbolic("n".into())],
+                CheckStatus::Error,
+            ),
+        ]);
+        assert_eq!(t.columns, ["a", "c"]);
+        assert_eq!(t.rows.len(), 2);
+        let a_in_row2 = t.rows[1].cells[0].as_ref().unwrap();
+        assert!(!a_in_row2.current);
+        assert!(matches!(&a_in_row2.value, CellValue::Shape { shape, .. }
+            if shape.format("", crate::Notation::Times) == "3×2"));
+        let c = t.rows[1].cells[1].as_ref().unwrap();
+        assert!(c.current);
+        assert_eq!(c.class, "check-error");
+        assert!(c.title.contains("always fails"), "{}", c.title);
+    }
+
+    #[test]
+    fn notes_go_before_their_line_with_its_indent() {
+        let a = AnnotatedSource {
+            notes: vec![
+                LineNote {
+                    line: 2,
+                    text: "▶ check".into(),
+                    class: "inserted".into(),
+                },
+                LineNote {
+                    line: 9,
+                    text: "% past the end".into(),
+                    class: "hint".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            a.render("x = 1;\n  y = x;\n"),
+            "x = 1;\n  ▶ check\n  y = x;\n% past the end\n"
+        );
+    }
+}
