@@ -68,6 +68,7 @@ fn the_core_has_the_promised_crates() {
     for name in [
         "shapex-text",
         "shapex-dims",
+        "shapex-flow",
         "shapex-report",
         "shapex-matlab-syntax",
         "shapex-matlab",
@@ -81,7 +82,7 @@ fn the_core_has_the_promised_crates() {
 #[test]
 fn shared_foundations_depend_on_nothing_of_the_project() {
     let packages = core_packages();
-    for name in ["shapex-text", "shapex-dims"] {
+    for name in ["shapex-text", "shapex-dims", "shapex-flow"] {
         assert_eq!(project_deps(&packages[name]), Vec::<&str>::new(), "{name}");
     }
     assert_eq!(project_deps(&packages["shapex-report"]), ["shapex-text"]);
@@ -170,6 +171,7 @@ fn matlab_domains_sit_below_the_analyses() {
         ),
         ("tame", &["values", "shape", "checks"][..]),
         ("flow", &["values", "shape", "builtins", "checks"][..]),
+        ("callgraph.rs", &["values", "shape", "builtins", "checks"][..]),
     ] {
         for (file, module) in crate_imports(&src.join(domain)) {
             assert!(

@@ -1,398 +1,57 @@
-//! The forward flow-analysis framework over the Tame IR: joins at if, fixed points with
-//! widening at loops, break/continue/return, nonviable code after errors.
-//!
-//! An analysis implements [`Analysis`]: its fact type, `join`, `widen`, the transfer of
-//! simple statements, and optional hooks for branches (to refine facts on the condition
-//! variable) and loop variables. [`analyze_function`] runs it over one function's
-//! structured body and records the fact before and after every statement plus, per loop,
-//! the head fact of every iteration.
-//!
-//! Loops: `head₀ = in`, `headᵢ₊₁ = headᵢ ⊔ out_body ⊔ continues` (with `widen` instead
-//! of `⊔` from iteration [`Analysis::widen_after`] on), until `headᵢ₊₁ = headᵢ`. So every
-//! loop terminates when `widen` has no infinite ascending chains; as a last resort a
-//! loop stops after [`MAX_ITERATIONS`] and is reported as not converged.
+//! The Tame IR as a structured control-flow graph ([`Tame`]) for the shared forward
+//! flow framework, `shapex-flow`, which knows nothing of MATLAB.
 
 use crate::tame::{ForIter, Function, Stmt, StmtId, StmtKind, Var};
-use serde::Serialize;
-use std::collections::HashMap;
+pub use shapex_flow::{Analysis, Cfg, Control, LoopInfo, State, MAX_ITERATIONS};
 
-/// Hard cap on loop iterations, for analyses whose widening is not a true widening.
-pub const MAX_ITERATIONS: usize = 200;
+/// The Tame IR's statements, as the flow framework walks them.
+pub struct Tame;
 
-/// A flow state: reachable with a fact, or nonviable (unreachable: after `error(...)`, a
-/// definite shape error, `break`/`return`, or in a branch that cannot be taken).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub enum State<F> {
-    Nonviable,
-    Reachable(F),
-}
+impl Cfg for Tame {
+    type Stmt = Stmt;
+    type Id = StmtId;
+    type Cond = Var;
+    type LoopVar = Var;
+    type Iter = ForIter;
 
-impl<F> State<F> {
-    pub fn fact(&self) -> Option<&F> {
-        match self {
-            State::Reachable(f) => Some(f),
-            State::Nonviable => None,
-        }
+    fn id(stmt: &Stmt) -> StmtId {
+        stmt.id
     }
 
-    pub fn is_viable(&self) -> bool {
-        matches!(self, State::Reachable(_))
-    }
-}
-
-/// A forward analysis over the Tame IR.
-pub trait Analysis {
-    type Fact: Clone + PartialEq;
-
-    /// The fact at function entry (e.g. parameters bound to their context values).
-    fn entry(&self, func: &Function) -> Self::Fact;
-
-    /// Least upper bound of two facts (control-flow merge).
-    fn join(&self, a: &Self::Fact, b: &Self::Fact) -> Self::Fact;
-
-    /// The join at a particular merge point: after an `if`, at a loop's head (`at` is
-    /// the loop), or where breaks, continues or returns meet. Analyses that invent
-    /// symbols at merges use `at` to keep them distinct per merge point.
-    fn join_at(&self, _at: &Stmt, a: &Self::Fact, b: &Self::Fact) -> Self::Fact {
-        self.join(a, b)
-    }
-
-    /// Widening `prev ∇ next` (prev is the older head fact). Must over-approximate the
-    /// join and make every ascending chain finite; the default is `join`, which is only
-    /// right for lattices of finite height.
-    fn widen(&self, prev: &Self::Fact, next: &Self::Fact) -> Self::Fact {
-        self.join(prev, next)
-    }
-
-    /// Loop iterations with plain joins before widening starts.
-    fn widen_after(&self) -> usize {
-        3
-    }
-
-    /// Transfer of a simple statement (everything but if/while/for/try and jumps).
-    /// Returning [`State::Nonviable`] marks the code after it as nonviable.
-    fn transfer(&self, stmt: &Stmt, input: &Self::Fact) -> State<Self::Fact>;
-
-    /// Refines `input` on entry to the branch where `cond` is `taken` (an if's branch, a
-    /// while's body (`true`) or exit (`false`)). Return `Nonviable` for a branch that
-    /// cannot be taken.
-    fn branch(
-        &self,
-        _stmt: &Stmt,
-        _cond: &Var,
-        _taken: bool,
-        input: &Self::Fact,
-    ) -> State<Self::Fact> {
-        State::Reachable(input.clone())
-    }
-
-    /// The fact at the start of each for-loop iteration: binds `var` to one element
-    /// (range) or one column (array) of `iter`.
-    fn for_iteration(
-        &self,
-        _stmt: &Stmt,
-        _var: &Var,
-        _iter: &ForIter,
-        input: &Self::Fact,
-    ) -> State<Self::Fact> {
-        State::Reachable(input.clone())
-    }
-
-    /// The state after loop `stmt` entered with `input`, when the analysis can account
-    /// for every iteration exactly (a counted loop simulated one iteration at a time).
-    /// The framework still computes the fixed point, for the facts inside the body, but
-    /// continues after the loop from this state instead of the fixed point's.
-    fn exact_loop(&self, _stmt: &Stmt, _input: &Self::Fact) -> Option<State<Self::Fact>> {
-        None
-    }
-
-    /// The fact after a for loop (from the head, i.e. zero or more iterations, joined
-    /// with the breaks).
-    fn for_exit(
-        &self,
-        _stmt: &Stmt,
-        _var: &Var,
-        _iter: &ForIter,
-        input: &Self::Fact,
-    ) -> State<Self::Fact> {
-        State::Reachable(input.clone())
-    }
-}
-
-/// Per-loop iteration information, for "changes only on the first iteration" displays.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LoopInfo<F> {
-    /// The head fact entering iteration 0, 1, 2, … (the last one is the fixed point).
-    pub heads: Vec<State<F>>,
-    /// The iteration from which `widen` replaced `join`, if it was needed.
-    pub widened_at: Option<usize>,
-    /// False when the loop hit [`MAX_ITERATIONS`] (results are then unsound).
-    pub converged: bool,
-}
-
-/// The results of one analysis over one function.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct FlowResult<F> {
-    pub before: HashMap<StmtId, State<F>>,
-    pub after: HashMap<StmtId, State<F>>,
-    pub loops: HashMap<StmtId, LoopInfo<F>>,
-    /// The fact at function exit (fall-through joined with every `return`).
-    pub exit: State<F>,
-}
-
-impl<F> FlowResult<F> {
-    /// The statements reached by no execution (nonviable), in id order.
-    pub fn nonviable(&self) -> Vec<StmtId> {
-        let mut ids: Vec<StmtId> = self
-            .before
-            .iter()
-            .filter(|(_, s)| !s.is_viable())
-            .map(|(id, _)| *id)
-            .collect();
-        ids.sort();
-        ids
-    }
-}
-
-/// Runs `analysis` over `func` from its entry fact.
-pub fn analyze_function<A: Analysis>(analysis: &A, func: &Function) -> FlowResult<A::Fact> {
-    let entry = State::Reachable(analysis.entry(func));
-    let mut run = Run {
-        a: analysis,
-        before: HashMap::new(),
-        after: HashMap::new(),
-        loops: HashMap::new(),
-        frames: Vec::new(),
-        returns: State::Nonviable,
-    };
-    let out = run.block(&func.body, entry);
-    let exit = run.join(out, run.returns.clone());
-    FlowResult {
-        before: run.before,
-        after: run.after,
-        loops: run.loops,
-        exit,
-    }
-}
-
-/// Break and continue states collected for the innermost loop.
-struct Frame<F> {
-    breaks: State<F>,
-    continues: State<F>,
-}
-
-struct Run<'a, A: Analysis> {
-    a: &'a A,
-    before: HashMap<StmtId, State<A::Fact>>,
-    after: HashMap<StmtId, State<A::Fact>>,
-    loops: HashMap<StmtId, LoopInfo<A::Fact>>,
-    frames: Vec<Frame<A::Fact>>,
-    returns: State<A::Fact>,
-}
-
-impl<A: Analysis> Run<'_, A> {
-    fn join(&self, x: State<A::Fact>, y: State<A::Fact>) -> State<A::Fact> {
-        match (x, y) {
-            (State::Reachable(a), State::Reachable(b)) => State::Reachable(self.a.join(&a, &b)),
-            (State::Nonviable, s) | (s, State::Nonviable) => s,
-        }
-    }
-
-    fn join_at(&self, at: &Stmt, x: State<A::Fact>, y: State<A::Fact>) -> State<A::Fact> {
-        match (x, y) {
-            (State::Reachable(a), State::Reachable(b)) => {
-                State::Reachable(self.a.join_at(at, &a, &b))
-            }
-            (State::Nonviable, s) | (s, State::Nonviable) => s,
-        }
-    }
-
-    fn widen(&self, prev: &State<A::Fact>, next: State<A::Fact>) -> State<A::Fact> {
-        match (prev, next) {
-            (State::Reachable(a), State::Reachable(b)) => State::Reachable(self.a.widen(a, &b)),
-            (State::Nonviable, s) => s,
-            (s, State::Nonviable) => s.clone(),
-        }
-    }
-
-    fn block(&mut self, stmts: &[Stmt], mut state: State<A::Fact>) -> State<A::Fact> {
-        for s in stmts {
-            state = self.stmt(s, state);
-        }
-        state
-    }
-
-    fn stmt(&mut self, s: &Stmt, input: State<A::Fact>) -> State<A::Fact> {
-        self.before.insert(s.id, input.clone());
-        let out = match input {
-            // Nonviable code stays nonviable; still visit nested statements so each
-            // gets a (nonviable) record.
-            State::Nonviable => {
-                for c in s.children() {
-                    self.block(c, State::Nonviable);
-                }
-                State::Nonviable
-            }
-            State::Reachable(fact) => self.viable(s, fact),
-        };
-        self.after.insert(s.id, out.clone());
-        out
-    }
-
-    fn viable(&mut self, s: &Stmt, fact: A::Fact) -> State<A::Fact> {
-        match &s.kind {
+    fn control(stmt: &Stmt) -> Control<'_, Tame> {
+        match &stmt.kind {
             StmtKind::If {
                 cond,
                 then_body,
                 else_body,
-            } => {
-                let t = self.a.branch(s, cond, true, &fact);
-                let e = self.a.branch(s, cond, false, &fact);
-                let t = self.block(then_body, t);
-                let e = self.block(else_body, e);
-                self.join_at(s, t, e)
-            }
-            StmtKind::While { header, cond, body } => self.while_loop(s, header, cond, body, fact),
-            StmtKind::For { var, iter, body } => self.for_loop(s, var, iter, body, fact),
+            } => Control::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            StmtKind::While { header, cond, body } => Control::While { header, cond, body },
+            StmtKind::For { var, iter, body } => Control::For { var, iter, body },
             StmtKind::Try {
                 body, catch_body, ..
-            } => {
-                let entry = State::Reachable(fact);
-                let out = self.block(body, entry.clone());
-                // An error may leave the body after any statement: the catch starts
-                // from the join of the entry and every top-level statement's result.
-                let mut catch_in = entry;
-                for b in body {
-                    let after = self.after.get(&b.id).cloned().unwrap_or(State::Nonviable);
-                    catch_in = self.join_at(s, catch_in, after);
-                }
-                let caught = self.block(catch_body, catch_in);
-                self.join_at(s, out, caught)
-            }
-            StmtKind::Break => {
-                if let Some(f) = self.frames.last_mut() {
-                    let prev = std::mem::replace(&mut f.breaks, State::Nonviable);
-                    let joined = self.join_at(s, prev, State::Reachable(fact));
-                    if let Some(f) = self.frames.last_mut() {
-                        f.breaks = joined;
-                    }
-                }
-                State::Nonviable
-            }
-            StmtKind::Continue => {
-                if let Some(f) = self.frames.last_mut() {
-                    let prev = std::mem::replace(&mut f.continues, State::Nonviable);
-                    let joined = self.join_at(s, prev, State::Reachable(fact));
-                    if let Some(f) = self.frames.last_mut() {
-                        f.continues = joined;
-                    }
-                }
-                State::Nonviable
-            }
-            StmtKind::Return => {
-                let prev = std::mem::replace(&mut self.returns, State::Nonviable);
-                self.returns = self.join_at(s, prev, State::Reachable(fact));
-                State::Nonviable
-            }
-            _ => self.a.transfer(s, &fact),
+            } => Control::Try { body, catch_body },
+            StmtKind::Break => Control::Break,
+            StmtKind::Continue => Control::Continue,
+            StmtKind::Return => Control::Return,
+            _ => Control::Simple,
         }
     }
+}
 
-    /// Iterates a loop to a fixed point. `iteration(run, head)` runs one iteration
-    /// from the head state and returns (state after the body, state leaving through
-    /// the loop test); breaks and continues are collected in the frame.
-    fn fixpoint(
-        &mut self,
-        s: &Stmt,
-        entry: State<A::Fact>,
-        mut iteration: impl FnMut(&mut Self, State<A::Fact>) -> (State<A::Fact>, State<A::Fact>),
-    ) -> (State<A::Fact>, State<A::Fact>) {
-        let mut head = entry.clone();
-        let mut info = LoopInfo {
-            heads: vec![head.clone()],
-            widened_at: None,
-            converged: false,
-        };
-        let mut exit;
-        let mut n = 0;
-        loop {
-            self.frames.push(Frame {
-                breaks: State::Nonviable,
-                continues: State::Nonviable,
-            });
-            let (body_out, test_exit) = iteration(self, head.clone());
-            let frame = self.frames.pop().expect("frame pushed above");
-            exit = self.join_at(s, test_exit, frame.breaks);
-            let back = self.join_at(s, body_out, frame.continues);
-            let next = self.join_at(s, entry.clone(), back);
-            n += 1;
-            let next = if n > self.a.widen_after() {
-                info.widened_at.get_or_insert(n);
-                self.widen(&head, next)
-            } else {
-                self.join_at(s, head.clone(), next)
-            };
-            if next == head {
-                info.converged = true;
-                break;
-            }
-            head = next;
-            info.heads.push(head.clone());
-            if n >= MAX_ITERATIONS {
-                break;
-            }
-        }
-        self.loops.insert(s.id, info);
-        (head, exit)
-    }
+/// The results of one analysis over one Tame function.
+pub type FlowResult<F> = shapex_flow::FlowResult<StmtId, F>;
 
-    fn while_loop(
-        &mut self,
-        s: &Stmt,
-        header: &[Stmt],
-        cond: &Var,
-        body: &[Stmt],
-        fact: A::Fact,
-    ) -> State<A::Fact> {
-        let exact = self.a.exact_loop(s, &fact);
-        let (_, exit) = self.fixpoint(s, State::Reachable(fact), |run, head| {
-            let tested = run.block(header, head);
-            let Some(t) = tested.fact().cloned() else {
-                return (State::Nonviable, State::Nonviable);
-            };
-            let body_in = run.a.branch(s, cond, true, &t);
-            let leave = run.a.branch(s, cond, false, &t);
-            (run.block(body, body_in), leave)
-        });
-        exact.unwrap_or(exit)
-    }
-
-    fn for_loop(
-        &mut self,
-        s: &Stmt,
-        var: &Var,
-        iter: &ForIter,
-        body: &[Stmt],
-        fact: A::Fact,
-    ) -> State<A::Fact> {
-        let exact = self.a.exact_loop(s, &fact);
-        let (head, breaks) = self.fixpoint(s, State::Reachable(fact), |run, head| {
-            let body_in = match &head {
-                State::Reachable(h) => run.a.for_iteration(s, var, iter, h),
-                State::Nonviable => State::Nonviable,
-            };
-            (run.block(body, body_in), State::Nonviable)
-        });
-        if let Some(exact) = exact {
-            return exact;
-        }
-        // Zero or more iterations: leave from the head, or through a break.
-        let out = self.join_at(s, head, breaks);
-        match out {
-            State::Reachable(f) => self.a.for_exit(s, var, iter, &f),
-            State::Nonviable => State::Nonviable,
-        }
-    }
+/// Runs `analysis` over `func`'s body from the fact `entry`.
+pub fn analyze_function<A: Analysis<Graph = Tame>>(
+    analysis: &A,
+    func: &Function,
+    entry: A::Fact,
+) -> FlowResult<A::Fact> {
+    shapex_flow::analyze(analysis, &func.body, entry)
 }
 
 #[cfg(test)]

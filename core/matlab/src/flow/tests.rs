@@ -36,12 +36,15 @@ fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     Some(a?.max(b?))
 }
 
-impl Analysis for Intervals {
-    type Fact = Env;
-
+impl Intervals {
     fn entry(&self, f: &Function) -> Env {
         f.params.iter().map(|p| (p.clone(), Iv::top())).collect()
     }
+}
+
+impl Analysis for Intervals {
+    type Graph = Tame;
+    type Fact = Env;
 
     fn join(&self, a: &Env, b: &Env) -> Env {
         let mut out = a.clone();
@@ -200,7 +203,7 @@ fn run(body: Vec<Stmt>) -> (Function, FlowResult<Env>) {
     };
     p.renumber();
     let f = p.functions.remove(0);
-    let r = analyze_function(&Intervals, &f);
+    let r = analyze_function(&Intervals, &f, Intervals.entry(&f));
     (f, r)
 }
 

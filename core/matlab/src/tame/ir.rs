@@ -289,9 +289,14 @@ impl Program {
 
     /// Whether `name` is a lowering temporary of this program.
     pub fn is_temp(&self, name: &str) -> bool {
-        name.strip_prefix(&self.temp_prefix)
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        is_temp(&self.temp_prefix, name)
     }
+}
+
+/// Whether `name` is a lowering temporary: `prefix` followed by digits.
+pub fn is_temp(prefix: &str, name: &str) -> bool {
+    name.strip_prefix(prefix)
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn collect<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {

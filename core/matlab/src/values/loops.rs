@@ -59,11 +59,8 @@ struct Seeded<'a, 'b> {
 }
 
 impl Analysis for Seeded<'_, '_> {
+    type Graph = flow::Tame;
     type Fact = Env;
-
-    fn entry(&self, _: &Function) -> Env {
-        self.seed.clone()
-    }
     fn join(&self, a: &Env, b: &Env) -> Env {
         self.inner.join(a, b)
     }
@@ -104,7 +101,10 @@ fn run_block(
         span: template.span,
     };
     let seeded = Seeded { inner: a, seed };
-    (flow::analyze_function(&seeded, &func), func)
+    (
+        flow::analyze_function(&seeded, &func, seeded.seed.clone()),
+        func,
+    )
 }
 
 /// The state after loop `stmt` from `entry` when its study accounts for every

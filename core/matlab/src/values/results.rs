@@ -99,7 +99,7 @@ fn analyze_function(
     a.studies.borrow_mut().clear();
     *a.globals.borrow_mut() = declared_globals(&f.body);
     *a.variables.borrow_mut() = f.variables.clone();
-    let flow = flow::analyze_function(a, f);
+    let flow = flow::analyze_function(a, f, a.entry(f));
     let mut statements = Vec::new();
     collect(a, &is_temp, &flow, &f.body, &mut statements);
     let mut loops = Vec::new();

@@ -415,8 +415,7 @@ impl ValueAnalysis<'_> {
     }
 
     pub fn is_temp(&self, name: &str) -> bool {
-        name.strip_prefix(&self.temp_prefix)
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        crate::tame::ir::is_temp(&self.temp_prefix, name)
     }
 
     fn bind(
@@ -849,10 +848,9 @@ fn literal(value: &Literal) -> Value {
     }
 }
 
-impl Analysis for ValueAnalysis<'_> {
-    type Fact = Env;
-
-    fn entry(&self, func: &Function) -> Env {
+impl ValueAnalysis<'_> {
+    /// The fact at function entry: parameters of unknown shape and rank.
+    pub fn entry(&self, func: &Function) -> Env {
         let mut env = Env::default();
         for p in &func.params {
             let shape = Shape::tuple(vec![input_extent(p, 0), input_extent(p, 1)]);
@@ -864,6 +862,11 @@ impl Analysis for ValueAnalysis<'_> {
         }
         env
     }
+}
+
+impl Analysis for ValueAnalysis<'_> {
+    type Graph = crate::flow::Tame;
+    type Fact = Env;
 
     fn join(&self, a: &Env, b: &Env) -> Env {
         // Only the function's exit joins without a statement (fall-through and returns).
