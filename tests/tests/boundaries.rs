@@ -171,7 +171,10 @@ fn matlab_domains_sit_below_the_analyses() {
         ),
         ("tame", &["values", "shape", "checks"][..]),
         ("flow", &["values", "shape", "builtins", "checks"][..]),
-        ("callgraph.rs", &["values", "shape", "builtins", "checks"][..]),
+        (
+            "callgraph.rs",
+            &["values", "shape", "builtins", "checks"][..],
+        ),
     ] {
         for (file, module) in crate_imports(&src.join(domain)) {
             assert!(
