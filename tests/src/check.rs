@@ -337,6 +337,7 @@ mod tests {
                 ),
             ],
             diagnostics: vec![error_on(5, "shape.mtimes.inner")],
+            settings: [("mode".to_string(), "modern".to_string())].into(),
             ..Default::default()
         }
     }
@@ -381,7 +382,8 @@ mod tests {
     #[test]
     fn an_empty_report_fails_every_expectation() {
         let m = check_fixture("f.m", SRC, &Report::default());
-        assert_eq!(m.len(), 3, "{m:?}");
+        // The three expectations, and the mode the report does not state.
+        assert_eq!(m.len(), 4, "{m:?}");
     }
 
     #[test]
