@@ -531,11 +531,9 @@ pub(crate) mod tests {
             .find(|r| r.line == 3)
             .expect("a row for line 3");
         assert!(dead.label.ends_with("not reached"), "{}", dead.label);
-        assert!(table
-            .rows
-            .iter()
-            .flat_map(|r| r.cells.iter().flatten())
-            .all(|c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))));
+        assert!(table.rows.iter().flat_map(|r| r.cells.iter()).all(
+            |c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))
+        ));
     }
 
     #[test]

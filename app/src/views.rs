@@ -103,9 +103,9 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
     }
 }
 
-/// Rows of the Shapes-style table rendered per screenful: a 10,000-line file has
-/// thousands of rows, so only the first [`TABLE_PAGE`] are built until asked for more.
-const TABLE_PAGE: usize = 200;
+/// Rows of a table rendered at a time: a 10,000-line file has thousands of rows and
+/// columns, so a page shows [`TABLE_PAGE`] rows and only the columns those rows set.
+const TABLE_PAGE: usize = 100;
 
 #[component]
 fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
@@ -113,29 +113,36 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
     if table.rows.is_empty() {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
-    let shown = RwSignal::new(TABLE_PAGE);
     let total = table.rows.len();
+    let page = RwSignal::new(0usize);
+    let pages = total.div_ceil(TABLE_PAGE);
     let table = StoredValue::new(table);
-    let head = table.with_value(|t| {
-        t.columns
-            .iter()
-            .map(|c| view! { <th scope="col">{c.clone()}</th> })
-            .collect::<Vec<_>>()
-    });
-    let body = move || {
+    let content = move || {
         let notation = ctx.notation.get();
+        let start = page.get() * TABLE_PAGE;
+        let range = start..(start + TABLE_PAGE).min(total);
         table.with_value(|t| {
-            t.rows
+            let mut shown: Vec<usize> = t.rows[range.clone()]
                 .iter()
-                .take(shown.get())
-                .map(|row| {
+                .flat_map(|r| r.cells.iter().map(|c| c.column))
+                .collect();
+            shown.sort_unstable();
+            shown.dedup();
+            let head = shown
+                .iter()
+                .map(|&c| view! { <th scope="col">{t.columns[c].clone()}</th> })
+                .collect::<Vec<_>>();
+            let body = t
+                .carried(range.clone())
+                .into_iter()
+                .zip(&t.rows[range])
+                .map(|(values, row)| {
                     let line = row.line;
-                    let cells = row
-                        .cells
+                    let cells = shown
                         .iter()
-                        .map(|c| match c {
-                            Some(c) => {
-                                let text = match &c.value {
+                        .map(|&c| match values[c] {
+                            Some((cell, here)) => {
+                                let text = match &cell.value {
                                     CellValue::Shape { shape, display } => {
                                         shape.format(display, notation)
                                     }
@@ -143,10 +150,10 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                                 };
                                 let class = format!(
                                     "{} {}",
-                                    c.class,
-                                    if c.current { "here" } else { "carried" }
+                                    cell.class,
+                                    if here { "here" } else { "carried" }
                                 );
-                                view! { <td class=class title=c.title.clone()>{text}</td> }
+                                view! { <td class=class title=cell.title.clone()>{text}</td> }
                                     .into_any()
                             }
                             None => view! { <td class="absent"></td> }.into_any(),
@@ -161,18 +168,22 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                         </tr>
                     }
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            view! {
+                <table class="shapes">
+                    <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            }
         })
     };
     view! {
-        <table class="shapes">
-            <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
-            <tbody>{body}</tbody>
-        </table>
-        <button class="more" hidden=move || shown.get() >= total
-            on:click=move |_| shown.update(|n| *n += TABLE_PAGE)>
-            {move || format!("Show {} more rows (of {total})", TABLE_PAGE.min(total.saturating_sub(shown.get())))}
-        </button>
+        <div class="pager" hidden=move || pages <= 1>
+            <button class="prev" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p -= 1)>"◀ earlier"</button>
+            <span class="page">{move || format!("rows {}–{} of {total}", page.get() * TABLE_PAGE + 1, ((page.get() + 1) * TABLE_PAGE).min(total))}</span>
+            <button class="next" disabled=move || page.get() + 1 >= pages on:click=move |_| page.update(|p| *p += 1)>"later ▶"</button>
+        </div>
+        {content}
     }
     .into_any()
 }

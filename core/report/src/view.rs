@@ -88,22 +88,50 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
+/// A row holds only the cells that change at it; a face carries each column's last
+/// value forward (shown dimmed), so a table stays linear in the program's size even with
+/// thousands of rows and columns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The source line the row is about (clicking jumps there).
     pub line: u32,
     pub label: String,
-    /// One per column; `None` is an empty cell.
-    pub cells: Vec<Option<Cell>>,
+    pub cells: Vec<Cell>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
+    /// Index into [`Table::columns`].
+    pub column: usize,
     pub value: CellValue,
     pub class: String,
     pub title: String,
-    /// False when the value is carried over from an earlier row (shown dimmed).
-    pub current: bool,
+}
+
+impl Table {
+    /// Every column's value at each row (carried forward from the row that last set
+    /// it), for the rows `rows` only; `(cell, set_at_this_row)`. Costs
+    /// O(rows before the end × cells per row).
+    pub fn carried(&self, rows: std::ops::Range<usize>) -> Vec<Vec<Option<(&Cell, bool)>>> {
+        let mut current: Vec<Option<&Cell>> = vec![None; self.columns.len()];
+        let mut out = Vec::with_capacity(rows.len());
+        for (i, row) in self.rows.iter().enumerate().take(rows.end) {
+            for c in &row.cells {
+                if let Some(slot) = current.get_mut(c.column) {
+                    *slot = Some(c);
+                }
+            }
+            if i >= rows.start {
+                out.push(
+                    current
+                        .iter()
+                        .map(|c| c.map(|c| (c, row.cells.iter().any(|d| std::ptr::eq(c, d)))))
+                        .collect(),
+                );
+            }
+        }
+        out
+    }
 }
 
 /// A cell's content: text, or a shape the face writes in the user's notation.
@@ -172,37 +200,31 @@ pub struct Lattice {
 /// first definition; later rows repeat earlier shapes, not `current`.
 pub fn shapes_table(statements: &[StatementReport]) -> Table {
     let mut columns: Vec<String> = Vec::new();
-    for s in statements {
-        for d in &s.defs {
-            if !columns.contains(&d.name) {
-                columns.push(d.name.clone());
-            }
-        }
-    }
-    let mut current: Vec<Option<Cell>> = vec![None; columns.len()];
+    let mut column_of: std::collections::HashMap<&str, usize> = Default::default();
     let mut rows = Vec::new();
     for s in statements
         .iter()
         .filter(|s| !s.defs.is_empty() || (s.nonviable && s.kind == "assign"))
     {
-        for c in current.iter_mut().flatten() {
-            c.current = false;
-        }
-        for d in &s.defs {
-            let i = columns
-                .iter()
-                .position(|v| *v == d.name)
-                .expect("collected above");
-            current[i] = Some(Cell {
-                title: d.title(&d.shape.format(&d.display, Default::default()), s),
-                value: CellValue::Shape {
-                    shape: d.shape.clone(),
-                    display: d.display.clone(),
-                },
-                class: s.check.class().to_string(),
-                current: true,
-            });
-        }
+        let cells = s
+            .defs
+            .iter()
+            .map(|d| {
+                let column = *column_of.entry(&d.name).or_insert_with(|| {
+                    columns.push(d.name.clone());
+                    columns.len() - 1
+                });
+                Cell {
+                    column,
+                    title: d.title(&d.shape.format(&d.display, Default::default()), s),
+                    value: CellValue::Shape {
+                        shape: d.shape.clone(),
+                        display: d.display.clone(),
+                    },
+                    class: s.check.class().to_string(),
+                }
+            })
+            .collect();
         let mut label = if s.label.is_empty() {
             s.kind.clone()
         } else {
@@ -215,7 +237,7 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
         rows.push(Row {
             line: s.range.line,
             label,
-            cells: current.clone(),
+            cells,
         });
     }
     Table { columns, rows }
@@ -266,12 +288,14 @@ mod tests {
         ]);
         assert_eq!(t.columns, ["a", "c"]);
         assert_eq!(t.rows.len(), 2);
-        let a_in_row2 = t.rows[1].cells[0].as_ref().unwrap();
-        assert!(!a_in_row2.current);
-        assert!(matches!(&a_in_row2.value, CellValue::Shape { shape, .. }
+        assert_eq!(t.rows[1].cells.len(), 1, "a row holds only what changes");
+        let row2 = &t.carried(1..2)[0];
+        let (a, set_here) = row2[0].unwrap();
+        assert!(!set_here);
+        assert!(matches!(&a.value, CellValue::Shape { shape, .. }
             if shape.format("", crate::Notation::Times) == "3×2"));
-        let c = t.rows[1].cells[1].as_ref().unwrap();
-        assert!(c.current);
+        let (c, set_here) = row2[1].unwrap();
+        assert!(set_here);
         assert_eq!(c.class, "check-error");
         assert!(c.title.contains("always fails"), "{}", c.title);
     }
