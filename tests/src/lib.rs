@@ -1,10 +1,12 @@
 //! Shared helpers for the integration tests: expectation comments in fixtures
-//! ([`expect`], [`check`]), fixture discovery, the Octave differential suite ([`gen`]
-//! generates programs, [`octave`] runs them and compares), and [`require`]: the one
-//! rule for tests whose tool is missing (skip locally, fail under `CI`).
+//! ([`expect`], [`check`]), running and selecting fixtures ([`fixtures`]),
+//! the Octave differential suite ([`gen`] generates programs, [`octave`] runs them and
+//! compares), and [`require`]: the one rule for tests whose tool is missing (skip
+//! locally, fail under `CI`).
 
 pub mod check;
 pub mod expect;
+pub mod fixtures;
 pub mod gen;
 pub mod octave;
 pub mod require;

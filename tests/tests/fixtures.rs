@@ -1,39 +1,44 @@
 //! Runs every `tests/fixtures/**/*.m` that carries expectation comments through
 //! `shapex_core::analyze` and checks the comments against the Report (see
 //! `shapex_tests::expect` for the grammar). Fails with the full list of mismatches.
+//!
+//! `SHAPEX_FIXTURE=NAME` runs only the fixtures whose path contains NAME (and fails
+//! when none does).
 
-use shapex_core::report::{Lang, Options};
-use shapex_tests::{check, display_path, files_with_ext, fixtures_dir, FixtureSpec};
+use shapex_tests::fixtures::{self, name_filter};
+use shapex_tests::fixtures_dir;
+use shapex_tests::require::notice;
 
 #[test]
 fn every_fixture_expectation_holds() {
-    let mut checked = 0;
-    let mut mismatches = Vec::new();
-    for path in files_with_ext(&fixtures_dir(), "m") {
-        let source = std::fs::read_to_string(&path).expect("fixture is readable UTF-8");
-        let spec = FixtureSpec::parse(&source);
-        if !spec.has_expectations() {
-            continue;
-        }
-        checked += 1;
-        let options = Options {
-            lang: Lang::Matlab,
-            mode: spec.mode,
-        };
-        let report = shapex_core::analyze(&source, &options);
-        mismatches.extend(check::check_spec(&display_path(&path), &spec, &report));
+    let filter = name_filter();
+    let run = fixtures::run(&fixtures_dir(), filter.as_deref());
+    if let Some(name) = &filter {
+        assert!(
+            !run.checked.is_empty(),
+            "SHAPEX_FIXTURE={name} selects no fixture with expectations under {} \
+             (selected without expectations: {:?})",
+            fixtures_dir().display(),
+            run.without_expectations
+        );
+        notice(&format!(
+            "SHAPEX_FIXTURE={name}: checked {} fixture(s):\n  {}",
+            run.checked.len(),
+            run.checked.join("\n  ")
+        ));
     }
     assert!(
-        checked > 0,
+        !run.checked.is_empty(),
         "no fixtures with expectations under {:?}",
         fixtures_dir()
     );
-    let list: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
+    let list: Vec<String> = run.mismatches.iter().map(ToString::to_string).collect();
     assert!(
-        mismatches.is_empty(),
-        "{} mismatches in {checked} fixtures:\n{}",
-        mismatches.len(),
+        run.mismatches.is_empty(),
+        "{} mismatches in {} fixtures:\n{}",
+        run.mismatches.len(),
+        run.checked.len(),
         list.join("\n")
     );
-    eprintln!("{checked} fixtures: all expectations hold");
+    eprintln!("{} fixtures: all expectations hold", run.checked.len());
 }
