@@ -1,9 +1,12 @@
 //! Running the fixtures (`tests/fixtures/**/*.m` with expectation comments): all of
-//! them, or those whose path contains a name (`SHAPEX_FIXTURE`).
+//! them, those whose path contains a name (`SHAPEX_FIXTURE`), and blessing them
+//! (`UPDATE_EXPECT`, see [`crate::bless`]).
 
+use crate::bless::bless;
 use crate::check::{check_spec, Mismatch};
 use crate::expect::FixtureSpec;
 use crate::files_with_ext;
+use crate::require::{flag, in_ci};
 use shapex_core::report::{Lang, Options, Report};
 use std::path::Path;
 
@@ -15,6 +18,18 @@ pub fn name_filter() -> Option<String> {
         .filter(|f| !f.is_empty())
 }
 
+/// `UPDATE_EXPECT` (set to anything but empty, `0` or `false`): rewrite the
+/// expectations that fail. Panics when `CI` is set too: CI never blesses.
+pub fn bless_requested() -> bool {
+    let bless = flag("UPDATE_EXPECT");
+    assert!(
+        !(bless && in_ci()),
+        "UPDATE_EXPECT is set and so is CI: CI never rewrites fixtures; bless locally and \
+         commit the result"
+    );
+    bless
+}
+
 /// What one run over the fixtures found.
 #[derive(Debug, Default)]
 pub struct Run {
@@ -22,13 +37,18 @@ pub struct Run {
     pub checked: Vec<String>,
     /// Fixtures selected that carry no expectations (not checked).
     pub without_expectations: Vec<String>,
-    /// What fails.
+    /// Fixtures whose expectations failed (before any blessing).
+    pub failing: Vec<String>,
+    /// Fixtures rewritten by blessing.
+    pub blessed: Vec<String>,
+    /// What fails now (after blessing, what blessing could not fix).
     pub mismatches: Vec<Mismatch>,
 }
 
 /// Checks every fixture under `root` whose relative path contains `filter` (all when
-/// `None`).
-pub fn run(root: &Path, filter: Option<&str>) -> Run {
+/// `None`); with `bless_all`, blesses each of them (see [`bless`]), writes back those
+/// that change and checks them again.
+pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
     let mut out = Run::default();
     for path in files_with_ext(root, "m") {
         let name = path
@@ -47,7 +67,21 @@ pub fn run(root: &Path, filter: Option<&str>) -> Run {
         }
         out.checked.push(name.clone());
         let report = analyze(&source, &spec);
-        let mismatches = check_spec(&name, &spec, &report);
+        let mut mismatches = check_spec(&name, &spec, &report);
+        if !mismatches.is_empty() {
+            out.failing.push(name.clone());
+        }
+        // Every selected fixture is blessed, not only the failing ones, so that a run on
+        // a copy tests that a fixture which holds comes back unchanged.
+        if bless_all {
+            let blessed = bless(&source, &spec, &report);
+            if blessed != source {
+                std::fs::write(&path, &blessed).expect("blessed fixture is writable");
+                out.blessed.push(name.clone());
+                let spec = FixtureSpec::parse(&blessed);
+                mismatches = check_spec(&name, &spec, &analyze(&blessed, &spec));
+            }
+        }
         out.mismatches.extend(mismatches);
     }
     out

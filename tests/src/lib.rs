@@ -1,9 +1,10 @@
 //! Shared helpers for the integration tests: expectation comments in fixtures
-//! ([`expect`], [`check`]), running and selecting fixtures ([`fixtures`]),
+//! ([`expect`], [`check`], [`bless`]), running and selecting fixtures ([`fixtures`]),
 //! the Octave differential suite ([`gen`] generates programs, [`octave`] runs them and
 //! compares), and [`require`]: the one rule for tests whose tool is missing (skip
 //! locally, fail under `CI`).
 
+pub mod bless;
 pub mod check;
 pub mod expect;
 pub mod fixtures;
