@@ -1,11 +1,12 @@
 //! Parse throughput over the Octave m-file corpus (`/usr/share/octave/*/m`), in bytes
-//! per second. Skips with a message when Octave is not installed.
+//! per second. Skips with a message when Octave is not installed (fails under `CI`).
 //!
 //! Run: `cargo bench -p shapex-tests --bench parse`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shapex_matlab_syntax::parse;
 use shapex_tests::corpus;
+use shapex_tests::require::{require, Tool};
 
 fn corpus() -> Vec<String> {
     corpus::octave_m_files()
@@ -15,11 +16,10 @@ fn corpus() -> Vec<String> {
 }
 
 fn bench_parse(c: &mut Criterion) {
-    let files = corpus();
-    if files.is_empty() {
-        eprintln!("SKIP: no Octave m-files under /usr/share/octave/*/m");
+    if require(Tool::OctaveMFiles).is_none() {
         return;
     }
+    let files = corpus();
     let bytes: usize = files.iter().map(String::len).sum();
     let mut group = c.benchmark_group("parse");
     group.throughput(Throughput::Bytes(bytes as u64));

@@ -1,7 +1,9 @@
 //! Checks a fixture's expectation comments against the [`Report`] the analysis gave.
 
-use crate::expect::{DefExpect, DimPattern, FixtureSpec, LineExpect, ShapePattern};
-use shapex::report::{CheckStatus, Def, DimView, Report, Severity, ShapeView, StatementReport};
+use crate::expect::{CodePattern, DefExpect, DimPattern, FixtureSpec, LineExpect, ShapePattern};
+use shapex::report::{
+    CheckStatus, Def, Diagnostic, DimView, Report, Severity, ShapeView, StatementReport,
+};
 use std::fmt;
 
 /// One disagreement between a fixture and the report, phrased for a human.
@@ -50,31 +52,51 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
             push(e.line, message);
         }
     }
-    for d in report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-    {
-        let claimed = spec
-            .lines
-            .iter()
-            .any(|e| e.line == d.range.line && e.errors.iter().any(|c| c.matches(&d.code)));
-        if !claimed {
-            push(
-                d.range.line,
-                format!("unexpected error [{}]: {}", d.code, d.message),
-            );
-        }
+    for d in unclaimed_errors(spec, report) {
+        push(
+            d.range.line,
+            format!("unexpected error [{}]: {}", d.code, d.message),
+        );
     }
     out
 }
 
-fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
-    let here: Vec<&StatementReport> = report
+/// The error diagnostics that no `expect-error` on their line claims.
+pub fn unclaimed_errors<'a>(
+    spec: &'a FixtureSpec,
+    report: &'a Report,
+) -> impl Iterator<Item = &'a Diagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| {
+            !spec
+                .lines
+                .iter()
+                .any(|e| e.line == d.range.line && e.errors.iter().any(|c| c.matches(&d.code)))
+        })
+}
+
+/// Whether an error diagnostic on `line` matches `code`.
+pub fn error_found(report: &Report, line: u32, code: &CodePattern) -> bool {
+    report
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error && d.range.line == line && code.matches(&d.code))
+}
+
+/// The statements starting on `line`.
+pub fn statements_on(report: &Report, line: u32) -> Vec<&StatementReport> {
+    report
         .statements
         .iter()
-        .filter(|s| s.range.line == e.line)
-        .collect();
+        .filter(|s| s.range.line == line)
+        .collect()
+}
+
+fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
+    let here = statements_on(report, e.line);
     let mut out = Vec::new();
     if here.is_empty() && (!e.defs.is_empty() || e.check.is_some()) {
         out.push("expected a statement on this line, the report has none".to_string());
@@ -99,10 +121,7 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
         }
     }
     for code in &e.errors {
-        let found = report.diagnostics.iter().any(|d| {
-            d.severity == Severity::Error && d.range.line == e.line && code.matches(&d.code)
-        });
-        if !found {
+        if !error_found(report, e.line, code) {
             out.push(format!(
                 "expected error [{code}], found {}",
                 diagnostics_on(report, e.line)
@@ -131,39 +150,52 @@ fn check_def(
             )
         });
     };
-    let ok = match &d.shape {
-        ShapePattern::SameAs(other) => {
-            let before = report.statements.iter().filter(|s| s.range.line <= line);
-            match last_def(before, other) {
-                Some(o) => {
-                    if canonical_view(&o.shape) == canonical_view(&found.shape) {
-                        return None;
-                    }
-                    return Some(format!(
-                        "expected {} = shape({other}) = {}, found {}{}",
-                        d.name,
-                        view(&o.shape),
-                        view(&found.shape),
-                        rules(here)
-                    ));
-                }
-                None => return Some(format!("no def of {other} at or before this line")),
-            }
-        }
-        pattern => shape_matches(pattern, &found.shape),
-    };
-    (!ok).then(|| {
-        format!(
+    if def_holds(d, line, found, report) {
+        return None;
+    }
+    Some(match &d.shape {
+        ShapePattern::SameAs(other) => match last_def_before(report, line, other) {
+            Some(o) => format!(
+                "expected {} = shape({other}) = {}, found {}{}",
+                d.name,
+                view(&o.shape),
+                view(&found.shape),
+                rules(here)
+            ),
+            None => format!("no def of {other} at or before this line"),
+        },
+        _ => format!(
             "expected {} {}, found {}{}",
             d.name,
             pattern_text(&d.shape),
             view(&found.shape),
             rules(here)
-        )
+        ),
     })
 }
 
-fn last_def<'a>(stmts: impl Iterator<Item = &'a StatementReport>, name: &str) -> Option<&'a Def> {
+/// Whether `d`, an expectation on `line`, holds for `found` (the last def of its name
+/// on that line).
+pub fn def_holds(d: &DefExpect, line: u32, found: &Def, report: &Report) -> bool {
+    match &d.shape {
+        ShapePattern::SameAs(other) => last_def_before(report, line, other)
+            .is_some_and(|o| canonical_view(&o.shape) == canonical_view(&found.shape)),
+        pattern => shape_matches(pattern, &found.shape),
+    }
+}
+
+fn last_def_before<'a>(report: &'a Report, line: u32, name: &str) -> Option<&'a Def> {
+    last_def(
+        report.statements.iter().filter(|s| s.range.line <= line),
+        name,
+    )
+}
+
+/// The last def of `name` in `stmts`.
+pub fn last_def<'a>(
+    stmts: impl Iterator<Item = &'a StatementReport>,
+    name: &str,
+) -> Option<&'a Def> {
     stmts
         .flat_map(|s| s.defs.iter())
         .filter(|d| d.name == name)
@@ -210,7 +242,8 @@ fn dim_matches(want: &DimPattern, have: &DimView) -> bool {
     }
 }
 
-fn dim_text(d: &DimView) -> String {
+/// An extent as the expectation grammar writes it (spaces removed).
+pub fn dim_text(d: &DimView) -> String {
     match d {
         DimView::Known(n) => n.to_string(),
         DimView::Symbolic(s) => s.chars().filter(|c| !c.is_whitespace()).collect(),
@@ -247,7 +280,8 @@ fn pattern_text(p: &ShapePattern) -> String {
     }
 }
 
-fn status(s: CheckStatus) -> &'static str {
+/// A status as the expectation grammar writes it.
+pub fn status(s: CheckStatus) -> &'static str {
     match s {
         CheckStatus::Proven => "proven",
         CheckStatus::Runtime => "runtime",

@@ -36,10 +36,14 @@
 //! straight-line program for the Octave differential suite. `% expect-no-diagnostics`
 //! may appear anywhere; it makes the file a checked fixture even without other
 //! expectations. Error diagnostics that no `expect-error` claims always fail a fixture.
+//!
+//! The parse keeps the byte range of every shape, status and `expect-error:` in the
+//! source, so [`crate::bless`] can rewrite exactly those and nothing else.
 
 use shapex::report::CheckStatus;
 use shapex::Mode;
 use std::fmt;
+use std::ops::Range;
 
 /// One extent in an expected shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,12 +67,18 @@ pub enum ShapePattern {
 pub struct DefExpect {
     pub name: String,
     pub shape: ShapePattern,
+    /// Where the SHAPE text is in the source (bytes).
+    pub span: Range<usize>,
 }
 
 /// A diagnostic code pattern from `expect-error:`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodePattern {
     pub text: String,
+    /// Where the CODE is in the source (bytes).
+    pub span: Range<usize>,
+    /// Where the whole `expect-error: CODE` is in the source (bytes).
+    pub directive: Range<usize>,
 }
 
 impl CodePattern {
@@ -98,6 +108,8 @@ pub struct LineExpect {
     pub defs: Vec<DefExpect>,
     /// The accepted statuses (`check: none|proven` accepts either).
     pub check: Option<Vec<CheckStatus>>,
+    /// Where the STATUS text after `check:` is in the source (bytes).
+    pub check_span: Option<Range<usize>>,
     pub errors: Vec<CodePattern>,
 }
 
@@ -142,7 +154,7 @@ impl FixtureSpec {
             if comment.contains("expect-no-diagnostics") {
                 spec.no_diagnostics = true;
             }
-            match parse_directives(line, comment) {
+            match parse_directives(source, line, comment) {
                 Ok(Some(e)) => spec.lines.push(e),
                 Ok(None) => {}
                 Err(message) => spec.issues.push(SyntaxIssue { line, message }),
@@ -204,8 +216,16 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::CharIndices>, quote: ch
     }
 }
 
-/// Parses the directives of one comment; `Ok(None)` when it has none.
-fn parse_directives(line: u32, comment: &str) -> Result<Option<LineExpect>, String> {
+/// Where `part`, a slice of `source`, starts in it.
+fn offset(source: &str, part: &str) -> usize {
+    let at = part.as_ptr() as usize - source.as_ptr() as usize;
+    debug_assert!(at + part.len() <= source.len(), "not a slice of the source");
+    at
+}
+
+/// Parses the directives of one comment (a slice of `source`); `Ok(None)` when it has
+/// none.
+fn parse_directives(source: &str, line: u32, comment: &str) -> Result<Option<LineExpect>, String> {
     let mut out = LineExpect {
         line,
         ..Default::default()
@@ -220,10 +240,15 @@ fn parse_directives(line: u32, comment: &str) -> Result<Option<LineExpect>, Stri
             if code.is_empty() {
                 return Err("expect-error: needs a diagnostic code".into());
             }
-            out.errors.push(CodePattern { text: code.into() });
+            let span = offset(source, code)..offset(source, code) + code.len();
+            out.errors.push(CodePattern {
+                text: code.into(),
+                directive: offset(source, rest)..span.end,
+                span,
+            });
             rest = r;
         } else if let Some(r) = rest.strip_prefix("expect:") {
-            rest = parse_items(r, &mut out)?;
+            rest = parse_items(source, r, &mut out)?;
         } else {
             // `expect-no-diagnostics`: handled at file level.
             rest = &rest["expect-no-diagnostics".len()..];
@@ -245,7 +270,7 @@ fn find_directive(text: &str) -> Option<usize> {
 
 /// Parses `NAME SHAPE (; NAME SHAPE)* [check: STATUS] [(remark)]` and returns the text
 /// after it (which may hold further directives).
-fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, String> {
+fn parse_items<'a>(source: &str, text: &'a str, out: &mut LineExpect) -> Result<&'a str, String> {
     let mut rest = text.trim_start();
     loop {
         if rest.starts_with("check:") {
@@ -257,10 +282,12 @@ fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, Strin
                 "expected a variable name after `expect:`, found `{rest}`"
             ));
         }
-        let (shape, r) = parse_shape(r.trim_start())?;
+        let shape_text = r.trim_start();
+        let (shape, r) = parse_shape(shape_text)?;
         out.defs.push(DefExpect {
             name: name.into(),
             shape,
+            span: offset(source, shape_text)..offset(source, r),
         });
         rest = r.trim_start();
         match rest.strip_prefix(';') {
@@ -272,6 +299,7 @@ fn parse_items<'a>(text: &'a str, out: &mut LineExpect) -> Result<&'a str, Strin
         let (status, r) = take_word(r);
         let statuses = status.split('|').map(parse_status);
         out.check = Some(statuses.collect::<Result<_, _>>()?);
+        out.check_span = Some(offset(source, status)..offset(source, status) + status.len());
         rest = r.trim_start();
     }
     finish(rest)
@@ -410,7 +438,8 @@ mod tests {
 
     #[test]
     fn parses_shape_and_check() {
-        let e = one("c = a*b;  % expect: c <a_1,b_2>  check: runtime");
+        let src = "c = a*b;  % expect: c <a_1,b_2>  check: runtime";
+        let e = one(src);
         assert_eq!(e.line, 1);
         assert_eq!(
             e.defs,
@@ -419,10 +448,13 @@ mod tests {
                 shape: ShapePattern::Dims(vec![
                     DimPattern::Symbolic("a_1".into()),
                     DimPattern::Symbolic("b_2".into())
-                ])
+                ]),
+                span: 22..31,
             }]
         );
+        assert_eq!(&src[e.defs[0].span.clone()], "<a_1,b_2>");
         assert_eq!(e.check, Some(vec![CheckStatus::Runtime]));
+        assert_eq!(&src[e.check_span.unwrap()], "runtime");
     }
 
     #[test]
@@ -457,8 +489,14 @@ mod tests {
 
     #[test]
     fn several_errors_and_octave_comments() {
-        let e = one("x = [A; B]  # expect-error: shape.vertcat expect-error: shape.mtimes*");
+        let src = "x = [A; B]  # expect-error: shape.vertcat expect-error: shape.mtimes*";
+        let e = one(src);
         assert_eq!(e.errors.len(), 2);
+        assert_eq!(&src[e.errors[1].span.clone()], "shape.mtimes*");
+        assert_eq!(
+            &src[e.errors[0].directive.clone()],
+            "expect-error: shape.vertcat"
+        );
         assert!(e.errors[1].matches("shape.mtimes.inner"));
         assert!(e.errors[0].matches("shape.vertcat.cols"));
         assert!(!e.errors[0].matches("shape.vertcatx"));

@@ -1,11 +1,16 @@
 //! Shared helpers for the integration tests: expectation comments in fixtures
-//! ([`expect`], [`check`]), fixture discovery, and the Octave differential suite
-//! ([`gen`] generates programs, [`octave`] runs them and compares).
+//! ([`expect`], [`check`], [`bless`]), running and selecting fixtures ([`fixtures`]),
+//! the Octave differential suite ([`gen`] generates programs, [`octave`] runs them and
+//! compares), and [`require`]: the one rule for tests whose tool is missing (skip
+//! locally, fail under `CI`).
 
+pub mod bless;
 pub mod check;
 pub mod expect;
+pub mod fixtures;
 pub mod gen;
 pub mod octave;
+pub mod require;
 
 pub use check::{check_fixture, Mismatch};
 pub use expect::FixtureSpec;

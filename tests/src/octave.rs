@@ -14,7 +14,6 @@ use shapex::report::{CheckStatus, DimView, Report, ShapeView};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
 use std::process::Command;
 
 /// One statement of a differential program: its line and the variables it assigns.
@@ -265,14 +264,6 @@ fn parse_error(rest: String) -> Option<OctaveError> {
         identifier: h.next().unwrap_or("").to_string(),
         message: message.to_string(),
     })
-}
-
-/// Where `octave-cli` is, if installed.
-pub fn octave_cli() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("octave-cli"))
-        .find(|p| p.is_file())
 }
 
 /// Runs all `programs` in one `octave-cli` process.

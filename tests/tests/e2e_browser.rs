@@ -2,8 +2,11 @@
 //! driven through WebDriver in headless Chromium, as a user would: type, read the
 //! diagnostics, fix, share, reopen the link in a fresh browser.
 //!
-//! Without `SHAPEX_DIST` every test prints "skipped" and passes, so a plain offline
-//! `cargo test` works; `scripts/test` sets it after building the app.
+//! Without `SHAPEX_DIST` (or Chromium, or ChromeDriver) every test prints "skipped"
+//! and passes, so a plain offline `cargo test` works; when `CI` is set it fails instead
+//! (`shapex_tests::require`). `scripts/test` sets `SHAPEX_DIST` after building the app;
+//! its native step, which runs before the build, skips these tests by their `e2e_`
+//! prefix, so every test here is named `e2e_*`.
 //! The DOM contract these tests rely on is listed in the infra brief and the app's
 //! `view!`: `#app[data-ready][data-analyzed]`, `textarea#editor`,
 //! `ul#diagnostics > li.diagnostic[data-line][data-col]`, `select#examples`,
@@ -14,6 +17,7 @@ mod browser;
 use browser::{ChromeDriver, Result, Session, StaticServer};
 use fantoccini::Locator;
 use serde_json::{json, Value};
+use shapex_tests::require::{require, Tool};
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -53,32 +57,21 @@ impl Env {
     }
 }
 
-/// The dist directory to test, or `None` (with a message) when the test is skipped.
-fn dist_dir() -> Option<PathBuf> {
-    match std::env::var_os("SHAPEX_DIST") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.join("index.html").is_file(),
-                "SHAPEX_DIST={} has no index.html: run `trunk build --release` first",
-                dir.display()
-            );
-            Some(dir)
-        }
-        None => {
-            eprintln!("skipped: set SHAPEX_DIST to a `trunk build --release` dist directory");
-            None
-        }
-    }
-}
-
 type Scenario = for<'a> fn(&'a Env) -> Pin<Box<dyn Future<Output = Result<()>> + 'a>>;
 
 /// Runs one scenario against a fresh server and chromedriver. Scenarios run one at a
 /// time: several Chromiums on a 2-core CI machine make timings flaky.
 fn run(scenario: Scenario) {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let Some(dist) = dist_dir() else { return };
+    // All three are looked up, so a local skip names everything that is missing.
+    let (dist, driver, chrome) = (
+        require(Tool::AppDist),
+        require(Tool::ChromeDriver),
+        require(Tool::Chromium),
+    );
+    let (Some(dist), Some(driver), Some(chrome)) = (dist, driver, chrome) else {
+        return;
+    };
     let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -87,7 +80,7 @@ fn run(scenario: Scenario) {
     let outcome = runtime.block_on(async {
         let env = Env {
             server: StaticServer::start(&dist)?,
-            driver: ChromeDriver::start()?,
+            driver: ChromeDriver::start(&driver, &chrome)?,
             sessions: Mutex::new(Vec::new()),
         };
         let outcome = scenario(&env).await;
@@ -309,7 +302,7 @@ fn on_line(line: u32) -> impl Fn(&[ShownDiagnostic]) -> bool {
 }
 
 #[test]
-fn syntax_error_is_shown_fixed_and_shared() {
+fn e2e_syntax_error_is_shown_fixed_and_shared() {
     run(|env| Box::pin(edit_fix_share(env)));
 }
 
@@ -381,7 +374,7 @@ async fn edit_fix_share(env: &Env) -> Result<()> {
 }
 
 #[test]
-fn damaged_link_shows_banner_and_default_example() {
+fn e2e_damaged_link_shows_banner_and_default_example() {
     run(|env| Box::pin(damaged_link(env)));
 }
 
@@ -416,7 +409,7 @@ async fn damaged_link(env: &Env) -> Result<()> {
 }
 
 #[test]
-fn editor_text_never_becomes_html() {
+fn e2e_editor_text_never_becomes_html() {
     run(|env| Box::pin(no_html_injection(env)));
 }
 
@@ -449,7 +442,7 @@ async fn no_html_injection(env: &Env) -> Result<()> {
 }
 
 #[test]
-fn screenshot_of_an_example() {
+fn e2e_screenshot_of_an_example() {
     run(|env| Box::pin(screenshot(env)));
 }
 

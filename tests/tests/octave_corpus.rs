@@ -4,6 +4,7 @@
 
 use shapex::{LineIndex, Severity};
 use shapex_matlab_syntax::parse;
+use shapex_tests::require::{require, Tool};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -15,11 +16,10 @@ fn corpus_files() -> Vec<PathBuf> {
 
 #[test]
 fn octave_corpus_parses() {
-    let files = corpus_files();
-    if files.is_empty() {
-        eprintln!("SKIP: no Octave m-files under /usr/share/octave/*/m (install octave to run)");
+    if require(Tool::OctaveMFiles).is_none() {
         return;
     }
+    let files = corpus_files();
     let mut ok = 0usize;
     let mut bytes = 0usize;
     let mut failures = vec![];

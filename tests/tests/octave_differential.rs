@@ -24,6 +24,7 @@ use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, Statem
 use shapex::Mode;
 use shapex_tests::gen::{self, Program};
 use shapex_tests::octave::{self, DiffProgram, Observed, ProblemKind};
+use shapex_tests::require::{require, Tool};
 use shapex_tests::{display_path, files_with_ext, fixtures_dir, FixtureSpec};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -44,19 +45,13 @@ struct Suite {
     observed: Vec<Observed>,
 }
 
-/// Runs Octave once for all tests in this binary; `None` when it is not installed.
+/// Runs Octave once for all tests in this binary; `None` when it is not installed
+/// (a failure under `CI`, see [`require`]).
 fn suite() -> Option<&'static Suite> {
     static SUITE: OnceLock<Option<Suite>> = OnceLock::new();
     SUITE
         .get_or_init(|| {
-            let Some(octave) = octave::octave_cli() else {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "octave-cli not found, and CI is set: the differential suite must run"
-                );
-                eprintln!("skipped: octave-cli not found");
-                return None;
-            };
+            let octave = require(Tool::OctaveCli)?;
             let mut generated = gen::generate(SEED, GENERATED);
             generated.extend(gen::catalogue());
             let mut programs: Vec<DiffProgram> =

@@ -98,26 +98,31 @@ fn content_type(file: &Path) -> &'static str {
     }
 }
 
-/// A `chromedriver` process on a free loopback port, killed on drop.
+/// A `chromedriver` process on a free loopback port, killed on drop, and the Chromium
+/// its sessions run.
 pub struct ChromeDriver {
     child: Child,
     pub url: String,
+    chrome: PathBuf,
 }
 
 impl ChromeDriver {
-    pub fn start() -> Result<Self> {
-        let binary = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+    /// Starts `binary` (chromedriver) for sessions in `chrome` (Chromium); both come
+    /// from `shapex_tests::require`.
+    pub fn start(binary: &Path, chrome: &Path) -> Result<Self> {
         let port = free_port()?;
-        let child = Command::new(&binary)
+        let child = Command::new(binary)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {binary}: {e}"))?;
+            .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
         let driver = ChromeDriver {
             child,
             url: format!("http://127.0.0.1:{port}"),
+            chrome: chrome.to_path_buf(),
         };
+        let binary = binary.display();
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
@@ -157,19 +162,6 @@ fn free_port() -> Result<u16> {
     Ok(listener.local_addr().map_err(|e| e.to_string())?.port())
 }
 
-/// The Chromium binary: `$CHROME_BIN`, else the first one on `PATH`.
-fn chrome_binary() -> Option<PathBuf> {
-    if let Ok(bin) = std::env::var("CHROME_BIN") {
-        return Some(PathBuf::from(bin));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| {
-            ["chromium", "chromium-browser", "google-chrome"].map(move |name| dir.join(name))
-        })
-        .find(|candidate| candidate.is_file())
-}
-
 /// One browser session with its own, initially empty profile (so no localStorage
 /// carries over from other sessions). Close it with [`Session::close`].
 pub struct Session {
@@ -193,10 +185,7 @@ impl Session {
             "--window-size=1280,900".into(),
         ];
         args.push(format!("--user-data-dir={}", profile.path().display()));
-        let mut options = json!({ "args": args });
-        if let Some(bin) = chrome_binary() {
-            options["binary"] = json!(bin);
-        }
+        let options = json!({ "args": args, "binary": driver.chrome });
         let mut caps = Capabilities::new();
         caps.insert("goog:chromeOptions".into(), options);
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();

@@ -1,0 +1,92 @@
+//! Running the fixtures (`tests/fixtures/**/*.m` with expectation comments): all of
+//! them, those whose path contains a name (`SHAPEX_FIXTURE`), and blessing them
+//! (`UPDATE_EXPECT`, see [`crate::bless`]).
+
+use crate::bless::bless;
+use crate::check::{check_spec, Mismatch};
+use crate::expect::FixtureSpec;
+use crate::files_with_ext;
+use crate::require::{flag, in_ci};
+use shapex::report::Report;
+use std::path::Path;
+
+/// `SHAPEX_FIXTURE`: when set (and not empty), only fixtures whose path relative to
+/// `tests/fixtures` contains it run.
+pub fn name_filter() -> Option<String> {
+    std::env::var("SHAPEX_FIXTURE")
+        .ok()
+        .filter(|f| !f.is_empty())
+}
+
+/// `UPDATE_EXPECT` (set to anything but empty, `0` or `false`): rewrite the
+/// expectations that fail. Panics when `CI` is set too: CI never blesses.
+pub fn bless_requested() -> bool {
+    let bless = flag("UPDATE_EXPECT");
+    assert!(
+        !(bless && in_ci()),
+        "UPDATE_EXPECT is set and so is CI: CI never rewrites fixtures; bless locally and \
+         commit the result"
+    );
+    bless
+}
+
+/// What one run over the fixtures found.
+#[derive(Debug, Default)]
+pub struct Run {
+    /// Fixtures checked, as paths relative to the root, in order.
+    pub checked: Vec<String>,
+    /// Fixtures selected that carry no expectations (not checked).
+    pub without_expectations: Vec<String>,
+    /// Fixtures whose expectations failed (before any blessing).
+    pub failing: Vec<String>,
+    /// Fixtures rewritten by blessing.
+    pub blessed: Vec<String>,
+    /// What fails now (after blessing, what blessing could not fix).
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Checks every fixture under `root` whose relative path contains `filter` (all when
+/// `None`); with `bless_all`, blesses each of them (see [`bless`]), writes back those
+/// that change and checks them again.
+pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
+    let mut out = Run::default();
+    for path in files_with_ext(root, "m") {
+        let name = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if filter.is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).expect("fixture is readable UTF-8");
+        let spec = FixtureSpec::parse(&source);
+        if !spec.has_expectations() {
+            out.without_expectations.push(name);
+            continue;
+        }
+        out.checked.push(name.clone());
+        let report = analyze(&source, &spec);
+        let mut mismatches = check_spec(&name, &spec, &report);
+        if !mismatches.is_empty() {
+            out.failing.push(name.clone());
+        }
+        // Every selected fixture is blessed, not only the failing ones, so that a run on
+        // a copy tests that a fixture which holds comes back unchanged.
+        if bless_all {
+            let blessed = bless(&source, &spec, &report);
+            if blessed != source {
+                std::fs::write(&path, &blessed).expect("blessed fixture is writable");
+                out.blessed.push(name.clone());
+                let spec = FixtureSpec::parse(&blessed);
+                mismatches = check_spec(&name, &spec, &analyze(&blessed, &spec));
+            }
+        }
+        out.mismatches.extend(mismatches);
+    }
+    out
+}
+
+fn analyze(source: &str, spec: &FixtureSpec) -> Report {
+    shapex::analyze(source, &spec.mode.options())
+}
