@@ -26,6 +26,8 @@ pub struct Ctx {
     pub report: RwSignal<Report>,
     /// The text `report` is about (the editor may be a keystroke ahead).
     pub analysed: RwSignal<String>,
+    /// A result is overdue (the "analysing…" indicator).
+    pub busy: RwSignal<bool>,
     /// Number of analyses finished; exposed as `data-analyzed` for tests.
     pub analyzed: RwSignal<u64>,
     pub banner: RwSignal<Option<String>>,
@@ -107,6 +109,7 @@ pub fn App() -> impl IntoView {
         notation: RwSignal::new(init.notation),
         report: RwSignal::new(Report::default()),
         analysed: RwSignal::new(String::new()),
+        busy: RwSignal::new(false),
         analyzed: RwSignal::new(0),
         banner: RwSignal::new(banner),
         share_url: RwSignal::new(String::new()),
@@ -122,6 +125,7 @@ pub fn App() -> impl IntoView {
     view! {
         <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()>
             <Header />
+            <div id="busy" class="busy" role="status" hidden=move || !ctx.busy.get()>"analysing…"</div>
             <div id="banner" role="alert" class="banner" hidden=move || ctx.banner.with(Option::is_none)>
                 <span>{move || ctx.banner.get().unwrap_or_default()}</span>
                 <button class="banner-close" aria-label="Dismiss" on:click=move |_| ctx.banner.set(None)>
@@ -142,8 +146,33 @@ pub fn App() -> impl IntoView {
 }
 
 /// Re-analyses once typing pauses for [`analysis::DEBOUNCE_MS`]: every change restarts
-/// one timer, so only the last edit of a burst is analysed.
+/// one timer, so only the last edit of a burst is sent to the analysis worker. The page
+/// never waits for the worker; its results arrive through the hooks.
 fn analyse_on_change(ctx: Ctx) {
+    let engine = analysis::Engine::start(analysis::Hooks {
+        report: Box::new(move |source, report| {
+            ctx.analysed.set(source);
+            ctx.report.set(report);
+            ctx.analyzed.update(|n| *n += 1);
+            if ctx
+                .banner
+                .with_untracked(|b| b.as_deref().is_some_and(|b| b.starts_with(FAILED)))
+            {
+                ctx.banner.set(None);
+            }
+        }),
+        failure: Box::new(move |message| {
+            // Never leave the notes of an older program beside this one.
+            let source = ctx.code.get_untracked();
+            ctx.report.set(failed_report(&source, &message));
+            ctx.analysed.set(source);
+            ctx.banner.set(Some(format!(
+                "{FAILED} ({message}). The rest of the app still works: your text is kept, and the next edit is analysed again."
+            )));
+            ctx.analyzed.update(|n| *n += 1);
+        }),
+        busy: Box::new(move |b| ctx.busy.set(b)),
+    });
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     Effect::new(move |_| {
         let source = ctx.code.get();
@@ -154,19 +183,34 @@ fn analyse_on_change(ctx: Ctx) {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
+        let engine = engine.clone();
         let handle = set_timeout_with_handle(
             move || {
                 pending.set_value(None);
-                let report = analysis::analyze(&source, &options);
-                ctx.analysed.set(source);
-                ctx.report.set(report);
-                ctx.analyzed.update(|n| *n += 1);
+                engine.request(source, options);
             },
             Duration::from_millis(analysis::DEBOUNCE_MS),
         )
         .ok();
         pending.set_value(handle);
     });
+}
+
+/// How a failure banner starts (a later success clears it).
+const FAILED: &str = "The analysis failed on this input";
+
+/// What the views show after a failed analysis: no shapes, one diagnostic saying why.
+fn failed_report(source: &str, message: &str) -> Report {
+    let mut report = Report {
+        diagnostics: vec![shapex::Diagnostic::error(
+            "analysis.failed",
+            format!("the analysis failed on this input ({message})"),
+            shapex::Span::new(0, 0),
+        )],
+        ..Report::default()
+    };
+    report.resolve_positions(source);
+    report
 }
 
 /// Saves every change locally, and drops a share fragment once the state has moved

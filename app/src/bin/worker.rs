@@ -1,0 +1,76 @@
+//! The analysis worker: a second wasm entry built by Trunk (`data-type="worker"`). It
+//! owns the only `Analyzer` that analyses, answers one [`Request`] at a time, and may
+//! die (a panic aborts, an input may exhaust memory): the page notices, restarts it and
+//! keeps everything else.
+
+#[path = "../protocol.rs"]
+mod protocol;
+
+use protocol::{Reply, Request, PANIC_HOOK};
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    // Tell the page what went wrong before the abort turns it into `unreachable`.
+    let on_panic = scope.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        console_error_panic_hook::hook(info);
+        let message = match info.payload().downcast_ref::<&str>() {
+            Some(m) => m.to_string(),
+            None => info
+                .payload()
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_else(|| "a panic".into()),
+        };
+        if let Ok(text) = serde_json::to_string(&Reply::Panic { message }) {
+            let _ = on_panic.post_message(&JsValue::from_str(&text));
+        }
+    }));
+    let reply_to = scope.clone();
+    let analyzer = shapex::Analyzer::new();
+    let post = move |reply: &Reply| {
+        let text = serde_json::to_string(reply).expect("a Report always serialises");
+        let _ = reply_to.post_message(&JsValue::from_str(&text));
+    };
+    let post_ready = post.clone();
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |msg: MessageEvent| {
+        let Some(text) = msg.data().as_string() else {
+            return;
+        };
+        let Ok(request) = serde_json::from_str::<Request>(&text) else {
+            return;
+        };
+        post(&analyse(&analyzer, request));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post_ready(&Reply::Ready);
+}
+
+fn analyse(analyzer: &shapex::Analyzer, request: Request) -> Reply {
+    if request.source.lines().next() == Some(PANIC_HOOK) {
+        panic!("deliberate failure (test hook)");
+    }
+    Reply::Report {
+        generation: request.generation,
+        report: Box::new(analyzer.analyze(&request.source, &request.options)),
+    }
+}
+
+/// Natively there is no worker to be; the binary exists so the workspace builds.
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    let request = Request {
+        generation: 1,
+        source: "x = 1;".into(),
+        options: shapex::Options::default(),
+    };
+    if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), request) {
+        println!("{} statements", report.statements.len());
+    }
+}
