@@ -5,6 +5,7 @@
 //! extents collapses to `True`/`False` and a symbolic θ prints without clutter.
 
 use super::dim::Dim;
+use super::symbol::Symbol;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -169,7 +170,6 @@ impl Constraint {
         }
     }
 
-    /// Rewrites every Dim with `f` and re-folds.
     /// Every extent the constraint mentions.
     pub fn dims(&self) -> Vec<&Dim> {
         match self {
@@ -182,6 +182,7 @@ impl Constraint {
         }
     }
 
+    /// Rewrites every Dim with `f` and re-folds.
     pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Constraint {
         match self {
             Constraint::True | Constraint::False | Constraint::Opaque(_) => self.clone(),
@@ -194,9 +195,16 @@ impl Constraint {
         }
     }
 
-    /// Evaluates with every symbol bound; `None` if some symbol is unbound or opaque.
+    /// Evaluates with every symbol bound by display name (see `Dim::eval`); `None` if
+    /// some symbol is unbound or opaque.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
-        let cmp = |a: &Dim, b: &Dim| Some((a.eval(env)?, b.eval(env)?));
+        self.eval_symbols(&|s| env(s.name()))
+    }
+
+    /// Evaluates with every symbol bound by `env` (by identity); `None` if some symbol
+    /// is unbound or the constraint is `Opaque`.
+    pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<bool> {
+        let cmp = |a: &Dim, b: &Dim| Some((a.eval_symbols(env)?, b.eval_symbols(env)?));
         Some(match self {
             Constraint::True => true,
             Constraint::False => false,
@@ -206,11 +214,11 @@ impl Constraint {
             Constraint::Le(a, b) => cmp(a, b).map(|(x, y)| x <= y)?,
             Constraint::Lt(a, b) => cmp(a, b).map(|(x, y)| x < y)?,
             Constraint::And(v) => {
-                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval_symbols(env)).collect();
                 r?.into_iter().all(|x| x)
             }
             Constraint::Or(v) => {
-                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval_symbols(env)).collect();
                 r?.into_iter().any(|x| x)
             }
         })

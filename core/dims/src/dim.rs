@@ -6,17 +6,20 @@
 //! equality is structural on the normal form). Opaque atoms (`max(·,0)`, `floor(·/·)`)
 //! hold their arguments in normal form too, so `max(n+1,0)` written two ways is one atom.
 
+use super::symbol::Symbol;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 /// An indivisible factor of a monomial.
+///
+/// Variants are ordered as written (symbols first), which fixes the term order of the
+/// normal form and so how polynomials print.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Atom {
     /// An extent symbol (`p1`, `n`): a nonnegative integer, since array extents are ≥ 0.
-    Sym(Arc<str>),
+    Sym(Symbol),
     /// A program value of unknown sign (the paper's m′ in `rand(m,n)`).
-    Val(Arc<str>),
+    Val(Symbol),
     /// `max(d, 0)`, the paper's `(d + |d|)/2`; kept opaque because it is not polynomial.
     Max0(Box<Dim>),
     /// `floor(num / den)`, for colon counts and convolution arithmetic.
@@ -30,6 +33,14 @@ impl Atom {
             Atom::Sym(_) | Atom::Max0(_) => true,
             Atom::Val(_) => false,
             Atom::FloorDiv(n, d) => n.is_nonneg() && d.is_nonneg(),
+        }
+    }
+
+    /// The symbol of a `Sym` or `Val` atom.
+    pub fn symbol(&self) -> Option<&Symbol> {
+        match self {
+            Atom::Sym(s) | Atom::Val(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -97,14 +108,25 @@ impl Dim {
         Dim::known(1)
     }
 
-    /// An extent symbol (nonnegative).
+    /// An extent symbol (nonnegative) whose identity is its name (see [`Symbol::user`]).
     pub fn sym(name: &str) -> Dim {
-        Dim::atom(Atom::Sym(name.into()))
+        Dim::atom(Atom::Sym(Symbol::user(name)))
     }
 
-    /// A program value of unknown sign (e.g. the argument `n` of `zeros(n)`).
+    /// A program value of unknown sign (e.g. the argument `n` of `zeros(n)`) whose
+    /// identity is its name.
     pub fn val(name: &str) -> Dim {
-        Dim::atom(Atom::Val(name.into()))
+        Dim::atom(Atom::Val(Symbol::user(name)))
+    }
+
+    /// `s` as an extent (nonnegative).
+    pub fn extent_of(s: &Symbol) -> Dim {
+        Dim::atom(Atom::Sym(s.clone()))
+    }
+
+    /// `s` as a value of unknown sign.
+    pub fn value_of(s: &Symbol) -> Dim {
+        Dim::atom(Atom::Val(s.clone()))
     }
 
     /// The product of a monomial's atoms (coefficient 1).
@@ -129,7 +151,7 @@ impl Dim {
     /// not equal merely because both print as an overflow).
     pub fn is_opaque(&self) -> bool {
         self.atoms().any(|a| match a {
-            Atom::Val(n) => &**n == OVERFLOW,
+            Atom::Val(s) => s.name() == OVERFLOW,
             Atom::Max0(d) => d.is_opaque(),
             Atom::FloorDiv(n, d) => n.is_opaque() || d.is_opaque(),
             Atom::Sym(_) => false,
@@ -343,8 +365,15 @@ impl Dim {
         acc
     }
 
-    /// Evaluates with every symbol bound by `env`; `None` if a symbol is unbound.
+    /// Evaluates with every symbol bound by `env`, looked up by display name (for
+    /// tests and readers, where names are unique); `None` if a symbol is unbound.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        self.eval_symbols(&|s| env(s.name()))
+    }
+
+    /// Evaluates with every symbol bound by `env` (by identity); `None` if a symbol is
+    /// unbound, a division is by zero or arithmetic overflows.
+    pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
         let mut acc: i64 = 0;
         for (m, c) in &self.terms {
             let mut p = *c;
@@ -357,14 +386,14 @@ impl Dim {
     }
 }
 
-fn eval_atom(a: &Atom, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+fn eval_atom(a: &Atom, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
     match a {
         Atom::Sym(s) | Atom::Val(s) => env(s),
-        Atom::Max0(d) => Some(d.eval(env)?.max(0)),
+        Atom::Max0(d) => Some(d.eval_symbols(env)?.max(0)),
         Atom::FloorDiv(n, d) => {
-            let d = d.eval(env)?;
+            let d = d.eval_symbols(env)?;
             (d != 0).then_some(())?;
-            floor_div_i64(n.eval(env)?, d)
+            floor_div_i64(n.eval_symbols(env)?, d)
         }
     }
 }
@@ -422,7 +451,7 @@ impl std::ops::Neg for Dim {
 impl fmt::Display for Atom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Atom::Sym(s) | Atom::Val(s) => f.write_str(s),
+            Atom::Sym(s) | Atom::Val(s) => f.write_str(s.name()),
             Atom::Max0(d) => write!(f, "max({d},0)"),
             Atom::FloorDiv(n, d) => {
                 let n = paren_if_compound(n);

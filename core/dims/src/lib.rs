@@ -1,5 +1,8 @@
 //! Symbolic dimensions shared by the shape, extent and gradual analyses: `Dim` (integer, symbol or normalised expression), `Constraint`, and `Facts` that answer proven / refuted / unknown.
 //!
+//! - [`Symbol`] is an unknown as an identity: a shared record of its display name, the
+//!   id its [`SymbolTable`] gave it and its [`Provenance`] (input extent, join,
+//!   data-dependent, user name, scalar value). Nothing parses names.
 //! - [`Dim`] is a polynomial normal form over atoms (extent symbols, signed value
 //!   symbols, opaque `max(·,0)` and `floor(·/·)`), so equal expressions are `==`.
 //! - [`Constraint`] is a condition over Dims (`Eq`, `Ne`, `Le`, `Lt`, `And`, `Or`, …),
@@ -9,10 +12,12 @@
 mod constraint;
 mod dim;
 mod facts;
+mod symbol;
 
 pub use constraint::Constraint;
 pub use dim::{Atom, Dim, Mono};
 pub use facts::{Facts, Truth};
+pub use symbol::{Provenance, Site, Symbol, SymbolTable};
 
 #[cfg(test)]
 mod tests;

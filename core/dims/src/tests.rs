@@ -283,3 +283,72 @@ fn overflowed_extents_are_never_equal_or_ordered() {
     assert_eq!(f.ask(&Constraint::eq(&a, &a)), Truth::Unknown);
     assert!(!Dim::known(5).is_opaque());
 }
+
+// ---- Symbols as identities (issue #7 item 4) ----
+
+#[test]
+fn minted_symbols_are_identities_not_names() {
+    let mut table = SymbolTable::new();
+    let site = |stmt| Site {
+        stmt,
+        iterations: vec![],
+    };
+    let a = table.mint(
+        "a~j1",
+        Provenance::Join {
+            var: "a".into(),
+            component: 0,
+            site: site(7),
+        },
+    );
+    // Same display name, different entry: a different symbol.
+    let b = table.mint(
+        "a~j1",
+        Provenance::Join {
+            var: "a".into(),
+            component: 0,
+            site: site(9),
+        },
+    );
+    assert_ne!(a, b);
+    assert_eq!(a, a.clone());
+    assert_eq!(a.id(), Some(1));
+    assert_eq!(table.get(2), Some(&b));
+    assert_eq!(Dim::extent_of(&a).to_string(), "a~j1");
+    assert!((Dim::extent_of(&a) - Dim::extent_of(&b))
+        .as_known()
+        .is_none());
+    assert_eq!(
+        Facts::new().ask(&Constraint::eq(&Dim::extent_of(&a), &Dim::extent_of(&b))),
+        Truth::Unknown
+    );
+    // A minted symbol is not the user's symbol of the same name.
+    assert_ne!(Dim::extent_of(&a), s("a~j1"));
+    // User symbols are identified by their names.
+    assert_eq!(s("p1"), s("p1"));
+    assert_eq!(Symbol::user("n").provenance(), &Provenance::User);
+    // The table says where a symbol came from.
+    let n = table.mint(
+        "n#2",
+        Provenance::ScalarValue {
+            var: "n".into(),
+            site: site(4),
+        },
+    );
+    assert_eq!(
+        table.find("n#2").map(|s| s.provenance().to_string()),
+        Some("value of n defined at statement 4".to_string())
+    );
+    assert_eq!(Dim::value_of(&n).to_string(), "n#2");
+    assert_eq!(table.len(), 3);
+}
+
+#[test]
+fn symbols_order_by_name_so_polynomials_print_as_before() {
+    let mut table = SymbolTable::new();
+    let q = table.mint("q1", Provenance::User);
+    let p = table.mint("p1", Provenance::User);
+    let d = Dim::extent_of(&q) + Dim::extent_of(&p);
+    assert_eq!(d.to_string(), "p1+q1");
+    assert_eq!((s("q1") + s("p1")).to_string(), "p1+q1");
+}
