@@ -92,9 +92,6 @@ pub struct Dim {
     terms: Vec<(Mono, i64)>,
 }
 
-/// Symbol used when integer arithmetic overflows: an opaque value, never a wrong number.
-const OVERFLOW: &str = "⟂overflow";
-
 impl Dim {
     pub fn known(v: i64) -> Dim {
         Dim::from_map(BTreeMap::from([(Mono::default(), v)]))
@@ -142,16 +139,20 @@ impl Dim {
         }
     }
 
-    fn overflow() -> Dim {
-        Dim::val(OVERFLOW)
+    /// The value of `op` on `operands` when it does not fit an `i64`: a symbol of its
+    /// own, whose identity is that computation (provenance: overflow), never a wrong
+    /// number. Two different overflows are two symbols.
+    fn overflow(op: char, operands: &[&Dim]) -> Dim {
+        let operands = operands.iter().map(|d| (*d).clone()).collect();
+        Dim::value_of(&Symbol::overflow(op, operands))
     }
 
-    /// Whether arithmetic overflowed somewhere in this extent: it stands for no number
-    /// in particular, so nothing about it can be decided (two overflowed extents are
-    /// not equal merely because both print as an overflow).
+    /// Whether arithmetic overflowed somewhere in this extent: nothing about it is ever
+    /// decided (each overflow is its own symbol, and `Facts` answers `Unknown` for any
+    /// question that mentions one).
     pub fn is_opaque(&self) -> bool {
         self.atoms().any(|a| match a {
-            Atom::Val(s) => s.name() == OVERFLOW,
+            Atom::Val(s) => s.is_overflow(),
             Atom::Max0(d) => d.is_opaque(),
             Atom::FloorDiv(n, d) => n.is_opaque() || d.is_opaque(),
             Atom::Sym(_) => false,
@@ -203,7 +204,7 @@ impl Dim {
             let e = map.entry(m.clone()).or_insert(0);
             match e.checked_add(*c) {
                 Some(v) => *e = v,
-                None => return Dim::overflow(),
+                None => return Dim::overflow('+', &[self, other]),
             }
         }
         Dim::from_map(map)
@@ -212,7 +213,7 @@ impl Dim {
     pub fn neg(&self) -> Dim {
         match self.scale(-1) {
             Some(d) => d,
-            None => Dim::overflow(),
+            None => Dim::overflow('-', &[&Dim::zero(), self]),
         }
     }
 
@@ -225,12 +226,12 @@ impl Dim {
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
                 let Some(c) = c1.checked_mul(*c2) else {
-                    return Dim::overflow();
+                    return Dim::overflow('*', &[self, other]);
                 };
                 let e = map.entry(m1.times(m2)).or_insert(0);
                 match e.checked_add(c) {
                     Some(v) => *e = v,
-                    None => return Dim::overflow(),
+                    None => return Dim::overflow('*', &[self, other]),
                 }
             }
         }
@@ -295,7 +296,8 @@ impl Dim {
                 return self.clone();
             }
             if let (Some(n), true) = (self.as_known(), k != 0) {
-                return floor_div_i64(n, k).map_or_else(Dim::overflow, Dim::known);
+                return floor_div_i64(n, k)
+                    .map_or_else(|| Dim::overflow('/', &[self, den]), Dim::known);
             }
             if k < 0 {
                 return self.neg().floor_div(&Dim::known(-k));

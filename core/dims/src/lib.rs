@@ -2,7 +2,7 @@
 //!
 //! - [`Symbol`] is an unknown as an identity: a shared record of its display name, the
 //!   id its [`SymbolTable`] gave it and its [`Provenance`] (input extent, join,
-//!   data-dependent, user name, scalar value). Nothing parses names.
+//!   data-dependent, overflow, user name, scalar value). Nothing parses names.
 //! - [`Dim`] is a polynomial normal form over atoms (extent symbols, signed value
 //!   symbols, opaque `max(·,0)` and `floor(·/·)`), so equal expressions are `==`.
 //! - [`Constraint`] is a condition over Dims (`Eq`, `Ne`, `Le`, `Lt`, `And`, `Or`, …),

@@ -8,10 +8,13 @@
 //! their names. The name is only for display, so an analysis keeps the names its
 //! readers know (`x_1`, `a~j1`, `n#2`, `t@3`) and nothing ever parses them.
 //!
-//! There is no global state: a `SymbolTable` belongs to one analysis run, and a symbol
-//! that needs no table carries its identity in its record — a name the user wrote
-//! (its identity is the name: `n` in a declaration is the same `n` everywhere).
+//! There is no global state: a `SymbolTable` belongs to one analysis run, and symbols
+//! that need no table carry their identity in their record — a name the user wrote
+//! (its identity is the name: `n` in a declaration is the same `n` everywhere) and an
+//! overflow (its identity is the computation that overflowed, so two different
+//! overflows are never one symbol).
 
+use super::dim::Dim;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -63,6 +66,10 @@ pub enum Provenance {
         component: u32,
         site: Site,
     },
+    /// Integer arithmetic overflowed: the value of `op` on `operands`, exactly, but not
+    /// an `i64`. The same computation is the same value; two different ones are two
+    /// symbols, and no question about either is ever decided (see `Dim::is_opaque`).
+    Overflow { op: char, operands: Vec<Dim> },
 }
 
 impl fmt::Display for Provenance {
@@ -89,6 +96,10 @@ impl fmt::Display for Provenance {
                 "extent {} of {var} where paths with different extents join at {site}",
                 component + 1
             ),
+            Provenance::Overflow { op, operands } => {
+                let parts: Vec<String> = operands.iter().map(|d| format!("({d})")).collect();
+                write!(f, "integer overflow in {}", parts.join(&format!(" {op} ")))
+            }
         }
     }
 }
@@ -96,7 +107,7 @@ impl fmt::Display for Provenance {
 #[derive(Debug)]
 struct Entry {
     name: Arc<str>,
-    /// The table's id (1-based); 0 for a symbol no table minted (a user's name).
+    /// The table's id (1-based); 0 for a symbol no table minted (user, overflow).
     id: u32,
     provenance: Provenance,
 }
@@ -119,12 +130,21 @@ impl Symbol {
         }))
     }
 
+    /// The symbol for an overflowed computation (identity: the computation).
+    pub(crate) fn overflow(op: char, operands: Vec<Dim>) -> Symbol {
+        Symbol(Arc::new(Entry {
+            name: OVERFLOW_NAME.into(),
+            id: 0,
+            provenance: Provenance::Overflow { op, operands },
+        }))
+    }
+
     /// The display name.
     pub fn name(&self) -> &str {
         &self.0.name
     }
 
-    /// The id the minting table gave it (`None` for a user's symbol).
+    /// The id the minting table gave it (`None` for user and overflow symbols).
     pub fn id(&self) -> Option<u32> {
         (self.0.id != 0).then_some(self.0.id)
     }
@@ -133,10 +153,17 @@ impl Symbol {
         &self.0.provenance
     }
 
+    pub fn is_overflow(&self) -> bool {
+        matches!(self.0.provenance, Provenance::Overflow { .. })
+    }
+
     fn key(&self) -> (&str, u32, &Provenance) {
         (&self.0.name, self.0.id, &self.0.provenance)
     }
 }
+
+/// How an overflowed extent prints.
+pub(crate) const OVERFLOW_NAME: &str = "⟂overflow";
 
 impl PartialEq for Symbol {
     fn eq(&self, other: &Symbol) -> bool {

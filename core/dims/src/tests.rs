@@ -270,8 +270,8 @@ proptest! {
 
 #[test]
 fn overflowed_extents_are_never_equal_or_ordered() {
-    // Two unrelated overflows both print as the overflow symbol; a check over them must
-    // stay unknown, never proven (issue #7's "each overflow is fresh", kept sound here).
+    // Two unrelated overflows print alike but are two symbols; a check over them must
+    // stay unknown, never proven.
     let big = Dim::known(i64::MAX);
     let a = big.add(&Dim::one());
     let b = big.mul(&Dim::known(3));
@@ -351,4 +351,36 @@ fn symbols_order_by_name_so_polynomials_print_as_before() {
     let d = Dim::extent_of(&q) + Dim::extent_of(&p);
     assert_eq!(d.to_string(), "p1+q1");
     assert_eq!((s("q1") + s("p1")).to_string(), "p1+q1");
+}
+
+// ---- Overflows are fresh symbols ----
+
+#[test]
+fn two_overflows_are_two_symbols() {
+    let big = k(i64::MAX);
+    let a = big.add(&k(1));
+    let b = big.mul(&k(3));
+    let c = k(i64::MIN).neg();
+    assert!(a.is_opaque() && b.is_opaque() && c.is_opaque());
+    assert_ne!(a, b);
+    assert_ne!(a, c);
+    assert!(!(&a - &b).is_zero());
+    for (x, y) in [(&a, &b), (&b, &a), (&a, &c)] {
+        for q in [
+            Constraint::eq(x, y),
+            Constraint::ne(x, y),
+            Constraint::le(x, y),
+            Constraint::lt(x, y),
+        ] {
+            assert_eq!(Facts::new().ask(&q), Truth::Unknown, "{q}");
+        }
+    }
+    let atom = a.as_atom().and_then(Atom::symbol).cloned();
+    assert!(atom.is_some_and(|s| s.is_overflow()));
+    assert_eq!(a.to_string(), "⟂overflow");
+    // The same computation is the same value, hence the same symbol.
+    assert_eq!(a, big.add(&k(1)));
+    // Overflow inside a larger extent keeps it opaque.
+    assert!((a.clone() + s("n")).is_opaque());
+    assert!((a.max0()).is_opaque());
 }
