@@ -23,9 +23,16 @@ pub enum Constraint {
     Opaque(String),
 }
 
+/// Whether nothing about `a` and `b` may be folded: an overflow stands for no number
+/// in particular, and each `Dyn` is its own unknown (`Dyn - Dyn` is not 0), so these
+/// are left to `Facts::ask`.
+fn unfoldable(a: &Dim, b: &Dim) -> bool {
+    a.is_opaque() || b.is_opaque() || a.is_dyn() || b.is_dyn()
+}
+
 /// What a structural look at `a - b` says about its sign.
 fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
-    if a.is_opaque() || b.is_opaque() {
+    if unfoldable(a, b) {
         return None;
     }
     let d = a.sub(b);
@@ -40,7 +47,7 @@ fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
 
 /// `a <= b` decided structurally, if possible.
 fn fold_le(a: &Dim, b: &Dim) -> Option<bool> {
-    if a.is_opaque() || b.is_opaque() {
+    if unfoldable(a, b) {
         return None;
     }
     let d = b.sub(a);
@@ -201,8 +208,13 @@ impl Constraint {
         self.eval_symbols(&|s| env(s.name()))
     }
 
+    /// Whether some extent of the constraint is the gradual `Dyn`.
+    pub fn mentions_dyn(&self) -> bool {
+        self.dims().iter().any(|d| d.is_dyn())
+    }
+
     /// Evaluates with every symbol bound by `env` (by identity); `None` if some symbol
-    /// is unbound or the constraint is `Opaque`.
+    /// is unbound, an extent is `Dyn`, or the constraint is `Opaque`.
     pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<bool> {
         let cmp = |a: &Dim, b: &Dim| Some((a.eval_symbols(env)?, b.eval_symbols(env)?));
         Some(match self {

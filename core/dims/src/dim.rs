@@ -24,13 +24,18 @@ pub enum Atom {
     Max0(Box<Dim>),
     /// `floor(num / den)`, for colon counts and convolution arithmetic.
     FloorDiv(Box<Dim>, Box<Dim>),
+    /// The gradual `Dyn` extent (Migeed et al.): some nonnegative extent, consistent
+    /// with every other, and not a symbol — each occurrence is its own unknown, so two
+    /// `Dyn`s are never proven equal. Arithmetic with `Dyn` gives `Dyn` (a `Dim`
+    /// mentioning it is exactly `Dyn`); see `Facts::ask` for what is decided about it.
+    Dyn,
 }
 
 impl Atom {
-    /// Structurally nonnegative: true for extent symbols and `max(·,0)`.
+    /// Structurally nonnegative: true for extent symbols, `max(·,0)` and `Dyn`.
     pub fn is_nonneg(&self) -> bool {
         match self {
-            Atom::Sym(_) | Atom::Max0(_) => true,
+            Atom::Sym(_) | Atom::Max0(_) | Atom::Dyn => true,
             Atom::Val(_) => false,
             Atom::FloorDiv(n, d) => n.is_nonneg() && d.is_nonneg(),
         }
@@ -48,7 +53,7 @@ impl Atom {
     fn mentions(&self, other: &Atom) -> bool {
         self == other
             || match self {
-                Atom::Sym(_) | Atom::Val(_) => false,
+                Atom::Sym(_) | Atom::Val(_) | Atom::Dyn => false,
                 Atom::Max0(d) => d.mentions(other),
                 Atom::FloorDiv(n, d) => n.mentions(other) || d.mentions(other),
             }
@@ -126,8 +131,21 @@ impl Dim {
         Dim::atom(Atom::Val(s.clone()))
     }
 
+    /// The gradual `Dyn` extent (see [`Atom::Dyn`]).
+    pub fn dynamic() -> Dim {
+        Dim::atom(Atom::Dyn)
+    }
+
+    /// Whether this is `Dyn` (a `Dim` that mentions `Dyn` is exactly `Dyn`).
+    pub fn is_dyn(&self) -> bool {
+        matches!(self.terms.as_slice(), [(m, 1)] if m.0 == [Atom::Dyn])
+    }
+
     /// The product of a monomial's atoms (coefficient 1).
     pub fn atom_product(m: &Mono) -> Dim {
+        if m.0.contains(&Atom::Dyn) {
+            return Dim::dynamic();
+        }
         Dim {
             terms: vec![(m.clone(), 1)],
         }
@@ -155,7 +173,7 @@ impl Dim {
             Atom::Val(s) => s.is_overflow(),
             Atom::Max0(d) => d.is_opaque(),
             Atom::FloorDiv(n, d) => n.is_opaque() || d.is_opaque(),
-            Atom::Sym(_) => false,
+            Atom::Sym(_) | Atom::Dyn => false,
         })
     }
 
@@ -199,6 +217,9 @@ impl Dim {
     }
 
     pub fn add(&self, other: &Dim) -> Dim {
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
         let mut map: BTreeMap<Mono, i64> = self.terms.iter().cloned().collect();
         for (m, c) in &other.terms {
             let e = map.entry(m.clone()).or_insert(0);
@@ -211,6 +232,9 @@ impl Dim {
     }
 
     pub fn neg(&self) -> Dim {
+        if self.is_dyn() {
+            return Dim::dynamic();
+        }
         match self.scale(-1) {
             Some(d) => d,
             None => Dim::overflow('-', &[&Dim::zero(), self]),
@@ -222,6 +246,9 @@ impl Dim {
     }
 
     pub fn mul(&self, other: &Dim) -> Dim {
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
         let mut map: BTreeMap<Mono, i64> = BTreeMap::new();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
@@ -291,6 +318,9 @@ impl Dim {
     /// `floor(self / den)`. Exact when `den` divides every term; a known zero divisor
     /// gives an opaque atom (the caller decides what division by zero means).
     pub fn floor_div(&self, den: &Dim) -> Dim {
+        if self.is_dyn() || den.is_dyn() {
+            return Dim::dynamic();
+        }
         if let Some(k) = den.as_known() {
             if k == 1 {
                 return self.clone();
@@ -374,7 +404,7 @@ impl Dim {
     }
 
     /// Evaluates with every symbol bound by `env` (by identity); `None` if a symbol is
-    /// unbound, a division is by zero or arithmetic overflows.
+    /// unbound, a division is by zero, arithmetic overflows or the Dim is `Dyn`.
     pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
         let mut acc: i64 = 0;
         for (m, c) in &self.terms {
@@ -397,6 +427,7 @@ fn eval_atom(a: &Atom, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
             (d != 0).then_some(())?;
             floor_div_i64(n.eval_symbols(env)?, d)
         }
+        Atom::Dyn => None,
     }
 }
 
@@ -455,6 +486,7 @@ impl fmt::Display for Atom {
         match self {
             Atom::Sym(s) | Atom::Val(s) => f.write_str(s.name()),
             Atom::Max0(d) => write!(f, "max({d},0)"),
+            Atom::Dyn => f.write_str("Dyn"),
             Atom::FloorDiv(n, d) => {
                 let n = paren_if_compound(n);
                 let d = paren_if_compound(d);

@@ -9,6 +9,7 @@
 
 use super::constraint::Constraint;
 use super::dim::{Atom, Dim};
+use super::symbol::Symbol;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -282,6 +283,15 @@ impl Facts {
     }
 
     /// Proven / Refuted / Unknown for `c` under these facts.
+    ///
+    /// **`Dyn`.** Each occurrence of the gradual `Dyn` extent is its own unknown
+    /// nonnegative integer about which the facts know nothing: `c` is proven when it
+    /// holds for every value of every occurrence (and of the other unknowns), refuted
+    /// when it fails for every value. So `Dyn ≥ 0` is proven, `Dyn < 0` refuted,
+    /// `Dyn == 4`, `Dyn == Dyn` and `Dyn ≤ Dyn` are unknown (two `Dyn`s are not one
+    /// value), and `Dyn + 1` is `Dyn` (`Dyn + 1 ≥ 1` is unknown: arithmetic forgets).
+    /// Gradual consistency (`d ~ Dyn`) is "not refuted". Facts never learn anything
+    /// from a constraint that mentions `Dyn` (see [`Facts::assume`]).
     pub fn ask(&self, c: &Constraint) -> Truth {
         if self.inner.contradictory {
             // Unreachable point: claim nothing rather than "everything holds".
@@ -291,6 +301,13 @@ impl Facts {
             // An overflowed extent is no number in particular: nothing follows.
             return Truth::Unknown;
         }
+        let fresh;
+        let c = if c.mentions_dyn() {
+            fresh = dyn_occurrences(c, &Cell::new(0));
+            &fresh
+        } else {
+            c
+        };
         let budget = Budget(Cell::new(DEFAULT_BUDGET));
         self.ask_split(c, &budget, 0)
     }
@@ -494,7 +511,7 @@ impl Facts {
             };
         }
         let base = match a {
-            Atom::Sym(_) => Interval {
+            Atom::Sym(_) | Atom::Dyn => Interval {
                 lo: Ext::Fin(0),
                 hi: Ext::PosInf,
             },
@@ -543,8 +560,12 @@ impl Facts {
 
     /// Adds what can be learned from `c` holding: equalities are solved, `≠`/`≤`/`<`
     /// recorded, conjunctions split, and a disjunction is used when all but one of its
-    /// disjuncts are refuted.
+    /// disjuncts are refuted. A comparison (or disjunction) that mentions `Dyn` teaches
+    /// nothing: `Dyn` is some value, not one the facts could name.
     pub fn assume(&mut self, c: &Constraint) {
+        if !matches!(c, Constraint::And(_)) && c.mentions_dyn() {
+            return;
+        }
         match c {
             Constraint::True | Constraint::Opaque(_) => {}
             Constraint::False => Arc::make_mut(&mut self.inner).contradictory = true,
@@ -780,6 +801,20 @@ fn push_bounded(list: &mut Vec<Dim>, d: Dim) {
     if list.len() < MAX_STORED && !list.contains(&d) {
         list.push(d);
     }
+}
+
+/// `c` with each `Dyn` extent replaced by a symbol of its own (numbered from `next`),
+/// so a question about `Dyn` is a question about fresh unknowns no fact mentions.
+pub(crate) fn dyn_occurrences(c: &Constraint, next: &Cell<u32>) -> Constraint {
+    c.map_dims(&|d| {
+        if d.is_dyn() {
+            let k = next.get();
+            next.set(k + 1);
+            Dim::extent_of(&Symbol::dyn_occurrence(k))
+        } else {
+            d.clone()
+        }
+    })
 }
 
 /// Whether `a` and `c` mention a common symbol (a disjunction can only decide questions

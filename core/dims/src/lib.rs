@@ -4,7 +4,8 @@
 //!   id its [`SymbolTable`] gave it and its [`Provenance`] (input extent, join,
 //!   data-dependent, overflow, user name, scalar value). Nothing parses names.
 //! - [`Dim`] is a polynomial normal form over atoms (extent symbols, signed value
-//!   symbols, opaque `max(·,0)` and `floor(·/·)`), so equal expressions are `==`.
+//!   symbols, opaque `max(·,0)` and `floor(·/·)`, and the gradual `Dyn`), so equal
+//!   expressions are `==`.
 //! - [`Constraint`] is a condition over Dims (`Eq`, `Ne`, `Le`, `Lt`, `And`, `Or`, …),
 //!   printed in the paper's style.
 //! - [`Facts`] holds what is known at a program point and answers [`Truth`].

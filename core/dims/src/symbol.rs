@@ -70,6 +70,9 @@ pub enum Provenance {
     /// an `i64`. The same computation is the same value; two different ones are two
     /// symbols, and no question about either is ever decided (see `Dim::is_opaque`).
     Overflow { op: char, operands: Vec<Dim> },
+    /// One occurrence of the gradual `Dyn` extent inside a question (see `Facts::ask`):
+    /// local to that question, never stored.
+    DynOccurrence(u32),
 }
 
 impl fmt::Display for Provenance {
@@ -100,6 +103,7 @@ impl fmt::Display for Provenance {
                 let parts: Vec<String> = operands.iter().map(|d| format!("({d})")).collect();
                 write!(f, "integer overflow in {}", parts.join(&format!(" {op} ")))
             }
+            Provenance::DynOccurrence(k) => write!(f, "occurrence {k} of Dyn"),
         }
     }
 }
@@ -136,6 +140,15 @@ impl Symbol {
             name: OVERFLOW_NAME.into(),
             id: 0,
             provenance: Provenance::Overflow { op, operands },
+        }))
+    }
+
+    /// Occurrence `k` of `Dyn` inside one question (never stored in facts).
+    pub(crate) fn dyn_occurrence(k: u32) -> Symbol {
+        Symbol(Arc::new(Entry {
+            name: "Dyn".into(),
+            id: 0,
+            provenance: Provenance::DynOccurrence(k),
         }))
     }
 

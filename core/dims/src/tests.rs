@@ -384,3 +384,57 @@ fn two_overflows_are_two_symbols() {
     assert!((a.clone() + s("n")).is_opaque());
     assert!((a.max0()).is_opaque());
 }
+
+// ---- Dyn ----
+
+#[test]
+fn dyn_absorbs_arithmetic_and_prints() {
+    let d = Dim::dynamic();
+    assert!(d.is_dyn());
+    assert_eq!(d.to_string(), "Dyn");
+    assert!((d.clone() + k(1)).is_dyn());
+    assert!((d.clone() * s("n")).is_dyn());
+    assert!((d.clone() - d.clone()).is_dyn());
+    assert!(d.max0().is_dyn());
+    assert!(s("n").floor_div(&d).is_dyn());
+    assert!(!(s("n") + k(1)).is_dyn());
+    assert_eq!(d.eval(&env), None);
+    // Structurally (as a gradual type) Dyn is Dyn; as extents, nothing folds.
+    assert_eq!(d, Dim::dynamic());
+    assert_eq!(Constraint::eq(&d, &d), Constraint::Eq(d.clone(), d.clone()));
+    assert_eq!(Constraint::le(&d, &d), Constraint::Le(d.clone(), d.clone()));
+}
+
+#[test]
+fn dyn_questions_hold_only_if_they_hold_for_every_value() {
+    let d = Dim::dynamic();
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&s("n"), &k(4)));
+    let ask = |c: Constraint| f.ask(&c);
+    assert_eq!(ask(Constraint::le(&k(0), &d)), Truth::Proven);
+    assert_eq!(ask(Constraint::lt(&d, &k(0))), Truth::Refuted);
+    assert_eq!(ask(Constraint::eq(&d, &k(-1))), Truth::Refuted);
+    assert_eq!(ask(Constraint::eq(&d, &k(4))), Truth::Unknown);
+    assert_eq!(ask(Constraint::eq(&d, &s("n"))), Truth::Unknown);
+    // Two Dyns are two unknowns: neither equal nor ordered.
+    assert_eq!(ask(Constraint::eq(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::ne(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::le(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::le(&d, &(d.clone() + k(1)))), Truth::Unknown);
+    // Each occurrence is its own unknown, even within one question: `Dyn == 0 ∨
+    // 0 < Dyn` may fail (the first 1, the second 0).
+    assert_eq!(
+        ask(Constraint::or([
+            Constraint::eq(&d, &k(0)),
+            Constraint::lt(&k(0), &d)
+        ])),
+        Truth::Unknown
+    );
+    // Facts learn nothing from Dyn.
+    let mut g = f.clone();
+    g.assume(&Constraint::eq(&s("m"), &d));
+    g.assume(&Constraint::lt(&d, &k(0)));
+    assert!(!g.is_contradictory());
+    assert_eq!(g, f);
+    assert_eq!(g.ask(&Constraint::eq(&s("m"), &k(0))), Truth::Unknown);
+}

@@ -716,7 +716,7 @@ fn extent_size(d: &Dim) -> usize {
                 .atoms()
                 .iter()
                 .map(|a| match a {
-                    Atom::Sym(_) | Atom::Val(_) => 1,
+                    Atom::Sym(_) | Atom::Val(_) | Atom::Dyn => 1,
                     Atom::Max0(x) => 1 + extent_size(x),
                     Atom::FloorDiv(x, y) => 1 + extent_size(x) + extent_size(y),
                 })
