@@ -58,6 +58,23 @@ impl Atom {
                 Atom::FloorDiv(n, d) => n.mentions(other) || d.mentions(other),
             }
     }
+
+    /// Every symbol atom (`Sym`/`Val`) in this atom, including inside its arguments.
+    fn leaves<'a>(&'a self, out: &mut Vec<&'a Atom>) {
+        match self {
+            Atom::Sym(_) | Atom::Val(_) => {
+                if !out.contains(&self) {
+                    out.push(self);
+                }
+            }
+            Atom::Dyn => {}
+            Atom::Max0(d) => d.leaves_into(out),
+            Atom::FloorDiv(n, d) => {
+                n.leaves_into(out);
+                d.leaves_into(out);
+            }
+        }
+    }
 }
 
 /// A product of atoms (a sorted multiset; the empty monomial is the constant 1).
@@ -372,6 +389,20 @@ impl Dim {
     /// Whether `a` occurs anywhere in this Dim, including inside opaque atoms.
     pub fn mentions(&self, a: &Atom) -> bool {
         self.atoms().any(|x| x.mentions(a))
+    }
+
+    /// Every symbol atom (`Sym`/`Val`) this Dim mentions, including inside `max(·,0)`
+    /// and `floor(·/·)`, each once, in order of first occurrence.
+    pub fn leaves(&self) -> Vec<&Atom> {
+        let mut out = Vec::new();
+        self.leaves_into(&mut out);
+        out
+    }
+
+    fn leaves_into<'a>(&'a self, out: &mut Vec<&'a Atom>) {
+        for a in self.atoms() {
+            a.leaves(out);
+        }
     }
 
     /// Rebuilds the polynomial with every atom replaced by `f(atom)` (default: itself).

@@ -8,7 +8,9 @@
 //!   expressions are `==`.
 //! - [`Constraint`] is a condition over Dims (`Eq`, `Ne`, `Le`, `Lt`, `And`, `Or`, …),
 //!   printed in the paper's style.
-//! - [`Facts`] holds what is known at a program point and answers [`Truth`].
+//! - [`Facts`] holds what is known at a program point and answers [`Truth`]; with
+//!   [`Facts::ask_explained`] an `Unknown` also says why ([`Why::Budget`] when a bound
+//!   on the prover's work or on the stored facts was reached).
 
 mod constraint;
 mod dim;
@@ -17,7 +19,7 @@ mod symbol;
 
 pub use constraint::Constraint;
 pub use dim::{Atom, Dim, Mono};
-pub use facts::{Facts, Truth};
+pub use facts::{Answer, Facts, Truth, Why};
 pub use symbol::{Provenance, Site, Symbol, SymbolTable};
 
 #[cfg(test)]

@@ -372,7 +372,9 @@ fn two_overflows_are_two_symbols() {
             Constraint::le(x, y),
             Constraint::lt(x, y),
         ] {
-            assert_eq!(Facts::new().ask(&q), Truth::Unknown, "{q}");
+            let answer = Facts::new().ask_explained(&q);
+            assert_eq!(answer.truth, Truth::Unknown, "{q}");
+            assert_eq!(answer.why, Some(Why::Opaque), "{q}");
         }
     }
     let atom = a.as_atom().and_then(Atom::symbol).cloned();
@@ -437,4 +439,86 @@ fn dyn_questions_hold_only_if_they_hold_for_every_value() {
     assert!(!g.is_contradictory());
     assert_eq!(g, f);
     assert_eq!(g.ask(&Constraint::eq(&s("m"), &k(0))), Truth::Unknown);
+}
+
+// ---- Unknown (budget) ----
+
+#[test]
+fn dropped_facts_make_later_unknowns_say_budget() {
+    let mut f = Facts::new();
+    for i in 0..48 {
+        f.assume(&Constraint::le(&k(1), &Dim::val(&format!("v{i}"))));
+    }
+    let w = Dim::val("w");
+    f.assume(&Constraint::le(&k(1), &w));
+    // v0 ≥ 1 was kept; w ≥ 1 did not fit.
+    assert_eq!(
+        f.ask(&Constraint::le(&k(1), &Dim::val("v0"))),
+        Truth::Proven
+    );
+    let a = f.ask_explained(&Constraint::le(&k(1), &w));
+    assert_eq!(a.truth, Truth::Unknown);
+    assert!(a.is_budget());
+    // Connected through a stored fact: still budget.
+    f.assume(&Constraint::eq(&Dim::val("z"), &(w.clone() + k(2))));
+    assert!(f
+        .ask_explained(&Constraint::le(&k(3), &Dim::val("z")))
+        .is_budget());
+    // A question about symbols no dropped fact reaches is merely open.
+    let open = f.ask_explained(&Constraint::le(&k(1), &Dim::val("y")));
+    assert_eq!(open.why, Some(Why::Open));
+    // The answer is ask's.
+    assert_eq!(a.truth, f.ask(&Constraint::le(&k(1), &w)));
+}
+
+#[test]
+fn split_depth_limit_says_budget() {
+    let vals = ["a", "b", "c", "d"].map(Dim::val);
+    let one_or_two = |x: &Dim| Constraint::or([Constraint::eq(x, &k(1)), Constraint::eq(x, &k(2))]);
+    let mut three = Facts::new();
+    for x in &vals[..3] {
+        three.assume(&one_or_two(x));
+    }
+    let sum3 = vals[..3].iter().fold(Dim::zero(), |acc, x| acc + x.clone());
+    assert_eq!(three.ask(&Constraint::le(&k(3), &sum3)), Truth::Proven);
+    let mut four = three.clone();
+    four.assume(&one_or_two(&vals[3]));
+    let sum4 = sum3 + vals[3].clone();
+    let a = four.ask_explained(&Constraint::le(&k(4), &sum4));
+    assert_eq!(a.truth, Truth::Unknown);
+    assert!(a.is_budget());
+}
+
+#[test]
+fn disjunctions_dropped_at_the_cap_are_recorded() {
+    let mut f = Facts::new();
+    for i in 0..13 {
+        let x = Dim::val(&format!("x{i}"));
+        f.assume(&Constraint::or([
+            Constraint::eq(&x, &k(1)),
+            Constraint::eq(&x, &k(2)),
+        ]));
+    }
+    // The oldest (about x0) made room for the newest.
+    let a = f.ask_explained(&Constraint::le(&k(1), &Dim::val("x0")));
+    assert!(a.is_budget());
+    assert_eq!(
+        f.ask(&Constraint::le(&k(1), &Dim::val("x12"))),
+        Truth::Proven
+    );
+}
+
+#[test]
+fn other_unknowns_say_why() {
+    let mut f = Facts::new();
+    let q = Constraint::eq(&s("n"), &k(2));
+    assert_eq!(f.ask_explained(&q).why, Some(Why::Open));
+    assert_eq!(
+        f.ask_explained(&Constraint::Opaque("i in range".into()))
+            .why,
+        Some(Why::Opaque)
+    );
+    assert_eq!(f.ask_explained(&Constraint::True).why, None);
+    f.assume(&Constraint::False);
+    assert_eq!(f.ask_explained(&q).why, Some(Why::Unreachable));
 }
