@@ -370,6 +370,20 @@ impl Facts {
         self.normalize_with(d, &budget)
     }
 
+    /// Bounds on the values of `d` consistent with the facts (`None`: unbounded, or
+    /// beyond `i64`). Sound, not tight: every value of `d` lies within them (and when
+    /// the facts are contradictory there is no value, so the bounds mean nothing).
+    pub fn bounds(&self, d: &Dim) -> (Option<i64>, Option<i64>) {
+        let budget = Budget::new(DEFAULT_BUDGET);
+        let d = self.normalize_with(d, &budget);
+        let iv = self.interval(&d, &budget, 0);
+        let fin = |e: Ext| match e {
+            Ext::Fin(v) => i64::try_from(v).ok(),
+            _ => None,
+        };
+        (fin(iv.lo), fin(iv.hi))
+    }
+
     fn normalize_with(&self, d: &Dim, budget: &Budget) -> Dim {
         let mut cur = d.clone();
         for round in 0..NORMALIZE_ROUNDS {

@@ -270,8 +270,8 @@ proptest! {
 
 #[test]
 fn overflowed_extents_are_never_equal_or_ordered() {
-    // Two unrelated overflows print alike but are two symbols; a check over them must
-    // stay unknown, never proven.
+    // Two unrelated overflows both print as the overflow symbol; a check over them must
+    // stay unknown, never proven (issue #7's "each overflow is fresh", kept sound here).
     let big = Dim::known(i64::MAX);
     let a = big.add(&Dim::one());
     let b = big.mul(&Dim::known(3));
@@ -521,4 +521,97 @@ fn other_unknowns_say_why() {
     assert_eq!(f.ask_explained(&Constraint::True).why, None);
     f.assume(&Constraint::False);
     assert_eq!(f.ask_explained(&q).why, Some(Why::Unreachable));
+}
+
+// ---- Satisfiability ----
+
+#[test]
+fn solve_gives_checked_models() {
+    let (a, b, u) = (s("a"), s("b"), Dim::val("u"));
+    let cs = vec![
+        Constraint::eq(&(a.clone() * k(3)), &(b.clone() + k(7))),
+        Constraint::lt(&u, &(k(0) - a.clone())),
+        Constraint::ne(&b, &k(2)),
+    ];
+    let Solution::Sat(m) = solve(&cs) else {
+        panic!("expected a model: {:?}", solve(&cs));
+    };
+    assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?}");
+    let value = |name: &str| m.iter().find(|(s, _)| s.name() == name).map(|(_, v)| v);
+    assert!(value("a").is_some_and(|v| v >= 0) && value("b").is_some_and(|v| v >= 0));
+    assert_eq!(solve(&[]), Solution::Sat(Model::default()));
+}
+
+#[test]
+fn solve_gives_minimal_conflicts() {
+    let (a, b, c) = (s("a"), s("b"), s("c"));
+    let cs = vec![
+        Constraint::le(&k(1), &c),
+        Constraint::eq(&a, &k(1)),
+        Constraint::le(&c, &k(9)),
+        Constraint::eq(&b, &k(2)),
+        Constraint::eq(&a, &(b.clone() + k(5))),
+    ];
+    // b is an extent (≥ 0), so a == 1 and a == b + 5 already conflict.
+    assert_eq!(solve(&cs), Solution::Unsat(vec![1, 4]));
+    // As a value of unknown sign, b needs its own equation to conflict.
+    let b = Dim::val("b");
+    let cs = vec![
+        Constraint::le(&k(1), &c),
+        Constraint::eq(&a, &k(1)),
+        Constraint::eq(&b, &k(2)),
+        Constraint::eq(&a, &(b.clone() + k(5))),
+    ];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![1, 2, 3]));
+    // Bounds that cross, found by refutation.
+    let u = Dim::val("u");
+    let cs = vec![Constraint::le(&u, &k(3)), Constraint::lt(&k(4), &u)];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1]));
+    // Extent symbols are nonnegative.
+    assert_eq!(
+        solve(&[Constraint::lt(&a, &k(0))]),
+        Solution::Unsat(vec![0])
+    );
+    // Exhausting a finite domain: a ∈ [0,5], a ≠ 0..5.
+    let mut cs = vec![Constraint::le(&a, &k(5))];
+    cs.extend((0..6).map(|v| Constraint::ne(&a, &k(v))));
+    assert!(matches!(solve(&cs), Solution::Unsat(core) if core.len() == 7));
+}
+
+#[test]
+fn solve_is_honest_about_what_it_cannot_do() {
+    let u = Dim::val("u");
+    assert_eq!(
+        solve(&[Constraint::Opaque("x".into())]),
+        Solution::Unknown(Why::Opaque)
+    );
+    let ovf = k(i64::MAX) + k(1);
+    assert_eq!(
+        solve(&[Constraint::eq(&ovf, &u)]),
+        Solution::Unknown(Why::Opaque)
+    );
+    // Bounds as wide as i64 are searched near their ends, without overflow.
+    let wide = [
+        Constraint::le(&k(i64::MIN + 1), &u),
+        Constraint::le(&u, &k(i64::MAX - 1)),
+        Constraint::ne(&u, &k(0)),
+    ];
+    assert!(matches!(solve(&wide), Solution::Sat(m) if wide.iter().all(|c| m.satisfies(c))));
+    // u*u == 2 has no integer model; the search over unbounded u cannot show it.
+    assert_eq!(
+        solve(&[Constraint::eq(&(u.clone() * u), &k(2))]),
+        Solution::Unknown(Why::Budget)
+    );
+}
+
+#[test]
+fn solve_treats_each_dyn_as_its_own_unknown() {
+    let d = Dim::dynamic();
+    // Dyn == 4 ∧ Dyn == 5: two occurrences, two values; neither is in the model.
+    let cs = [Constraint::eq(&d, &k(4)), Constraint::eq(&d, &k(5))];
+    assert_eq!(solve(&cs), Solution::Sat(Model::default()));
+    assert_eq!(
+        solve(&[Constraint::lt(&d, &k(0))]),
+        Solution::Unsat(vec![0])
+    );
 }
