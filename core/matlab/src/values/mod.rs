@@ -368,3 +368,79 @@ impl Symbols {
         out
     }
 }
+
+#[cfg(test)]
+mod symbol_tests {
+    use super::*;
+
+    fn provenance_of(symbols: &Symbols, d: &Dim) -> Provenance {
+        let atom = d.as_atom().and_then(|a| a.symbol()).cloned();
+        let shown = symbols
+            .describe(&d.to_string())
+            .map(|s| s.provenance().clone());
+        assert_eq!(atom.as_ref().map(|s| s.provenance().clone()), shown);
+        shown.unwrap_or(Provenance::User)
+    }
+
+    #[test]
+    fn minted_symbols_keep_their_names_and_say_where_they_came_from() {
+        let symbols = Symbols::default();
+        let site = |stmt| Site {
+            stmt,
+            iterations: vec![],
+        };
+        let x1 = symbols.input_extent("x", 0);
+        assert_eq!(x1.to_string(), "x_1");
+        assert_eq!(x1, symbols.input_extent("x", 0));
+        assert_eq!(
+            provenance_of(&symbols, &x1),
+            Provenance::InputExtent {
+                var: "x".into(),
+                component: 0
+            }
+        );
+        // A user's symbol of the same name is another symbol.
+        assert_ne!(x1, Dim::sym("x_1"));
+
+        let j = symbols.mint("a~j", 1, StmtId(7), false);
+        assert_eq!(j.to_string(), "a~j1");
+        assert_eq!(j, symbols.mint("a~j", 1, StmtId(7), false));
+        assert_eq!(
+            provenance_of(&symbols, &j),
+            Provenance::Join {
+                var: "a".into(),
+                component: 1,
+                site: site(7)
+            }
+        );
+
+        let n = symbols.mint("n", 0, StmtId(4), true);
+        let n2 = symbols.mint("n", 0, StmtId(5), true);
+        assert_eq!([n.to_string(), n2.to_string()], ["n", "n#2"]);
+        assert_ne!(n, n2);
+        let described = symbols.describe("n#2").map(|s| s.provenance().to_string());
+        assert_eq!(
+            described.as_deref(),
+            Some("value of n defined at statement 5")
+        );
+
+        let c = symbols.mint("t~c", 0, StmtId(9), false);
+        assert!(matches!(
+            provenance_of(&symbols, &c),
+            Provenance::DataDependent { target, component: 0, .. } if target == "t"
+        ));
+        let t3 = symbols.in_iteration(3, || symbols.mint("t", 0, StmtId(9), true));
+        assert_eq!(t3.to_string(), "t@3");
+        assert_eq!(
+            provenance_of(&symbols, &t3),
+            Provenance::ScalarValue {
+                var: "t".into(),
+                site: Site {
+                    stmt: 9,
+                    iterations: vec![3]
+                }
+            }
+        );
+        assert_eq!(symbols.table().len(), 6);
+    }
+}
