@@ -5,6 +5,7 @@
 //! extents collapses to `True`/`False` and a symbolic θ prints without clutter.
 
 use super::dim::Dim;
+use super::symbol::Symbol;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -22,9 +23,16 @@ pub enum Constraint {
     Opaque(String),
 }
 
+/// Whether nothing about `a` and `b` may be folded: an overflow stands for no number
+/// in particular, and each `Dyn` is its own unknown (`Dyn - Dyn` is not 0), so these
+/// are left to `Facts::ask`.
+fn unfoldable(a: &Dim, b: &Dim) -> bool {
+    a.is_opaque() || b.is_opaque() || a.is_dyn() || b.is_dyn()
+}
+
 /// What a structural look at `a - b` says about its sign.
 fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
-    if a.is_opaque() || b.is_opaque() {
+    if unfoldable(a, b) {
         return None;
     }
     let d = a.sub(b);
@@ -39,7 +47,7 @@ fn fold_eq(a: &Dim, b: &Dim) -> Option<bool> {
 
 /// `a <= b` decided structurally, if possible.
 fn fold_le(a: &Dim, b: &Dim) -> Option<bool> {
-    if a.is_opaque() || b.is_opaque() {
+    if unfoldable(a, b) {
         return None;
     }
     let d = b.sub(a);
@@ -169,7 +177,6 @@ impl Constraint {
         }
     }
 
-    /// Rewrites every Dim with `f` and re-folds.
     /// Every extent the constraint mentions.
     pub fn dims(&self) -> Vec<&Dim> {
         match self {
@@ -182,6 +189,7 @@ impl Constraint {
         }
     }
 
+    /// Rewrites every Dim with `f` and re-folds.
     pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Constraint {
         match self {
             Constraint::True | Constraint::False | Constraint::Opaque(_) => self.clone(),
@@ -194,9 +202,21 @@ impl Constraint {
         }
     }
 
-    /// Evaluates with every symbol bound; `None` if some symbol is unbound or opaque.
+    /// Evaluates with every symbol bound by display name (see `Dim::eval`); `None` if
+    /// some symbol is unbound or opaque.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
-        let cmp = |a: &Dim, b: &Dim| Some((a.eval(env)?, b.eval(env)?));
+        self.eval_symbols(&|s| env(s.name()))
+    }
+
+    /// Whether some extent of the constraint is the gradual `Dyn`.
+    pub fn mentions_dyn(&self) -> bool {
+        self.dims().iter().any(|d| d.is_dyn())
+    }
+
+    /// Evaluates with every symbol bound by `env` (by identity); `None` if some symbol
+    /// is unbound, an extent is `Dyn`, or the constraint is `Opaque`.
+    pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<bool> {
+        let cmp = |a: &Dim, b: &Dim| Some((a.eval_symbols(env)?, b.eval_symbols(env)?));
         Some(match self {
             Constraint::True => true,
             Constraint::False => false,
@@ -206,11 +226,11 @@ impl Constraint {
             Constraint::Le(a, b) => cmp(a, b).map(|(x, y)| x <= y)?,
             Constraint::Lt(a, b) => cmp(a, b).map(|(x, y)| x < y)?,
             Constraint::And(v) => {
-                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval_symbols(env)).collect();
                 r?.into_iter().all(|x| x)
             }
             Constraint::Or(v) => {
-                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval(env)).collect();
+                let r: Option<Vec<bool>> = v.iter().map(|c| c.eval_symbols(env)).collect();
                 r?.into_iter().any(|x| x)
             }
         })

@@ -6,30 +6,46 @@
 //! equality is structural on the normal form). Opaque atoms (`max(·,0)`, `floor(·/·)`)
 //! hold their arguments in normal form too, so `max(n+1,0)` written two ways is one atom.
 
+use super::symbol::Symbol;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 /// An indivisible factor of a monomial.
+///
+/// Variants are ordered as written (symbols first), which fixes the term order of the
+/// normal form and so how polynomials print.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Atom {
     /// An extent symbol (`p1`, `n`): a nonnegative integer, since array extents are ≥ 0.
-    Sym(Arc<str>),
+    Sym(Symbol),
     /// A program value of unknown sign (the paper's m′ in `rand(m,n)`).
-    Val(Arc<str>),
+    Val(Symbol),
     /// `max(d, 0)`, the paper's `(d + |d|)/2`; kept opaque because it is not polynomial.
     Max0(Box<Dim>),
     /// `floor(num / den)`, for colon counts and convolution arithmetic.
     FloorDiv(Box<Dim>, Box<Dim>),
+    /// The gradual `Dyn` extent (Migeed et al.): some nonnegative extent, consistent
+    /// with every other, and not a symbol — each occurrence is its own unknown, so two
+    /// `Dyn`s are never proven equal. Arithmetic with `Dyn` gives `Dyn` (a `Dim`
+    /// mentioning it is exactly `Dyn`); see `Facts::ask` for what is decided about it.
+    Dyn,
 }
 
 impl Atom {
-    /// Structurally nonnegative: true for extent symbols and `max(·,0)`.
+    /// Structurally nonnegative: true for extent symbols, `max(·,0)` and `Dyn`.
     pub fn is_nonneg(&self) -> bool {
         match self {
-            Atom::Sym(_) | Atom::Max0(_) => true,
+            Atom::Sym(_) | Atom::Max0(_) | Atom::Dyn => true,
             Atom::Val(_) => false,
             Atom::FloorDiv(n, d) => n.is_nonneg() && d.is_nonneg(),
+        }
+    }
+
+    /// The symbol of a `Sym` or `Val` atom.
+    pub fn symbol(&self) -> Option<&Symbol> {
+        match self {
+            Atom::Sym(s) | Atom::Val(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -37,10 +53,27 @@ impl Atom {
     fn mentions(&self, other: &Atom) -> bool {
         self == other
             || match self {
-                Atom::Sym(_) | Atom::Val(_) => false,
+                Atom::Sym(_) | Atom::Val(_) | Atom::Dyn => false,
                 Atom::Max0(d) => d.mentions(other),
                 Atom::FloorDiv(n, d) => n.mentions(other) || d.mentions(other),
             }
+    }
+
+    /// Every symbol atom (`Sym`/`Val`) in this atom, including inside its arguments.
+    fn leaves<'a>(&'a self, out: &mut Vec<&'a Atom>) {
+        match self {
+            Atom::Sym(_) | Atom::Val(_) => {
+                if !out.contains(&self) {
+                    out.push(self);
+                }
+            }
+            Atom::Dyn => {}
+            Atom::Max0(d) => d.leaves_into(out),
+            Atom::FloorDiv(n, d) => {
+                n.leaves_into(out);
+                d.leaves_into(out);
+            }
+        }
     }
 }
 
@@ -81,9 +114,6 @@ pub struct Dim {
     terms: Vec<(Mono, i64)>,
 }
 
-/// Symbol used when integer arithmetic overflows: an opaque value, never a wrong number.
-const OVERFLOW: &str = "⟂overflow";
-
 impl Dim {
     pub fn known(v: i64) -> Dim {
         Dim::from_map(BTreeMap::from([(Mono::default(), v)]))
@@ -97,18 +127,42 @@ impl Dim {
         Dim::known(1)
     }
 
-    /// An extent symbol (nonnegative).
+    /// An extent symbol (nonnegative) whose identity is its name (see [`Symbol::user`]).
     pub fn sym(name: &str) -> Dim {
-        Dim::atom(Atom::Sym(name.into()))
+        Dim::atom(Atom::Sym(Symbol::user(name)))
     }
 
-    /// A program value of unknown sign (e.g. the argument `n` of `zeros(n)`).
+    /// A program value of unknown sign (e.g. the argument `n` of `zeros(n)`) whose
+    /// identity is its name.
     pub fn val(name: &str) -> Dim {
-        Dim::atom(Atom::Val(name.into()))
+        Dim::atom(Atom::Val(Symbol::user(name)))
+    }
+
+    /// `s` as an extent (nonnegative).
+    pub fn extent_of(s: &Symbol) -> Dim {
+        Dim::atom(Atom::Sym(s.clone()))
+    }
+
+    /// `s` as a value of unknown sign.
+    pub fn value_of(s: &Symbol) -> Dim {
+        Dim::atom(Atom::Val(s.clone()))
+    }
+
+    /// The gradual `Dyn` extent (see [`Atom::Dyn`]).
+    pub fn dynamic() -> Dim {
+        Dim::atom(Atom::Dyn)
+    }
+
+    /// Whether this is `Dyn` (a `Dim` that mentions `Dyn` is exactly `Dyn`).
+    pub fn is_dyn(&self) -> bool {
+        matches!(self.terms.as_slice(), [(m, 1)] if m.0 == [Atom::Dyn])
     }
 
     /// The product of a monomial's atoms (coefficient 1).
     pub fn atom_product(m: &Mono) -> Dim {
+        if m.0.contains(&Atom::Dyn) {
+            return Dim::dynamic();
+        }
         Dim {
             terms: vec![(m.clone(), 1)],
         }
@@ -120,19 +174,23 @@ impl Dim {
         }
     }
 
-    fn overflow() -> Dim {
-        Dim::val(OVERFLOW)
+    /// The value of `op` on `operands` when it does not fit an `i64`: a symbol of its
+    /// own, whose identity is that computation (provenance: overflow), never a wrong
+    /// number. Two different overflows are two symbols.
+    fn overflow(op: char, operands: &[&Dim]) -> Dim {
+        let operands = operands.iter().map(|d| (*d).clone()).collect();
+        Dim::value_of(&Symbol::overflow(op, operands))
     }
 
-    /// Whether arithmetic overflowed somewhere in this extent: it stands for no number
-    /// in particular, so nothing about it can be decided (two overflowed extents are
-    /// not equal merely because both print as an overflow).
+    /// Whether arithmetic overflowed somewhere in this extent: nothing about it is ever
+    /// decided (each overflow is its own symbol, and `Facts` answers `Unknown` for any
+    /// question that mentions one).
     pub fn is_opaque(&self) -> bool {
         self.atoms().any(|a| match a {
-            Atom::Val(n) => &**n == OVERFLOW,
+            Atom::Val(s) => s.is_overflow(),
             Atom::Max0(d) => d.is_opaque(),
             Atom::FloorDiv(n, d) => n.is_opaque() || d.is_opaque(),
-            Atom::Sym(_) => false,
+            Atom::Sym(_) | Atom::Dyn => false,
         })
     }
 
@@ -176,21 +234,27 @@ impl Dim {
     }
 
     pub fn add(&self, other: &Dim) -> Dim {
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
         let mut map: BTreeMap<Mono, i64> = self.terms.iter().cloned().collect();
         for (m, c) in &other.terms {
             let e = map.entry(m.clone()).or_insert(0);
             match e.checked_add(*c) {
                 Some(v) => *e = v,
-                None => return Dim::overflow(),
+                None => return Dim::overflow('+', &[self, other]),
             }
         }
         Dim::from_map(map)
     }
 
     pub fn neg(&self) -> Dim {
+        if self.is_dyn() {
+            return Dim::dynamic();
+        }
         match self.scale(-1) {
             Some(d) => d,
-            None => Dim::overflow(),
+            None => Dim::overflow('-', &[&Dim::zero(), self]),
         }
     }
 
@@ -199,16 +263,19 @@ impl Dim {
     }
 
     pub fn mul(&self, other: &Dim) -> Dim {
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
         let mut map: BTreeMap<Mono, i64> = BTreeMap::new();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
                 let Some(c) = c1.checked_mul(*c2) else {
-                    return Dim::overflow();
+                    return Dim::overflow('*', &[self, other]);
                 };
                 let e = map.entry(m1.times(m2)).or_insert(0);
                 match e.checked_add(c) {
                     Some(v) => *e = v,
-                    None => return Dim::overflow(),
+                    None => return Dim::overflow('*', &[self, other]),
                 }
             }
         }
@@ -268,12 +335,16 @@ impl Dim {
     /// `floor(self / den)`. Exact when `den` divides every term; a known zero divisor
     /// gives an opaque atom (the caller decides what division by zero means).
     pub fn floor_div(&self, den: &Dim) -> Dim {
+        if self.is_dyn() || den.is_dyn() {
+            return Dim::dynamic();
+        }
         if let Some(k) = den.as_known() {
             if k == 1 {
                 return self.clone();
             }
             if let (Some(n), true) = (self.as_known(), k != 0) {
-                return floor_div_i64(n, k).map_or_else(Dim::overflow, Dim::known);
+                return floor_div_i64(n, k)
+                    .map_or_else(|| Dim::overflow('/', &[self, den]), Dim::known);
             }
             if k < 0 {
                 return self.neg().floor_div(&Dim::known(-k));
@@ -320,6 +391,20 @@ impl Dim {
         self.atoms().any(|x| x.mentions(a))
     }
 
+    /// Every symbol atom (`Sym`/`Val`) this Dim mentions, including inside `max(·,0)`
+    /// and `floor(·/·)`, each once, in order of first occurrence.
+    pub fn leaves(&self) -> Vec<&Atom> {
+        let mut out = Vec::new();
+        self.leaves_into(&mut out);
+        out
+    }
+
+    fn leaves_into<'a>(&'a self, out: &mut Vec<&'a Atom>) {
+        for a in self.atoms() {
+            a.leaves(out);
+        }
+    }
+
     /// Rebuilds the polynomial with every atom replaced by `f(atom)` (default: itself).
     /// Opaque atoms are rebuilt through their smart constructors after their arguments
     /// are rewritten, so simplifications that become possible are applied.
@@ -343,8 +428,15 @@ impl Dim {
         acc
     }
 
-    /// Evaluates with every symbol bound by `env`; `None` if a symbol is unbound.
+    /// Evaluates with every symbol bound by `env`, looked up by display name (for
+    /// tests and readers, where names are unique); `None` if a symbol is unbound.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        self.eval_symbols(&|s| env(s.name()))
+    }
+
+    /// Evaluates with every symbol bound by `env` (by identity); `None` if a symbol is
+    /// unbound, a division is by zero, arithmetic overflows or the Dim is `Dyn`.
+    pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
         let mut acc: i64 = 0;
         for (m, c) in &self.terms {
             let mut p = *c;
@@ -357,15 +449,16 @@ impl Dim {
     }
 }
 
-fn eval_atom(a: &Atom, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+fn eval_atom(a: &Atom, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
     match a {
         Atom::Sym(s) | Atom::Val(s) => env(s),
-        Atom::Max0(d) => Some(d.eval(env)?.max(0)),
+        Atom::Max0(d) => Some(d.eval_symbols(env)?.max(0)),
         Atom::FloorDiv(n, d) => {
-            let d = d.eval(env)?;
+            let d = d.eval_symbols(env)?;
             (d != 0).then_some(())?;
-            floor_div_i64(n.eval(env)?, d)
+            floor_div_i64(n.eval_symbols(env)?, d)
         }
+        Atom::Dyn => None,
     }
 }
 
@@ -422,8 +515,9 @@ impl std::ops::Neg for Dim {
 impl fmt::Display for Atom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Atom::Sym(s) | Atom::Val(s) => f.write_str(s),
+            Atom::Sym(s) | Atom::Val(s) => f.write_str(s.name()),
             Atom::Max0(d) => write!(f, "max({d},0)"),
+            Atom::Dyn => f.write_str("Dyn"),
             Atom::FloorDiv(n, d) => {
                 let n = paren_if_compound(n);
                 let d = paren_if_compound(d);

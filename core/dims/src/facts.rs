@@ -5,10 +5,13 @@
 //! combinations, so `a == b+1` and `p2 == q1` both work); other equalities, `≠` facts
 //! and `≥ 0` facts are kept as polynomials. Questions are answered by normalising and
 //! then by interval reasoning (extent symbols are ≥ 0). Every step spends from a budget;
-//! running out answers `Unknown`, never a guess.
+//! running out answers `Unknown`, never a guess — and [`Facts::ask_explained`] says so
+//! ([`Why::Budget`]), as it does when a fact the question depends on was dropped
+//! because the stored facts reached their bound.
 
 use super::constraint::Constraint;
 use super::dim::{Atom, Dim};
+use super::symbol::Symbol;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -52,16 +55,62 @@ impl Truth {
     }
 }
 
+/// Why a question was left `Unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Why {
+    /// The facts leave it open: some values consistent with them satisfy it, others
+    /// may not (as far as the prover can tell within its budget, which was not spent).
+    Open,
+    /// The prover's budget ran out (steps, case-split depth, normalisation rounds), or
+    /// a fact the question depends on was dropped because the stored facts reached
+    /// their bound: more work might decide it.
+    Budget,
+    /// It involves something no reasoning applies to: an overflowed extent or a
+    /// condition not expressible over extents (`Constraint::Opaque`).
+    Opaque,
+    /// The facts contradict each other (the program point is unreachable): nothing is
+    /// claimed.
+    Unreachable,
+}
+
+/// An answer with its reason: `why` is `Some` exactly when `truth` is `Unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Answer {
+    pub truth: Truth,
+    pub why: Option<Why>,
+}
+
+impl Answer {
+    fn decided(truth: Truth) -> Answer {
+        Answer { truth, why: None }
+    }
+
+    fn unknown(why: Why) -> Answer {
+        Answer {
+            truth: Truth::Unknown,
+            why: Some(why),
+        }
+    }
+
+    /// Unknown because a bound on the prover's work or on the stored facts was reached.
+    pub fn is_budget(&self) -> bool {
+        self.why == Some(Why::Budget)
+    }
+}
+
 /// Steps one `ask` may spend before answering `Unknown`.
 const DEFAULT_BUDGET: u32 = 10_000;
 /// At most this many unsolved facts of each kind (and solved rewrites) are kept: facts
 /// only ever help, so dropping new ones past the bound is sound, and it keeps every
-/// `ask` cheap on long programs.
+/// `ask` cheap on long programs. What is dropped is recorded (see [`Dropped`]).
 const MAX_STORED: usize = 48;
+/// At most this many symbols of dropped facts are remembered; past it, every `Unknown`
+/// may be for want of a dropped fact.
+const MAX_DROPPED_ATOMS: usize = 64;
 /// Rounds of normalisation before giving up on a fixpoint.
 const NORMALIZE_ROUNDS: usize = 8;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 struct Inner {
     /// Solved equalities `atom := dim`; right sides are fully normalised.
     subst: BTreeMap<Atom, Dim>,
@@ -78,6 +127,62 @@ struct Inner {
     disjunctions: Vec<Vec<Constraint>>,
     /// The facts contradict each other: the program point is unreachable.
     contradictory: bool,
+    /// What was dropped at a bound: it explains `Unknown` answers and never changes
+    /// one, so it takes no part in equality (fixed points converge exactly as before).
+    dropped: Dropped,
+}
+
+impl PartialEq for Inner {
+    fn eq(&self, o: &Inner) -> bool {
+        self.subst == o.subst
+            && self.zeros == o.zeros
+            && self.nonzero == o.nonzero
+            && self.nonneg == o.nonneg
+            && self.disjunctions == o.disjunctions
+            && self.contradictory == o.contradictory
+    }
+}
+
+impl Eq for Inner {}
+
+/// The symbols of facts dropped because a bound was reached (the stored facts were
+/// full, an equality took too many steps to solve, the oldest disjunction made room).
+/// A later `Unknown` about anything connected to them is reported as [`Why::Budget`].
+#[derive(Clone, Debug, Default)]
+struct Dropped {
+    atoms: Vec<Atom>,
+    /// Too many to remember: any `Unknown` may be for want of a dropped fact.
+    all: bool,
+}
+
+impl Dropped {
+    fn record(&mut self, c: &Constraint) {
+        for d in c.dims() {
+            for a in d.leaves() {
+                self.add(a);
+            }
+        }
+    }
+
+    fn add(&mut self, a: &Atom) {
+        if self.atoms.contains(a) {
+            return;
+        }
+        if self.atoms.len() >= MAX_DROPPED_ATOMS {
+            self.all = true;
+        } else {
+            self.atoms.push(a.clone());
+        }
+    }
+
+    fn merge(&mut self, o: &Dropped) {
+        self.all |= o.all;
+        o.atoms.iter().for_each(|a| self.add(a));
+    }
+
+    fn any(&self) -> bool {
+        self.all || !self.atoms.is_empty()
+    }
 }
 
 /// At most this many disjunctions are kept (the oldest are dropped: sound, as facts
@@ -196,27 +301,45 @@ impl Interval {
     }
 }
 
-/// A per-ask budget of reasoning steps.
-struct Budget(Cell<u32>);
+/// A per-ask budget of reasoning steps; `exhausted` records that some bound (steps,
+/// depth, rounds) cut the reasoning short.
+struct Budget {
+    left: Cell<u32>,
+    exhausted: Cell<bool>,
+}
 
 impl Budget {
+    fn new(steps: u32) -> Budget {
+        Budget {
+            left: Cell::new(steps),
+            exhausted: Cell::new(false),
+        }
+    }
+
     fn spend(&self) -> bool {
-        let left = self.0.get();
+        let left = self.left.get();
         if left == 0 {
+            self.exhausted.set(true);
             return false;
         }
-        self.0.set(left - 1);
+        self.left.set(left - 1);
         true
     }
 
     fn spend_many(&self, n: u32) -> bool {
-        let left = self.0.get();
+        let left = self.left.get();
         if left < n {
-            self.0.set(0);
+            self.left.set(0);
+            self.exhausted.set(true);
             return false;
         }
-        self.0.set(left - n);
+        self.left.set(left - n);
         true
+    }
+
+    /// A bound other than the step count was reached.
+    fn cut(&self) {
+        self.exhausted.set(true);
     }
 }
 
@@ -243,19 +366,36 @@ impl Facts {
     /// are rebuilt from normalised arguments, and `max(x,0)` is simplified when the
     /// facts fix the sign of `x`.
     pub fn normalize(&self, d: &Dim) -> Dim {
-        let budget = Budget(Cell::new(DEFAULT_BUDGET));
+        let budget = Budget::new(DEFAULT_BUDGET);
         self.normalize_with(d, &budget)
+    }
+
+    /// Bounds on the values of `d` consistent with the facts (`None`: unbounded, or
+    /// beyond `i64`). Sound, not tight: every value of `d` lies within them (and when
+    /// the facts are contradictory there is no value, so the bounds mean nothing).
+    pub fn bounds(&self, d: &Dim) -> (Option<i64>, Option<i64>) {
+        let budget = Budget::new(DEFAULT_BUDGET);
+        let d = self.normalize_with(d, &budget);
+        let iv = self.interval(&d, &budget, 0);
+        let fin = |e: Ext| match e {
+            Ext::Fin(v) => i64::try_from(v).ok(),
+            _ => None,
+        };
+        (fin(iv.lo), fin(iv.hi))
     }
 
     fn normalize_with(&self, d: &Dim, budget: &Budget) -> Dim {
         let mut cur = d.clone();
-        for _ in 0..NORMALIZE_ROUNDS {
+        for round in 0..NORMALIZE_ROUNDS {
             if self.inner.subst.is_empty() && self.inner.nonneg.is_empty() {
                 return cur;
             }
             let next = cur.substitute(&|a| self.rewrite_atom(a, budget));
             if next == cur {
                 break;
+            }
+            if round + 1 == NORMALIZE_ROUNDS {
+                budget.cut();
             }
             cur = next;
         }
@@ -282,25 +422,119 @@ impl Facts {
     }
 
     /// Proven / Refuted / Unknown for `c` under these facts.
+    ///
+    /// **`Dyn`.** Each occurrence of the gradual `Dyn` extent is its own unknown
+    /// nonnegative integer about which the facts know nothing: `c` is proven when it
+    /// holds for every value of every occurrence (and of the other unknowns), refuted
+    /// when it fails for every value. So `Dyn ≥ 0` is proven, `Dyn < 0` refuted,
+    /// `Dyn == 4`, `Dyn == Dyn` and `Dyn ≤ Dyn` are unknown (two `Dyn`s are not one
+    /// value), and `Dyn + 1` is `Dyn` (`Dyn + 1 ≥ 1` is unknown: arithmetic forgets).
+    /// Gradual consistency (`d ~ Dyn`) is "not refuted". Facts never learn anything
+    /// from a constraint that mentions `Dyn` (see [`Facts::assume`]).
     pub fn ask(&self, c: &Constraint) -> Truth {
+        self.answer(c, false).truth
+    }
+
+    /// [`Facts::ask`] with the reason for an `Unknown`: [`Why::Budget`] when a bound
+    /// on the work (steps, case splits, normalisation rounds) was reached while
+    /// answering, or when a fact connected to the question was dropped at a bound on
+    /// the stored facts; the truth is exactly `ask`'s.
+    pub fn ask_explained(&self, c: &Constraint) -> Answer {
+        self.answer(c, true)
+    }
+
+    /// The answer; the reason for an `Unknown` is worked out only when `explain` (plain
+    /// `ask` does not pay for it, and says `Open`).
+    fn answer(&self, c: &Constraint, explain: bool) -> Answer {
         if self.inner.contradictory {
             // Unreachable point: claim nothing rather than "everything holds".
-            return Truth::Unknown;
+            return Answer::unknown(Why::Unreachable);
         }
         if c.dims().iter().any(|d| d.is_opaque()) {
             // An overflowed extent is no number in particular: nothing follows.
-            return Truth::Unknown;
+            return Answer::unknown(Why::Opaque);
         }
-        let budget = Budget(Cell::new(DEFAULT_BUDGET));
-        self.ask_split(c, &budget, 0)
+        let fresh;
+        let c = if c.mentions_dyn() {
+            fresh = dyn_occurrences(c, &Cell::new(0));
+            &fresh
+        } else {
+            c
+        };
+        let budget = Budget::new(DEFAULT_BUDGET);
+        let truth = self.ask_split(c, &budget, 0);
+        if truth != Truth::Unknown {
+            return Answer::decided(truth);
+        }
+        if !explain {
+            return Answer::unknown(Why::Open);
+        }
+        if budget.exhausted.get() || self.dropped_reaches(c) {
+            Answer::unknown(Why::Budget)
+        } else if has_opaque(c) {
+            Answer::unknown(Why::Opaque)
+        } else {
+            Answer::unknown(Why::Open)
+        }
+    }
+
+    /// Whether a dropped fact may bear on `c`: it mentions a symbol connected to `c`'s
+    /// through the stored facts (facts about unconnected symbols cannot decide it).
+    fn dropped_reaches(&self, c: &Constraint) -> bool {
+        let dropped = &self.inner.dropped;
+        if !dropped.any() {
+            return false;
+        }
+        if dropped.all {
+            return true;
+        }
+        let leaves = |c: &Constraint| -> Vec<Atom> {
+            let mut out: Vec<Atom> = Vec::new();
+            for d in c.dims() {
+                for a in d.leaves() {
+                    if !out.contains(a) {
+                        out.push(a.clone());
+                    }
+                }
+            }
+            out
+        };
+        let mut reached = leaves(c);
+        let mut facts: Vec<Vec<Atom>> = self.as_constraints().iter().map(leaves).collect();
+        loop {
+            let before = reached.len();
+            facts.retain(|f| {
+                if f.iter().any(|a| reached.contains(a)) {
+                    for a in f {
+                        if !reached.contains(a) {
+                            reached.push(a.clone());
+                        }
+                    }
+                    false
+                } else {
+                    true
+                }
+            });
+            if reached.len() == before {
+                break;
+            }
+        }
+        reached.iter().any(|a| dropped.atoms.contains(a))
     }
 
     /// `ask_with`, then, if that leaves `c` open, a case split on the first disjunction
     /// that shares a symbol with `c`.
     fn ask_split(&self, c: &Constraint, budget: &Budget, depth: u32) -> Truth {
         let base = self.ask_with(c, budget);
-        if base != Truth::Unknown || depth >= MAX_SPLIT_DEPTH || self.inner.disjunctions.is_empty()
-        {
+        if base != Truth::Unknown || self.inner.disjunctions.is_empty() {
+            return base;
+        }
+        if depth >= MAX_SPLIT_DEPTH {
+            // A disjunction that could still decide `c` is left unsplit.
+            let mut alts = self.inner.disjunctions.iter().flatten();
+            if alts.any(|a| shares_atom(a, c)) {
+                budget.cut();
+            }
             return base;
         }
         if let Constraint::And(parts) = c {
@@ -483,6 +717,9 @@ impl Facts {
     }
 
     fn atom_interval(&self, a: &Atom, budget: &Budget, depth: u32) -> Interval {
+        if depth > 4 {
+            budget.cut();
+        }
         if depth > 4 || !budget.spend() {
             return if a.is_nonneg() {
                 Interval {
@@ -494,7 +731,7 @@ impl Facts {
             };
         }
         let base = match a {
-            Atom::Sym(_) => Interval {
+            Atom::Sym(_) | Atom::Dyn => Interval {
                 lo: Ext::Fin(0),
                 hi: Ext::PosInf,
             },
@@ -543,8 +780,12 @@ impl Facts {
 
     /// Adds what can be learned from `c` holding: equalities are solved, `≠`/`≤`/`<`
     /// recorded, conjunctions split, and a disjunction is used when all but one of its
-    /// disjuncts are refuted.
+    /// disjuncts are refuted. A comparison (or disjunction) that mentions `Dyn` teaches
+    /// nothing: `Dyn` is some value, not one the facts could name.
     pub fn assume(&mut self, c: &Constraint) {
+        if !matches!(c, Constraint::And(_)) && c.mentions_dyn() {
+            return;
+        }
         match c {
             Constraint::True | Constraint::Opaque(_) => {}
             Constraint::False => Arc::make_mut(&mut self.inner).contradictory = true,
@@ -554,7 +795,8 @@ impl Facts {
                 if d.is_zero() {
                     Arc::make_mut(&mut self.inner).contradictory = true;
                 } else if !d.is_known() {
-                    push_bounded(&mut Arc::make_mut(&mut self.inner).nonzero, d);
+                    let inner = Arc::make_mut(&mut self.inner);
+                    push_bounded(&mut inner.nonzero, &mut inner.dropped, d, Constraint::Ne);
                 }
             }
             Constraint::Le(a, b) => self.add_nonneg(b.sub(a)),
@@ -562,7 +804,7 @@ impl Facts {
             Constraint::And(v) => v.iter().for_each(|x| self.assume(x)),
             Constraint::Or(v) => {
                 // Plain questions (no case splits): assuming must stay cheap.
-                let plain = |x: &Constraint| self.ask_with(x, &Budget(Cell::new(DEFAULT_BUDGET)));
+                let plain = |x: &Constraint| self.ask_with(x, &Budget::new(DEFAULT_BUDGET));
                 let open: Vec<&Constraint> = v.iter().filter(|x| !plain(x).is_refuted()).collect();
                 match open.as_slice() {
                     [] => Arc::make_mut(&mut self.inner).contradictory = true,
@@ -573,7 +815,8 @@ impl Facts {
                         let inner = Arc::make_mut(&mut self.inner);
                         if !inner.disjunctions.contains(&alts) {
                             if inner.disjunctions.len() >= MAX_DISJUNCTIONS {
-                                inner.disjunctions.remove(0);
+                                let oldest = inner.disjunctions.remove(0);
+                                inner.dropped.record(&Constraint::Or(oldest));
                             }
                             inner.disjunctions.push(alts);
                         }
@@ -596,7 +839,12 @@ impl Facts {
             Some(v) if v < 0 => Arc::make_mut(&mut self.inner).contradictory = true,
             Some(_) => {}
             None if d.is_nonneg() => {}
-            None => push_bounded(&mut Arc::make_mut(&mut self.inner).nonneg, d),
+            None => {
+                let inner = Arc::make_mut(&mut self.inner);
+                push_bounded(&mut inner.nonneg, &mut inner.dropped, d, |d, z| {
+                    Constraint::Le(z, d)
+                });
+            }
         }
     }
 
@@ -607,6 +855,11 @@ impl Facts {
         while let Some(d) = work.pop() {
             steps += 1;
             if steps > 64 {
+                // Left unsolved: recorded as dropped, with what is still queued.
+                let inner = Arc::make_mut(&mut self.inner);
+                for d in std::iter::once(d).chain(work) {
+                    inner.dropped.record(&Constraint::Eq(d, Dim::zero()));
+                }
                 break;
             }
             let d = self.normalize(&d);
@@ -618,9 +871,15 @@ impl Facts {
                 continue;
             }
             match pivot(&d) {
-                Some(_) if self.inner.subst.len() >= MAX_STORED => {}
+                Some(_) if self.inner.subst.len() >= MAX_STORED => {
+                    let inner = Arc::make_mut(&mut self.inner);
+                    inner.dropped.record(&Constraint::Eq(d, Dim::zero()));
+                }
                 Some((x, rhs)) => work.extend(self.bind(x, rhs)),
-                None => push_bounded(&mut Arc::make_mut(&mut self.inner).zeros, d),
+                None => {
+                    let inner = Arc::make_mut(&mut self.inner);
+                    push_bounded(&mut inner.zeros, &mut inner.dropped, d, Constraint::Eq);
+                }
             }
         }
     }
@@ -668,7 +927,7 @@ impl Facts {
             return a.clone();
         }
         let mut out = Facts::new();
-        let plain = |f: &Facts, c: &Constraint| f.ask_with(c, &Budget(Cell::new(DEFAULT_BUDGET)));
+        let plain = |f: &Facts, c: &Constraint| f.ask_with(c, &Budget::new(DEFAULT_BUDGET));
         for (this, other) in [(a, b), (b, a)] {
             for c in this.as_constraints() {
                 let kept = match &c {
@@ -680,6 +939,12 @@ impl Facts {
                     out.assume(&c);
                 }
             }
+        }
+        // Facts dropped on either path may be missing from the meet too.
+        if a.inner.dropped.any() || b.inner.dropped.any() {
+            let inner = Arc::make_mut(&mut out.inner);
+            inner.dropped.merge(&a.inner.dropped);
+            inner.dropped.merge(&b.inner.dropped);
         }
         out
     }
@@ -775,10 +1040,44 @@ fn is_multiple(d: &Dim, z: &Dim) -> bool {
     z.mul(&Dim::known(dc / zc)) == *d
 }
 
-/// Adds `d` unless it is already known or the list is full (see [`MAX_STORED`]).
-fn push_bounded(list: &mut Vec<Dim>, d: Dim) {
-    if list.len() < MAX_STORED && !list.contains(&d) {
+/// Adds `d` unless it is already known or the list is full (see [`MAX_STORED`]); a
+/// fact dropped for want of room is recorded, as the constraint `fact(d, 0)`.
+fn push_bounded(
+    list: &mut Vec<Dim>,
+    dropped: &mut Dropped,
+    d: Dim,
+    fact: impl Fn(Dim, Dim) -> Constraint,
+) {
+    if list.contains(&d) {
+        return;
+    }
+    if list.len() < MAX_STORED {
         list.push(d);
+    } else {
+        dropped.record(&fact(d, Dim::zero()));
+    }
+}
+
+/// `c` with each `Dyn` extent replaced by a symbol of its own (numbered from `next`),
+/// so a question about `Dyn` is a question about fresh unknowns no fact mentions.
+pub(crate) fn dyn_occurrences(c: &Constraint, next: &Cell<u32>) -> Constraint {
+    c.map_dims(&|d| {
+        if d.is_dyn() {
+            let k = next.get();
+            next.set(k + 1);
+            Dim::extent_of(&Symbol::dyn_occurrence(k))
+        } else {
+            d.clone()
+        }
+    })
+}
+
+/// Whether `c` contains a part no reasoning applies to.
+fn has_opaque(c: &Constraint) -> bool {
+    match c {
+        Constraint::Opaque(_) => true,
+        Constraint::And(v) | Constraint::Or(v) => v.iter().any(has_opaque),
+        _ => c.dims().iter().any(|d| d.is_opaque()),
     }
 }
 

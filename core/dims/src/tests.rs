@@ -283,3 +283,335 @@ fn overflowed_extents_are_never_equal_or_ordered() {
     assert_eq!(f.ask(&Constraint::eq(&a, &a)), Truth::Unknown);
     assert!(!Dim::known(5).is_opaque());
 }
+
+// ---- Symbols as identities (issue #7 item 4) ----
+
+#[test]
+fn minted_symbols_are_identities_not_names() {
+    let mut table = SymbolTable::new();
+    let site = |stmt| Site {
+        stmt,
+        iterations: vec![],
+    };
+    let a = table.mint(
+        "a~j1",
+        Provenance::Join {
+            var: "a".into(),
+            component: 0,
+            site: site(7),
+        },
+    );
+    // Same display name, different entry: a different symbol.
+    let b = table.mint(
+        "a~j1",
+        Provenance::Join {
+            var: "a".into(),
+            component: 0,
+            site: site(9),
+        },
+    );
+    assert_ne!(a, b);
+    assert_eq!(a, a.clone());
+    assert_eq!(a.id(), Some(1));
+    assert_eq!(table.get(2), Some(&b));
+    assert_eq!(Dim::extent_of(&a).to_string(), "a~j1");
+    assert!((Dim::extent_of(&a) - Dim::extent_of(&b))
+        .as_known()
+        .is_none());
+    assert_eq!(
+        Facts::new().ask(&Constraint::eq(&Dim::extent_of(&a), &Dim::extent_of(&b))),
+        Truth::Unknown
+    );
+    // A minted symbol is not the user's symbol of the same name.
+    assert_ne!(Dim::extent_of(&a), s("a~j1"));
+    // User symbols are identified by their names.
+    assert_eq!(s("p1"), s("p1"));
+    assert_eq!(Symbol::user("n").provenance(), &Provenance::User);
+    // The table says where a symbol came from.
+    let n = table.mint(
+        "n#2",
+        Provenance::ScalarValue {
+            var: "n".into(),
+            site: site(4),
+        },
+    );
+    assert_eq!(
+        table.find("n#2").map(|s| s.provenance().to_string()),
+        Some("value of n defined at statement 4".to_string())
+    );
+    assert_eq!(Dim::value_of(&n).to_string(), "n#2");
+    assert_eq!(table.len(), 3);
+}
+
+#[test]
+fn symbols_order_by_name_so_polynomials_print_as_before() {
+    let mut table = SymbolTable::new();
+    let q = table.mint("q1", Provenance::User);
+    let p = table.mint("p1", Provenance::User);
+    let d = Dim::extent_of(&q) + Dim::extent_of(&p);
+    assert_eq!(d.to_string(), "p1+q1");
+    assert_eq!((s("q1") + s("p1")).to_string(), "p1+q1");
+}
+
+// ---- Overflows are fresh symbols ----
+
+#[test]
+fn two_overflows_are_two_symbols() {
+    let big = k(i64::MAX);
+    let a = big.add(&k(1));
+    let b = big.mul(&k(3));
+    let c = k(i64::MIN).neg();
+    assert!(a.is_opaque() && b.is_opaque() && c.is_opaque());
+    assert_ne!(a, b);
+    assert_ne!(a, c);
+    assert!(!(&a - &b).is_zero());
+    for (x, y) in [(&a, &b), (&b, &a), (&a, &c)] {
+        for q in [
+            Constraint::eq(x, y),
+            Constraint::ne(x, y),
+            Constraint::le(x, y),
+            Constraint::lt(x, y),
+        ] {
+            let answer = Facts::new().ask_explained(&q);
+            assert_eq!(answer.truth, Truth::Unknown, "{q}");
+            assert_eq!(answer.why, Some(Why::Opaque), "{q}");
+        }
+    }
+    let atom = a.as_atom().and_then(Atom::symbol).cloned();
+    assert!(atom.is_some_and(|s| s.is_overflow()));
+    assert_eq!(a.to_string(), "⟂overflow");
+    // The same computation is the same value, hence the same symbol.
+    assert_eq!(a, big.add(&k(1)));
+    // Overflow inside a larger extent keeps it opaque.
+    assert!((a.clone() + s("n")).is_opaque());
+    assert!((a.max0()).is_opaque());
+}
+
+// ---- Dyn ----
+
+#[test]
+fn dyn_absorbs_arithmetic_and_prints() {
+    let d = Dim::dynamic();
+    assert!(d.is_dyn());
+    assert_eq!(d.to_string(), "Dyn");
+    assert!((d.clone() + k(1)).is_dyn());
+    assert!((d.clone() * s("n")).is_dyn());
+    assert!((d.clone() - d.clone()).is_dyn());
+    assert!(d.max0().is_dyn());
+    assert!(s("n").floor_div(&d).is_dyn());
+    assert!(!(s("n") + k(1)).is_dyn());
+    assert_eq!(d.eval(&env), None);
+    // Structurally (as a gradual type) Dyn is Dyn; as extents, nothing folds.
+    assert_eq!(d, Dim::dynamic());
+    assert_eq!(Constraint::eq(&d, &d), Constraint::Eq(d.clone(), d.clone()));
+    assert_eq!(Constraint::le(&d, &d), Constraint::Le(d.clone(), d.clone()));
+}
+
+#[test]
+fn dyn_questions_hold_only_if_they_hold_for_every_value() {
+    let d = Dim::dynamic();
+    let mut f = Facts::new();
+    f.assume(&Constraint::eq(&s("n"), &k(4)));
+    let ask = |c: Constraint| f.ask(&c);
+    assert_eq!(ask(Constraint::le(&k(0), &d)), Truth::Proven);
+    assert_eq!(ask(Constraint::lt(&d, &k(0))), Truth::Refuted);
+    assert_eq!(ask(Constraint::eq(&d, &k(-1))), Truth::Refuted);
+    assert_eq!(ask(Constraint::eq(&d, &k(4))), Truth::Unknown);
+    assert_eq!(ask(Constraint::eq(&d, &s("n"))), Truth::Unknown);
+    // Two Dyns are two unknowns: neither equal nor ordered.
+    assert_eq!(ask(Constraint::eq(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::ne(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::le(&d, &d)), Truth::Unknown);
+    assert_eq!(ask(Constraint::le(&d, &(d.clone() + k(1)))), Truth::Unknown);
+    // Each occurrence is its own unknown, even within one question: `Dyn == 0 ∨
+    // 0 < Dyn` may fail (the first 1, the second 0).
+    assert_eq!(
+        ask(Constraint::or([
+            Constraint::eq(&d, &k(0)),
+            Constraint::lt(&k(0), &d)
+        ])),
+        Truth::Unknown
+    );
+    // Facts learn nothing from Dyn.
+    let mut g = f.clone();
+    g.assume(&Constraint::eq(&s("m"), &d));
+    g.assume(&Constraint::lt(&d, &k(0)));
+    assert!(!g.is_contradictory());
+    assert_eq!(g, f);
+    assert_eq!(g.ask(&Constraint::eq(&s("m"), &k(0))), Truth::Unknown);
+}
+
+// ---- Unknown (budget) ----
+
+#[test]
+fn dropped_facts_make_later_unknowns_say_budget() {
+    let mut f = Facts::new();
+    for i in 0..48 {
+        f.assume(&Constraint::le(&k(1), &Dim::val(&format!("v{i}"))));
+    }
+    let w = Dim::val("w");
+    f.assume(&Constraint::le(&k(1), &w));
+    // v0 ≥ 1 was kept; w ≥ 1 did not fit.
+    assert_eq!(
+        f.ask(&Constraint::le(&k(1), &Dim::val("v0"))),
+        Truth::Proven
+    );
+    let a = f.ask_explained(&Constraint::le(&k(1), &w));
+    assert_eq!(a.truth, Truth::Unknown);
+    assert!(a.is_budget());
+    // Connected through a stored fact: still budget.
+    f.assume(&Constraint::eq(&Dim::val("z"), &(w.clone() + k(2))));
+    assert!(f
+        .ask_explained(&Constraint::le(&k(3), &Dim::val("z")))
+        .is_budget());
+    // A question about symbols no dropped fact reaches is merely open.
+    let open = f.ask_explained(&Constraint::le(&k(1), &Dim::val("y")));
+    assert_eq!(open.why, Some(Why::Open));
+    // The answer is ask's.
+    assert_eq!(a.truth, f.ask(&Constraint::le(&k(1), &w)));
+}
+
+#[test]
+fn split_depth_limit_says_budget() {
+    let vals = ["a", "b", "c", "d"].map(Dim::val);
+    let one_or_two = |x: &Dim| Constraint::or([Constraint::eq(x, &k(1)), Constraint::eq(x, &k(2))]);
+    let mut three = Facts::new();
+    for x in &vals[..3] {
+        three.assume(&one_or_two(x));
+    }
+    let sum3 = vals[..3].iter().fold(Dim::zero(), |acc, x| acc + x.clone());
+    assert_eq!(three.ask(&Constraint::le(&k(3), &sum3)), Truth::Proven);
+    let mut four = three.clone();
+    four.assume(&one_or_two(&vals[3]));
+    let sum4 = sum3 + vals[3].clone();
+    let a = four.ask_explained(&Constraint::le(&k(4), &sum4));
+    assert_eq!(a.truth, Truth::Unknown);
+    assert!(a.is_budget());
+}
+
+#[test]
+fn disjunctions_dropped_at_the_cap_are_recorded() {
+    let mut f = Facts::new();
+    for i in 0..13 {
+        let x = Dim::val(&format!("x{i}"));
+        f.assume(&Constraint::or([
+            Constraint::eq(&x, &k(1)),
+            Constraint::eq(&x, &k(2)),
+        ]));
+    }
+    // The oldest (about x0) made room for the newest.
+    let a = f.ask_explained(&Constraint::le(&k(1), &Dim::val("x0")));
+    assert!(a.is_budget());
+    assert_eq!(
+        f.ask(&Constraint::le(&k(1), &Dim::val("x12"))),
+        Truth::Proven
+    );
+}
+
+#[test]
+fn other_unknowns_say_why() {
+    let mut f = Facts::new();
+    let q = Constraint::eq(&s("n"), &k(2));
+    assert_eq!(f.ask_explained(&q).why, Some(Why::Open));
+    assert_eq!(
+        f.ask_explained(&Constraint::Opaque("i in range".into()))
+            .why,
+        Some(Why::Opaque)
+    );
+    assert_eq!(f.ask_explained(&Constraint::True).why, None);
+    f.assume(&Constraint::False);
+    assert_eq!(f.ask_explained(&q).why, Some(Why::Unreachable));
+}
+
+// ---- Satisfiability ----
+
+#[test]
+fn solve_gives_checked_models() {
+    let (a, b, u) = (s("a"), s("b"), Dim::val("u"));
+    let cs = vec![
+        Constraint::eq(&(a.clone() * k(3)), &(b.clone() + k(7))),
+        Constraint::lt(&u, &(k(0) - a.clone())),
+        Constraint::ne(&b, &k(2)),
+    ];
+    let Solution::Sat(m) = solve(&cs) else {
+        panic!("expected a model: {:?}", solve(&cs));
+    };
+    assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?}");
+    let value = |name: &str| m.iter().find(|(s, _)| s.name() == name).map(|(_, v)| v);
+    assert!(value("a").is_some_and(|v| v >= 0) && value("b").is_some_and(|v| v >= 0));
+    assert_eq!(solve(&[]), Solution::Sat(Model::default()));
+}
+
+#[test]
+fn solve_gives_minimal_conflicts() {
+    let (a, b, c) = (s("a"), s("b"), s("c"));
+    let cs = vec![
+        Constraint::le(&k(1), &c),
+        Constraint::eq(&a, &k(1)),
+        Constraint::le(&c, &k(9)),
+        Constraint::eq(&b, &k(2)),
+        Constraint::eq(&a, &(b.clone() + k(5))),
+    ];
+    // b is an extent (≥ 0), so a == 1 and a == b + 5 already conflict.
+    assert_eq!(solve(&cs), Solution::Unsat(vec![1, 4]));
+    // As a value of unknown sign, b needs its own equation to conflict.
+    let b = Dim::val("b");
+    let cs = vec![
+        Constraint::le(&k(1), &c),
+        Constraint::eq(&a, &k(1)),
+        Constraint::eq(&b, &k(2)),
+        Constraint::eq(&a, &(b.clone() + k(5))),
+    ];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![1, 2, 3]));
+    // Bounds that cross, found by refutation.
+    let u = Dim::val("u");
+    let cs = vec![Constraint::le(&u, &k(3)), Constraint::lt(&k(4), &u)];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1]));
+    // Extent symbols are nonnegative.
+    assert_eq!(
+        solve(&[Constraint::lt(&a, &k(0))]),
+        Solution::Unsat(vec![0])
+    );
+    // Exhausting a finite domain: a ∈ [0,5], a ≠ 0..5.
+    let mut cs = vec![Constraint::le(&a, &k(5))];
+    cs.extend((0..6).map(|v| Constraint::ne(&a, &k(v))));
+    assert!(matches!(solve(&cs), Solution::Unsat(core) if core.len() == 7));
+}
+
+#[test]
+fn solve_is_honest_about_what_it_cannot_do() {
+    let u = Dim::val("u");
+    assert_eq!(
+        solve(&[Constraint::Opaque("x".into())]),
+        Solution::Unknown(Why::Opaque)
+    );
+    let ovf = k(i64::MAX) + k(1);
+    assert_eq!(
+        solve(&[Constraint::eq(&ovf, &u)]),
+        Solution::Unknown(Why::Opaque)
+    );
+    // Bounds as wide as i64 are searched near their ends, without overflow.
+    let wide = [
+        Constraint::le(&k(i64::MIN + 1), &u),
+        Constraint::le(&u, &k(i64::MAX - 1)),
+        Constraint::ne(&u, &k(0)),
+    ];
+    assert!(matches!(solve(&wide), Solution::Sat(m) if wide.iter().all(|c| m.satisfies(c))));
+    // u*u == 2 has no integer model; the search over unbounded u cannot show it.
+    assert_eq!(
+        solve(&[Constraint::eq(&(u.clone() * u), &k(2))]),
+        Solution::Unknown(Why::Budget)
+    );
+}
+
+#[test]
+fn solve_treats_each_dyn_as_its_own_unknown() {
+    let d = Dim::dynamic();
+    // Dyn == 4 ∧ Dyn == 5: two occurrences, two values; neither is in the model.
+    let cs = [Constraint::eq(&d, &k(4)), Constraint::eq(&d, &k(5))];
+    assert_eq!(solve(&cs), Solution::Sat(Model::default()));
+    assert_eq!(
+        solve(&[Constraint::lt(&d, &k(0))]),
+        Solution::Unsat(vec![0])
+    );
+}

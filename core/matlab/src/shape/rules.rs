@@ -359,7 +359,7 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
         let d = shape.as_tuple().map_or(p.clone(), |t| t.extent(0));
         // Placeholders are per extent: name them apart.
         let d = d.substitute(&|a| match a {
-            shapex_dims::Atom::Sym(n) if n.starts_with(PLACEHOLDER) => {
+            shapex_dims::Atom::Sym(n) if n.name().starts_with(PLACEHOLDER) => {
                 Some(Dim::sym(&format!("{n}/{k}")))
             }
             _ => None,
@@ -367,7 +367,7 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
         let more = more.iter().map(|c| {
             c.map_dims(&|x| {
                 x.substitute(&|a| match a {
-                    shapex_dims::Atom::Sym(n) if n.starts_with(PLACEHOLDER) => {
+                    shapex_dims::Atom::Sym(n) if n.name().starts_with(PLACEHOLDER) => {
                         Some(Dim::sym(&format!("{n}/{k}")))
                     }
                     _ => None,

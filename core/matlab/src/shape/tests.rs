@@ -23,12 +23,12 @@ fn bound(o: &Outcome, name: &str, facts: &Facts) -> (Shape, Facts) {
     let named = std::cell::RefCell::new(Vec::<String>::new());
     let rename = |d: &Dim| {
         d.substitute(&|a| match a {
-            shapex_dims::Atom::Sym(n) if n.starts_with(PLACEHOLDER) => {
+            shapex_dims::Atom::Sym(n) if n.name().starts_with(PLACEHOLDER) => {
                 let mut named = named.borrow_mut();
-                let i = match named.iter().position(|m| m.as_str() == &**n) {
+                let i = match named.iter().position(|m| m.as_str() == n.name()) {
                     Some(i) => i,
                     None => {
-                        named.push(n.to_string());
+                        named.push(n.name().to_string());
                         named.len() - 1
                     }
                 };

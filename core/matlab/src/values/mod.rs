@@ -20,7 +20,7 @@ pub use summary::fill_report;
 use crate::shape::{self, Shape};
 use crate::tame::StmtId;
 use imbl::ordmap::DiffItem;
-use shapex_dims::{Dim, Facts};
+use shapex_dims::{Dim, Facts, Provenance, Site, Symbol, SymbolTable};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -202,36 +202,115 @@ impl Env {
     }
 }
 
-/// The symbol for extent `k` (0-based) of an input array `var`: `x_1`, `x_2`, ….
-pub fn input_extent(var: &str, k: usize) -> Dim {
-    Dim::sym(&format!("{var}_{}", k + 1))
-}
-
 /// Where a symbol was minted: its stem, the component it names, the statement (the
 /// merge point, the call, the assignment) and the simulated loop iterations around it.
+/// Input extents have no statement (`site: None`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct SymbolKey {
     stem: String,
     k: usize,
-    site: StmtId,
+    site: Option<StmtId>,
     iterations: Vec<u32>,
     value: bool,
 }
 
 /// The unknowns the analysis introduces, as identities: one symbol per (stem,
-/// component, statement, simulated iteration). The same key always gives the same
-/// symbol, so loop fixed points converge; different keys never share one, so two
-/// unrelated unknowns (two merges of the same variable, one statement in two simulated
-/// iterations) are never equated and a check is never proven by a coincidence of names.
+/// component, statement, simulated iteration), each an entry of the run's
+/// [`SymbolTable`] with its provenance (input extent, join, data-dependent, value of a
+/// scalar variable). The same key always gives the same symbol, so loop fixed points
+/// converge; different keys never share one, so two unrelated unknowns (two merges of
+/// the same variable, one statement in two simulated iterations) are never equated
+/// and a check is never proven by a coincidence of names. The names (`x_1`, `a~j1`,
+/// `n#2`, `t@3`) are for display only: identity is the table entry.
 #[derive(Debug, Default)]
 pub struct Symbols {
-    table: RefCell<HashMap<SymbolKey, Dim>>,
+    keys: RefCell<HashMap<SymbolKey, Dim>>,
+    table: RefCell<SymbolTable>,
     counts: RefCell<HashMap<String, usize>>,
     /// The simulated iterations being analysed, outermost loop first (see `loops`).
     iterations: RefCell<Vec<u32>>,
 }
 
+/// What a stem says about the symbols minted under it: the calls name their stems
+/// `{target}~{kind}` (see `Symbols::mint`), and a bare variable name stands for its
+/// value.
+fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: bool) -> Provenance {
+    let site = Site {
+        stmt: site.0,
+        iterations: iterations.to_vec(),
+    };
+    let component = u32::try_from(k).unwrap_or(u32::MAX);
+    let (target, kind) = match stem.split_once('~') {
+        Some(parts) => parts,
+        None if value => {
+            return Provenance::ScalarValue {
+                var: stem.to_string(),
+                site,
+            }
+        }
+        None => (stem, ""),
+    };
+    let what = match kind {
+        "j" => {
+            return Provenance::Join {
+                var: target.to_string(),
+                component,
+                site,
+            }
+        }
+        "c" => "an extent that differs between the cases a check passes in",
+        "o" => "an extent too large or not known to be nonnegative, forgotten",
+        "n" => "the number of elements a logical subscript selects",
+        "r" => "the product of the trailing extents of an input of open rank",
+        "g" => "an extent grown by assignment",
+        "v" => "a value computed from data",
+        _ => "an extent computed from data",
+    };
+    Provenance::DataDependent {
+        target: target.to_string(),
+        component,
+        site,
+        what,
+    }
+}
+
 impl Symbols {
+    /// The symbol for extent `k` (0-based) of the input array `var`: `x_1`, `x_2`, ….
+    pub fn input_extent(&self, var: &str, k: usize) -> Dim {
+        let key = SymbolKey {
+            stem: var.to_string(),
+            k,
+            site: None,
+            iterations: vec![],
+            value: false,
+        };
+        if let Some(d) = self.keys.borrow().get(&key) {
+            return d.clone();
+        }
+        let provenance = Provenance::InputExtent {
+            var: var.to_string(),
+            component: u32::try_from(k).unwrap_or(u32::MAX),
+        };
+        let s = self
+            .table
+            .borrow_mut()
+            .mint(&format!("{var}_{}", k + 1), provenance);
+        let d = Dim::extent_of(&s);
+        self.keys.borrow_mut().insert(key, d.clone());
+        d
+    }
+
+    /// The symbol displayed as `name` and where it came from (for a reader's hover:
+    /// `n#2`: "value of n defined at statement 4").
+    pub fn describe(&self, name: &str) -> Option<Symbol> {
+        self.table.borrow().find(name).cloned()
+    }
+
+    /// Every symbol minted so far, with its provenance.
+    pub fn table(&self) -> SymbolTable {
+        self.table.borrow().clone()
+    }
+
     /// The symbol for component `k` of what `site` introduces under `stem`: an extent
     /// (nonnegative) or, with `value`, a program value of unknown sign. Stems ending in
     /// `~x` are numbered (`a~j1`, `a~j2`); a bare variable name reads as itself the
@@ -241,11 +320,11 @@ impl Symbols {
         let key = SymbolKey {
             stem: stem.to_string(),
             k,
-            site,
+            site: Some(site),
             iterations: self.iterations.borrow().clone(),
             value,
         };
-        if let Some(d) = self.table.borrow().get(&key) {
+        if let Some(d) = self.keys.borrow().get(&key) {
             return d.clone();
         }
         // Symbols of a simulated iteration say which (`t@3`: t in iteration 3).
@@ -265,12 +344,14 @@ impl Symbols {
         } else {
             format!("{stem}#{n}{at}")
         };
+        let origin = provenance(stem, k, site, &key.iterations, value);
+        let s = self.table.borrow_mut().mint(&name, origin);
         let d = if value {
-            Dim::val(&name)
+            Dim::value_of(&s)
         } else {
-            Dim::sym(&name)
+            Dim::extent_of(&s)
         };
-        self.table.borrow_mut().insert(key, d.clone());
+        self.keys.borrow_mut().insert(key, d.clone());
         d
     }
 
@@ -285,5 +366,81 @@ impl Symbols {
         let out = f();
         self.iterations.borrow_mut().pop();
         out
+    }
+}
+
+#[cfg(test)]
+mod symbol_tests {
+    use super::*;
+
+    fn provenance_of(symbols: &Symbols, d: &Dim) -> Provenance {
+        let atom = d.as_atom().and_then(|a| a.symbol()).cloned();
+        let shown = symbols
+            .describe(&d.to_string())
+            .map(|s| s.provenance().clone());
+        assert_eq!(atom.as_ref().map(|s| s.provenance().clone()), shown);
+        shown.unwrap_or(Provenance::User)
+    }
+
+    #[test]
+    fn minted_symbols_keep_their_names_and_say_where_they_came_from() {
+        let symbols = Symbols::default();
+        let site = |stmt| Site {
+            stmt,
+            iterations: vec![],
+        };
+        let x1 = symbols.input_extent("x", 0);
+        assert_eq!(x1.to_string(), "x_1");
+        assert_eq!(x1, symbols.input_extent("x", 0));
+        assert_eq!(
+            provenance_of(&symbols, &x1),
+            Provenance::InputExtent {
+                var: "x".into(),
+                component: 0
+            }
+        );
+        // A user's symbol of the same name is another symbol.
+        assert_ne!(x1, Dim::sym("x_1"));
+
+        let j = symbols.mint("a~j", 1, StmtId(7), false);
+        assert_eq!(j.to_string(), "a~j1");
+        assert_eq!(j, symbols.mint("a~j", 1, StmtId(7), false));
+        assert_eq!(
+            provenance_of(&symbols, &j),
+            Provenance::Join {
+                var: "a".into(),
+                component: 1,
+                site: site(7)
+            }
+        );
+
+        let n = symbols.mint("n", 0, StmtId(4), true);
+        let n2 = symbols.mint("n", 0, StmtId(5), true);
+        assert_eq!([n.to_string(), n2.to_string()], ["n", "n#2"]);
+        assert_ne!(n, n2);
+        let described = symbols.describe("n#2").map(|s| s.provenance().to_string());
+        assert_eq!(
+            described.as_deref(),
+            Some("value of n defined at statement 5")
+        );
+
+        let c = symbols.mint("t~c", 0, StmtId(9), false);
+        assert!(matches!(
+            provenance_of(&symbols, &c),
+            Provenance::DataDependent { target, component: 0, .. } if target == "t"
+        ));
+        let t3 = symbols.in_iteration(3, || symbols.mint("t", 0, StmtId(9), true));
+        assert_eq!(t3.to_string(), "t@3");
+        assert_eq!(
+            provenance_of(&symbols, &t3),
+            Provenance::ScalarValue {
+                var: "t".into(),
+                site: Site {
+                    stmt: 9,
+                    iterations: vec![3]
+                }
+            }
+        );
+        assert_eq!(symbols.table().len(), 6);
     }
 }

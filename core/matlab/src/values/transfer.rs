@@ -1,7 +1,7 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::{input_extent, Env, Symbols, Value};
+use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Shape};
@@ -435,13 +435,13 @@ impl ValueAnalysis<'_> {
         let named: std::cell::RefCell<Vec<(String, Dim)>> = Default::default();
         let rename = |d: &Dim| -> Dim {
             d.substitute(&|a| match a {
-                Atom::Sym(n) if n.starts_with(shape::PLACEHOLDER) => {
+                Atom::Sym(n) if n.name().starts_with(shape::PLACEHOLDER) => {
                     let mut named = named.borrow_mut();
-                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == &**n) {
+                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == n.name()) {
                         return Some(d.clone());
                     }
                     let d = self.symbols.mint(&stem, named.len(), stmt, false);
-                    named.push((n.to_string(), d.clone()));
+                    named.push((n.name().to_string(), d.clone()));
                     Some(d)
                 }
                 _ => None,
@@ -715,7 +715,7 @@ fn extent_size(d: &Dim) -> usize {
                 .atoms()
                 .iter()
                 .map(|a| match a {
-                    Atom::Sym(_) | Atom::Val(_) => 1,
+                    Atom::Sym(_) | Atom::Val(_) | Atom::Dyn => 1,
                     Atom::Max0(x) => 1 + extent_size(x),
                     Atom::FloorDiv(x, y) => 1 + extent_size(x) + extent_size(y),
                 })
@@ -853,7 +853,10 @@ impl ValueAnalysis<'_> {
     pub fn entry(&self, func: &Function) -> Env {
         let mut env = Env::default();
         for p in &func.params {
-            let shape = Shape::tuple(vec![input_extent(p, 0), input_extent(p, 1)]);
+            let shape = Shape::tuple(vec![
+                self.symbols.input_extent(p, 0),
+                self.symbols.input_extent(p, 1),
+            ]);
             let value = Value {
                 open_rank: true,
                 ..Value::of_shape(None, shape)

@@ -1,0 +1,353 @@
+//! Z3 as an oracle for `solve` and `Facts::ask` over random small constraint sets
+//! (linear equalities, disequalities and inequalities with constant coefficients,
+//! `max(·,0)`, disjunctions), over extent symbols (≥ 0) and values of unknown sign.
+//!
+//! - When Z3 says unsat, `solve` must not say Sat; when Z3 says sat, `solve` must not
+//!   say Unsat. Every model `solve` returns satisfies every constraint (by our own
+//!   evaluation and by Z3's), and every conflict it returns is unsat for Z3.
+//! - When `ask` proves (refutes) a question under facts, Z3 finds no model of the facts
+//!   where it fails (holds).
+//!
+//! Needs the `z3` binary; without it the tests are skipped with a note, unless `CI` is
+//! set (then they fail). The cases are generated from a fixed seed, so a failure
+//! reproduces; `Z3_ORACLE_CASES` sets how many (default 300).
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use shapex_dims::{solve, Atom, Constraint, Dim, Facts, Solution, Truth};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::Command;
+
+fn z3_available() -> bool {
+    let found = Command::new("z3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var_os("CI").is_some() {
+            panic!("z3 is not installed, and CI is set: the Z3 oracle tests must run");
+        }
+        eprintln!("SKIP: z3 not found; the Z3 oracle tests did not run");
+    }
+    found
+}
+
+fn cases() -> u32 {
+    std::env::var("Z3_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
+fn runner() -> TestRunner {
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+}
+
+// ---- Generating constraints ----
+
+fn atom() -> impl Strategy<Value = Dim> {
+    prop::sample::select(vec!["a", "b", "c", "u", "v"]).prop_map(|n| match n {
+        "a" | "b" | "c" => Dim::sym(n),
+        _ => Dim::val(n),
+    })
+}
+
+fn linear() -> impl Strategy<Value = Dim> {
+    (prop::collection::vec((-3i64..=3, atom()), 0..3), -6i64..=6).prop_map(|(terms, k)| {
+        terms
+            .into_iter()
+            .fold(Dim::known(k), |acc, (c, a)| acc + a * c)
+    })
+}
+
+fn term() -> impl Strategy<Value = Dim> {
+    prop_oneof![
+        4 => linear(),
+        1 => (linear(), linear()).prop_map(|(x, y)| x.max0() + y),
+    ]
+}
+
+fn atomic() -> impl Strategy<Value = Constraint> {
+    (0..4u8, term(), term()).prop_map(|(op, x, y)| match op {
+        0 => Constraint::Eq(x, y),
+        1 => Constraint::Ne(x, y),
+        2 => Constraint::Le(x, y),
+        _ => Constraint::Lt(x, y),
+    })
+}
+
+fn constraint() -> impl Strategy<Value = Constraint> {
+    prop_oneof![
+        6 => atomic(),
+        1 => prop::collection::vec(atomic(), 2..3).prop_map(Constraint::Or),
+        1 => prop::collection::vec(atomic(), 2..3).prop_map(Constraint::And),
+    ]
+}
+
+fn constraint_set() -> impl Strategy<Value = Vec<Constraint>> {
+    prop::collection::vec(constraint(), 1..6)
+}
+
+// ---- SMT-LIB2 ----
+
+/// SMT names for the symbols of `cs`, and the declarations (with `x >= 0` for extents).
+struct Smt {
+    names: BTreeMap<Atom, String>,
+}
+
+impl Smt {
+    fn new<'a>(cs: impl IntoIterator<Item = &'a Constraint>) -> Smt {
+        let mut names = BTreeMap::new();
+        for c in cs {
+            for d in c.dims() {
+                for a in d.leaves() {
+                    let n = names.len();
+                    names.entry(a.clone()).or_insert_with(|| format!("s{n}"));
+                }
+            }
+        }
+        Smt { names }
+    }
+
+    fn declarations(&self) -> String {
+        let mut out = String::from("(set-logic QF_LIA)\n");
+        for (a, n) in &self.names {
+            out.push_str(&format!("(declare-const {n} Int)\n"));
+            if matches!(a, Atom::Sym(_)) {
+                out.push_str(&format!("(assert (>= {n} 0))\n"));
+            }
+        }
+        out
+    }
+
+    fn int(v: i64) -> String {
+        if v < 0 {
+            format!("(- {})", v.unsigned_abs())
+        } else {
+            v.to_string()
+        }
+    }
+
+    fn dim(&self, d: &Dim) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for (m, c) in d.terms() {
+            let mut factors = vec![Smt::int(*c)];
+            factors.extend(m.atoms().iter().map(|a| self.atom(a)));
+            parts.push(if factors.len() == 1 {
+                factors.pop().unwrap_or_default()
+            } else {
+                format!("(* {})", factors.join(" "))
+            });
+        }
+        match parts.len() {
+            0 => "0".to_string(),
+            1 => parts.pop().unwrap_or_default(),
+            _ => format!("(+ {})", parts.join(" ")),
+        }
+    }
+
+    fn atom(&self, a: &Atom) -> String {
+        match a {
+            Atom::Sym(_) | Atom::Val(_) => self.names[a].clone(),
+            Atom::Max0(x) => {
+                let x = self.dim(x);
+                format!("(ite (>= {x} 0) {x} 0)")
+            }
+            other => panic!("not generated: {other:?}"),
+        }
+    }
+
+    fn constraint(&self, c: &Constraint) -> String {
+        match c {
+            Constraint::True => "true".into(),
+            Constraint::False => "false".into(),
+            Constraint::Eq(a, b) => format!("(= {} {})", self.dim(a), self.dim(b)),
+            Constraint::Ne(a, b) => format!("(not (= {} {}))", self.dim(a), self.dim(b)),
+            Constraint::Le(a, b) => format!("(<= {} {})", self.dim(a), self.dim(b)),
+            Constraint::Lt(a, b) => format!("(< {} {})", self.dim(a), self.dim(b)),
+            Constraint::And(v) => format!("(and true {})", self.all(v)),
+            Constraint::Or(v) => format!("(or false {})", self.all(v)),
+            Constraint::Opaque(_) => panic!("not generated"),
+        }
+    }
+
+    fn all(&self, v: &[Constraint]) -> String {
+        v.iter()
+            .map(|c| self.constraint(c))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A script asserting `cs` (and `extra`, already in SMT-LIB) and checking it.
+    fn script<'a>(&self, cs: impl IntoIterator<Item = &'a Constraint>, extra: &[String]) -> String {
+        let mut out = self.declarations();
+        for c in cs {
+            out.push_str(&format!("(assert {})\n", self.constraint(c)));
+        }
+        for e in extra {
+            out.push_str(&format!("(assert {e})\n"));
+        }
+        out.push_str("(check-sat)\n");
+        out
+    }
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Z3 {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+fn z3(script: &str) -> Z3 {
+    let mut file = tempfile::Builder::new()
+        .suffix(".smt2")
+        .tempfile()
+        .expect("temporary file");
+    file.write_all(script.as_bytes()).expect("write script");
+    let out = Command::new("z3")
+        .arg(file.path())
+        .output()
+        .expect("run z3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().map(str::trim) {
+        Some("sat") => Z3::Sat,
+        Some("unsat") => Z3::Unsat,
+        Some("unknown") => Z3::Unknown,
+        _ => panic!("z3 said {text:?} to\n{script}"),
+    }
+}
+
+fn show(cs: &[Constraint]) -> String {
+    cs.iter()
+        .map(|c| format!("  {c}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    sat: usize,
+    unsat: usize,
+    unknown: usize,
+    z3_sat: usize,
+    z3_unsat: usize,
+}
+
+#[test]
+fn solve_agrees_with_z3() {
+    if !z3_available() {
+        return;
+    }
+    let tally = std::cell::RefCell::new(Tally::default());
+    let result = runner().run(&constraint_set(), |cs| {
+        let smt = Smt::new(&cs);
+        let oracle = z3(&smt.script(&cs, &[]));
+        let ours = solve(&cs);
+        let mut t = tally.borrow_mut();
+        match oracle {
+            Z3::Sat => t.z3_sat += 1,
+            Z3::Unsat => t.z3_unsat += 1,
+            Z3::Unknown => {}
+        }
+        match &ours {
+            Solution::Sat(model) => {
+                t.sat += 1;
+                prop_assert!(
+                    oracle != Z3::Unsat,
+                    "we say Sat, z3 says unsat:\n{}",
+                    show(&cs)
+                );
+                for c in &cs {
+                    prop_assert!(model.satisfies(c), "model {:?} fails {}", model, c);
+                }
+                // Z3 agrees that the model is one.
+                let mut pinned = Vec::new();
+                for (a, n) in &smt.names {
+                    let s = a.symbol().expect("a symbol");
+                    let v = model.get(s);
+                    prop_assert!(v.is_some(), "model {:?} has no value for {}", model, s);
+                    pinned.push(format!("(= {n} {})", Smt::int(v.unwrap_or_default())));
+                }
+                prop_assert_eq!(
+                    z3(&smt.script(&cs, &pinned)),
+                    Z3::Sat,
+                    "z3 rejects our model {:?} of\n{}",
+                    model,
+                    show(&cs)
+                );
+            }
+            Solution::Unsat(core) => {
+                t.unsat += 1;
+                prop_assert!(
+                    oracle != Z3::Sat,
+                    "we say Unsat {:?}, z3 says sat:\n{}",
+                    core,
+                    show(&cs)
+                );
+                prop_assert!(!core.is_empty() && core.windows(2).all(|w| w[0] < w[1]));
+                prop_assert!(core.iter().all(|&i| i < cs.len()));
+                let subset: Vec<&Constraint> = core.iter().map(|&i| &cs[i]).collect();
+                prop_assert!(
+                    z3(&smt.script(subset.iter().copied(), &[])) != Z3::Sat,
+                    "the conflict {:?} is satisfiable:\n{}",
+                    core,
+                    show(&cs)
+                );
+            }
+            Solution::Unknown(_) => t.unknown += 1,
+        }
+        Ok(())
+    });
+    let t = tally.into_inner();
+    eprintln!("solve vs z3: {t:?}");
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    // Honest, and useful: most sets are decided.
+    let decided = t.sat + t.unsat;
+    assert!(
+        decided * 10 >= (t.z3_sat + t.z3_unsat) * 8,
+        "too many unknowns: {t:?}"
+    );
+    assert!(t.unsat > 0 && t.sat > 0, "{t:?}");
+}
+
+#[test]
+fn ask_agrees_with_z3() {
+    if !z3_available() {
+        return;
+    }
+    let decided = std::cell::Cell::new(0usize);
+    let strategy = (prop::collection::vec(atomic(), 0..5), constraint());
+    let result = runner().run(&strategy, |(facts, q)| {
+        let f = Facts::from_constraints(&facts);
+        let truth = f.ask(&q);
+        let smt = Smt::new(facts.iter().chain([&q]));
+        let counter = match truth {
+            Truth::Proven => Constraint::not(&q),
+            Truth::Refuted => q.clone(),
+            Truth::Unknown => return Ok(()),
+        };
+        decided.set(decided.get() + 1);
+        prop_assert!(
+            z3(&smt.script(facts.iter().chain([&counter]), &[])) != Z3::Sat,
+            "ask says {:?} for {} under\n{}",
+            truth,
+            q,
+            show(&facts)
+        );
+        Ok(())
+    });
+    eprintln!("ask vs z3: {} questions decided", decided.get());
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
