@@ -16,8 +16,15 @@ pub enum IndexArg {
     Scalar(Option<Dim>),
     /// A range of `len` subscripts; `max` is its largest value when known.
     Range { len: Dim, max: Option<Dim> },
-    /// A numeric array of subscripts; `max` is its largest value when known.
-    Array { shape: Shape, max: Option<Dim> },
+    /// A numeric array of subscripts; `max` is its largest value when known, `numel`
+    /// how many subscripts it holds (a fresh symbol from the caller when its shape is
+    /// unknown: two unknown subscript arrays never select equally many elements by
+    /// coincidence of a name).
+    Array {
+        shape: Shape,
+        max: Option<Dim>,
+        numel: Dim,
+    },
     /// A logical mask; `count` is the number of true elements (a fresh symbol from the
     /// caller when unknown).
     Logical { mask: Shape, count: Dim },
@@ -32,10 +39,7 @@ impl IndexArg {
             IndexArg::Colon => extent.clone(),
             IndexArg::Scalar(_) | IndexArg::End(_) => Dim::one(),
             IndexArg::Range { len, .. } => len.clone(),
-            IndexArg::Array { shape, .. } => match shape.as_tuple() {
-                Some(t) => t.numel(),
-                None => Dim::sym("?numel"),
-            },
+            IndexArg::Array { numel, .. } => numel.clone(),
             IndexArg::Logical { count, .. } => count.clone(),
         }
     }

@@ -775,6 +775,7 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
         return IndexArg::Array {
             shape: Shape::Unknown,
             max: None,
+            numel: fresh(),
         };
     };
     if v.text.as_deref() == Some(":") {
@@ -796,9 +797,14 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
         };
     }
     let max = v.elems.as_ref().and_then(|e| max_known(e));
+    let numel = match v.shape.as_tuple() {
+        Some(t) => t.numel(),
+        None => fresh(),
+    };
     IndexArg::Array {
         shape: v.shape.clone(),
         max,
+        numel,
     }
 }
 
