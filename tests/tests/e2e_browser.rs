@@ -408,6 +408,49 @@ async fn damaged_link(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// The app's test hook (`app/src/protocol.rs`): a program starting with this line makes
+/// the analysis worker panic.
+const PANIC_HOOK: &str = "% shapex-test: panic in the analysis worker";
+
+#[test]
+fn e2e_a_failing_analysis_is_survived() {
+    run(|env| Box::pin(failing_analysis(env)));
+}
+
+async fn failing_analysis(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    let before = app.analyzed().await?;
+    let doomed = format!("{PANIC_HOOK}\nx = ones(3,2);");
+    app.clear_and_type(&doomed).await?;
+    app.wait_for_analysis(&before, "the failure to be reported", |d| {
+        d.iter().any(|d| d.text.contains("analysis failed"))
+    })
+    .await?;
+    let banner = app.banner_text().await?;
+    ensure(
+        banner.contains("failed on this input") && banner.contains("deliberate failure"),
+        || format!("the banner should say the analysis failed and why; got {banner:?}"),
+    )?;
+    ensure(app.editor_text().await? == doomed, || {
+        "the editor must keep the text that made the analysis fail".into()
+    })?;
+    // The next edit is analysed normally by a restarted worker.
+    let before = app.analyzed().await?;
+    app.insert_at(0, "y = [1 2] * [3 4];\n").await?;
+    app.wait_for_analysis(&before, "the first edit after the failure", on_line(1))
+        .await?;
+    let shown = app.diagnostics().await?;
+    ensure(shown.iter().any(|d| d.text.contains("mtimes")), || {
+        format!("a restarted worker should find the error on line 1; got {shown:?}")
+    })?;
+    ensure(app.banner_text().await?.is_empty(), || {
+        "a successful analysis should clear the failure banner".into()
+    })?;
+    app.session.close().await;
+    Ok(())
+}
+
 #[test]
 fn e2e_editor_text_never_becomes_html() {
     run(|env| Box::pin(no_html_injection(env)));
