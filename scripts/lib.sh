@@ -68,3 +68,20 @@ ensure_apt() {
     "${sudo[@]}" apt-get update
     "${sudo[@]}" apt-get install -y "${extra[@]}" "${missing[@]}"
 }
+
+# binaryen's wasm-opt at the version Trunk.toml names, from npm (the Debian package is
+# too old for current wasm-bindgen output). Installed under ~/.cache/shapex and put
+# first on PATH, so trunk finds it instead of trying to download one.
+BINARYEN_VERSION=132
+ensure_binaryen() {
+    local dir="${XDG_CACHE_HOME:-$HOME/.cache}/shapex/binaryen-$BINARYEN_VERSION"
+    export PATH="$dir/node_modules/.bin:$PATH"
+    if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+        return 0
+    fi
+    ensure_apt npm:npm
+    banner "install: binaryen $BINARYEN_VERSION (wasm-opt) from npm"
+    mkdir -p "$dir"
+    (cd "$dir" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION")
+    wasm-opt --version | grep -q "version $BINARYEN_VERSION" || die "wasm-opt $BINARYEN_VERSION did not install"
+}

@@ -53,8 +53,9 @@ pub fn tokens(lang: &str, line: &str) -> Vec<Token> {
 
 /// What the page hears from the engine.
 pub struct Hooks {
-    /// A result for the newest text: (the text analysed, its report).
-    pub report: Box<dyn Fn(String, Report)>,
+    /// A result for the newest text: (the text analysed, its report, when the request
+    /// was sent in `performance.now()` milliseconds).
+    pub report: Box<dyn Fn(String, Report, f64)>,
     /// The analysis failed on the newest text (the worker has been restarted).
     pub failure: Box<dyn Fn(String)>,
     /// True while a result is overdue by [`BUSY_AFTER_MS`].
@@ -86,6 +87,7 @@ struct State {
 struct Running {
     generation: u64,
     source: String,
+    sent_at: f64,
     budget: Option<TimeoutHandle>,
     busy: Option<TimeoutHandle>,
 }
@@ -201,6 +203,7 @@ impl Engine {
         s.running = Some(Running {
             generation,
             source: request.source,
+            sent_at: now_ms(),
             budget,
             busy,
         });
@@ -232,7 +235,7 @@ impl Engine {
                 drop(s);
                 (hooks.busy)(false);
                 if newest {
-                    (hooks.report)(done.source, *report);
+                    (hooks.report)(done.source, *report, done.sent_at);
                 }
                 return self.pump();
             }
@@ -274,6 +277,13 @@ impl Engine {
             self.fail(&format!("it took longer than {} s", BUDGET_MS / 1000));
         }
     }
+}
+
+/// Milliseconds since the page's navigation started.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 impl Running {

@@ -28,6 +28,10 @@ pub struct Ctx {
     pub analysed: RwSignal<String>,
     /// A result is overdue (the "analysing…" indicator).
     pub busy: RwSignal<bool>,
+    /// Request-to-rendered time of the last result, and when the first was on screen
+    /// (ms since navigation): `data-result-ms`, `data-first-result-ms` for benchmarks.
+    pub result_ms: RwSignal<f64>,
+    pub first_result_ms: RwSignal<Option<f64>>,
     /// Number of analyses finished; exposed as `data-analyzed` for tests.
     pub analyzed: RwSignal<u64>,
     pub banner: RwSignal<Option<String>>,
@@ -110,6 +114,8 @@ pub fn App() -> impl IntoView {
         report: RwSignal::new(Report::default()),
         analysed: RwSignal::new(String::new()),
         busy: RwSignal::new(false),
+        result_ms: RwSignal::new(0.0),
+        first_result_ms: RwSignal::new(None),
         analyzed: RwSignal::new(0),
         banner: RwSignal::new(banner),
         share_url: RwSignal::new(String::new()),
@@ -123,7 +129,9 @@ pub fn App() -> impl IntoView {
     follow_hash_changes(ctx);
 
     view! {
-        <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()>
+        <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()
+            data-result-ms=move || format!("{:.1}", ctx.result_ms.get())
+            data-first-result-ms=move || ctx.first_result_ms.get().map(|t| format!("{t:.1}")).unwrap_or_default()>
             <Header />
             <div id="busy" class="busy" role="status" hidden=move || !ctx.busy.get()>"analysing…"</div>
             <div id="banner" role="alert" class="banner" hidden=move || ctx.banner.with(Option::is_none)>
@@ -150,10 +158,19 @@ pub fn App() -> impl IntoView {
 /// never waits for the worker; its results arrive through the hooks.
 fn analyse_on_change(ctx: Ctx) {
     let engine = analysis::Engine::start(analysis::Hooks {
-        report: Box::new(move |source, report| {
+        report: Box::new(move |source, report, sent_at| {
             ctx.analysed.set(source);
             ctx.report.set(report);
-            ctx.analyzed.update(|n| *n += 1);
+            // Once the views have updated (the next frame), record how long the result
+            // took since it was requested: the benchmark reads it (`data-result-ms`).
+            request_animation_frame(move || {
+                let now = analysis::now_ms();
+                ctx.result_ms.set(now - sent_at);
+                if ctx.first_result_ms.get_untracked().is_none() {
+                    ctx.first_result_ms.set(Some(now));
+                }
+                ctx.analyzed.update(|n| *n += 1);
+            });
             if ctx
                 .banner
                 .with_untracked(|b| b.as_deref().is_some_and(|b| b.starts_with(FAILED)))

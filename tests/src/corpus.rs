@@ -35,3 +35,34 @@ pub fn read_lossy(path: &Path) -> String {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default()
 }
+
+/// A realistic MATLAB file of at least `lines` lines, for benchmarks: Octave's own
+/// function files (those closed by `endfunction`, so they can share a file), in sorted
+/// order, concatenated into one file whose first function is the primary one. `None`
+/// without Octave's m-files.
+pub fn octave_program(lines: usize) -> Option<String> {
+    let mut out = String::new();
+    let mut count = 0;
+    for path in octave_m_files() {
+        let text = read_lossy(&path);
+        let first_code = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('%') && !l.starts_with('#'));
+        if !first_code.is_some_and(|l| l.starts_with("function"))
+            || !text.contains("endfunction")
+            || text.contains("classdef")
+        {
+            continue;
+        }
+        out.push_str(&text);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        count += text.lines().count();
+        if count >= lines {
+            return Some(out);
+        }
+    }
+    None
+}

@@ -1,0 +1,121 @@
+//! Keystroke-to-result in the released app, as a user meets it: a realistic file
+//! (Octave's own function files, `shapex_tests::corpus::octave_program`) pasted into the
+//! editor, then single keystrokes, each timed from the request leaving the page for the
+//! analysis worker until its result is rendered (`#app[data-result-ms]`, so debounce is
+//! excluded), and the first result's time after navigation (`data-first-result-ms`).
+//! A benchmark, not a test: it prints distributions and asserts only that results come.
+//! `scripts/bench` runs it (`--ignored`); it needs what the e2e tests need.
+
+mod browser;
+
+use browser::{ChromeDriver, Result, Session, StaticServer};
+use serde_json::json;
+use shapex_tests::corpus::octave_program;
+use shapex_tests::require::{require, Tool};
+use std::time::Duration;
+
+const KEYSTROKES: usize = 40;
+
+#[test]
+#[ignore = "a benchmark: scripts/bench runs it"]
+fn keystroke_to_result_in_the_browser() {
+    let (Some(dist), Some(driver), Some(chrome), Some(_)) = (
+        require(Tool::AppDist),
+        require(Tool::ChromeDriver),
+        require(Tool::Chromium),
+        require(Tool::OctaveMFiles),
+    ) else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let outcome: Result<()> = runtime.block_on(async {
+        let server = StaticServer::start(&dist)?;
+        let driver = ChromeDriver::start(&driver, &chrome)?;
+        for lines in [1_000, 10_000] {
+            let program = octave_program(lines).ok_or("not enough Octave m-files")?;
+            let session = Session::open(&driver).await?;
+            let result = measure(&session, &server.base_url, &program).await;
+            session.close().await;
+            let (first, samples) = result?;
+            report(lines, program.lines().count(), first, samples);
+        }
+        Ok(())
+    });
+    if let Err(e) = outcome {
+        panic!("{e}");
+    }
+}
+
+async fn number(session: &Session, attr: &str) -> Result<f64> {
+    let v = session
+        .js(
+            "return document.querySelector('#app')?.getAttribute(arguments[0]) ?? '';",
+            vec![json!(attr)],
+        )
+        .await?;
+    Ok(v.as_str().and_then(|s| s.parse().ok()).unwrap_or(-1.0))
+}
+
+/// Waits until `data-analyzed` exceeds `before`.
+async fn analysed_after(session: &Session, before: f64) -> Result<()> {
+    session
+        .wait_until("a result", Duration::from_secs(120), || async {
+            Ok((number(session, "data-analyzed").await? > before).then_some(()))
+        })
+        .await
+}
+
+/// (first result after navigation, keystroke-to-result samples), in ms.
+async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Vec<f64>)> {
+    session.client.goto(url).await.map_err(|e| e.to_string())?;
+    analysed_after(session, 0.0).await?;
+    let first = number(session, "data-first-result-ms").await?;
+    let before = number(session, "data-analyzed").await?;
+    session
+        .js(
+            "const e = document.querySelector('#editor'); e.value = arguments[0];
+             e.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![json!(program)],
+        )
+        .await?;
+    analysed_after(session, before).await?;
+    // One keystroke at a time, spread over the file: a space at the end of a line.
+    let lines = program.lines().count();
+    let mut samples = Vec::with_capacity(KEYSTROKES);
+    for k in 0..KEYSTROKES {
+        let line = (k * 7919) % lines;
+        let before = number(session, "data-analyzed").await?;
+        session
+            .js(
+                "const e = document.querySelector('#editor');
+                 let at = -1;
+                 for (let i = 0; i <= arguments[0]; i++) at = e.value.indexOf('\\n', at + 1);
+                 e.setRangeText(' ', at, at, 'end');
+                 e.dispatchEvent(new Event('input', { bubbles: true }));",
+                vec![json!(line)],
+            )
+            .await?;
+        analysed_after(session, before).await?;
+        samples.push(number(session, "data-result-ms").await?);
+    }
+    Ok((first, samples))
+}
+
+fn report(target: usize, lines: usize, first: f64, mut samples: Vec<f64>) {
+    samples.sort_by(f64::total_cmp);
+    let q = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
+    println!(
+        "browser keystroke-to-result, {lines} lines (target {target}), {} keystrokes: \
+         min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms; first result {:.0} ms after navigation",
+        samples.len(),
+        q(0.0),
+        q(0.5),
+        q(0.95),
+        q(1.0),
+        first
+    );
+    println!("  all samples (ms): {samples:.0?}");
+}
