@@ -1,0 +1,25 @@
+//! Prints the time of each phase (parse, lower, whole analysis, JSON both ways) for
+//! one file: `cargo run --release -p shapex --example phases -- FILE.m`. For profiling.
+
+use std::time::Instant;
+fn main() {
+    let path = std::env::args().nth(1).unwrap();
+    let src = std::fs::read_to_string(path).unwrap();
+    let t = Instant::now();
+    let parsed = shapex_matlab_syntax::parse(&src);
+    let t_parse = t.elapsed();
+    let t = Instant::now();
+    let lowered = shapex_matlab::tame::lower(&parsed.file);
+    let t_lower = t.elapsed();
+    let a = shapex::Analyzer::new();
+    let t = Instant::now();
+    let r = a.analyze(&src, &shapex::Options::default());
+    let t_all = t.elapsed();
+    let t = Instant::now();
+    let json = serde_json::to_string(&r).unwrap();
+    let t_json = t.elapsed();
+    let t = Instant::now();
+    let _back: shapex::Report = serde_json::from_str(&json).unwrap();
+    let t_back = t.elapsed();
+    println!("parse {t_parse:?} lower {t_lower:?} (functions {}) analyze-all {t_all:?} to-json {t_json:?} ({} bytes) from-json {t_back:?}", lowered.program.functions.len(), json.len());
+}
