@@ -14,6 +14,9 @@ mod results;
 mod summary;
 mod transfer;
 
+#[cfg(test)]
+mod tests;
+
 pub use results::{analyze_program, FunctionResult, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
