@@ -750,7 +750,7 @@ impl GetOrNone for BTreeMap<Atom, Dim> {
 /// rewritten to earlier ones (`q1 := p2`). Returns the atom and its value.
 fn pivot(d: &Dim) -> Option<(Atom, Dim)> {
     let candidates = d.terms().iter().filter_map(|(m, c)| match m.atoms() {
-        [a] if c.abs() == 1 => Some((a.clone(), *c)),
+        [a] if c.unsigned_abs() == 1 => Some((a.clone(), *c)),
         _ => None,
     });
     let (x, c) = candidates

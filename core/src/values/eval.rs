@@ -597,10 +597,14 @@ impl Eval<'_> {
         let row = f.ask(&Constraint::eq(&t.extent(0), &one));
         let col = f.ask(&Constraint::eq(&t.extent(1), &one));
         let shape = match (row, col) {
-            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => {
-                let n = t.numel().add_const(off.abs());
-                Shape::tuple(vec![n.clone(), n])
-            }
+            // |i64::MIN| is no i64: an offset that large gives an unknown shape.
+            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => match off.checked_abs() {
+                Some(k) => {
+                    let n = t.numel().add_const(k);
+                    Shape::tuple(vec![n.clone(), n])
+                }
+                None => Shape::Unknown,
+            },
             (Truth::Refuted, Truth::Refuted) if off == 0 => {
                 Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
             }

@@ -60,3 +60,25 @@ fn loop_trip_counts_do_not_overflow() {
         assert_eq!(shape_of(&run(&src), "w"), want, "{src}");
     }
 }
+
+#[test]
+fn extreme_constants_in_dim_arithmetic() {
+    // -2^63 is an exact i64 value: negating it, or taking its absolute value, overflows.
+    let min = "a = 2147483648; b = a*a; c = -2*b;";
+    for tail in [
+        "x = 1:c:5",
+        "x = 5:c:1",
+        "x = diag(ones(1, 3), c)",
+        "x = zeros(c)",
+        "x = ones(2); y = x(c)",
+        "x = ones(2); y = sum(x, c)",
+        "x = ones(2); y = size(x, -c)",
+        "x = ones(2); x(-c) = 1",
+        "x = c:-c",
+        "x = -c:c",
+    ] {
+        let src = format!("{min} {tail}");
+        let r = run(&src);
+        assert_eq!(errors(&r), Vec::<String>::new(), "{src}");
+    }
+}
