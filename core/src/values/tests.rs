@@ -3,7 +3,7 @@
 //! trip count, an element count) caps it: the analysis finishes at once, never claims
 //! an error MATLAB would not raise, and says when it gave up (`shape.capped`).
 
-use crate::report::{Options, Report, Severity};
+use crate::report::{CheckStatus, Options, Report, Severity};
 
 fn run(src: &str) -> Report {
     crate::analyze(src, &Options::default())
@@ -24,6 +24,67 @@ fn shape_of(r: &Report, name: &str) -> String {
         .flat_map(|s| &s.defs)
         .rfind(|d| d.name == name)
         .map_or_else(|| format!("<no def of {name}>"), |d| d.display.clone())
+}
+
+fn capped(r: &Report) -> bool {
+    r.diagnostics.iter().any(|d| d.code == "shape.capped")
+}
+
+fn checks(r: &Report) -> Vec<CheckStatus> {
+    r.statements.iter().map(|s| s.check).collect()
+}
+
+#[test]
+fn sum_along_a_huge_dimension_is_the_operand() {
+    // MATLAB: dimension 1e9 is a singleton of x, so sum(x, 1e9) is x.
+    let r = run("x = ones(2); y = sum(x, 1e9)");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "y"), "<2,2>");
+    // 4294967297 is 1 as a 32-bit usize (wasm32): it must not reduce dimension 1.
+    for f in ["prod", "mean", "any", "all", "sum", "median"] {
+        let r = run(&format!("x = ones(2, 3); y = {f}(x, 4294967297)"));
+        assert_eq!(errors(&r), Vec::<String>::new(), "{f}");
+        assert_eq!(shape_of(&r, "y"), "<2,3>", "{f}");
+    }
+    let r = run("x = ones(2, 3); [m, i] = max(x, [], 4294967297)");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "m"), "<2,3>");
+}
+
+#[test]
+fn cat_along_a_huge_dimension_is_capped() {
+    // Valid in MATLAB (a 2×2×1×…×1×2 array), but of rank 1e9: unknown, and said so.
+    let r = run("x = ones(2); z = cat(1e9, x, x)");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "z"), "?");
+    assert!(capped(&r), "{:?}", r.diagnostics);
+    assert!(!checks(&r).contains(&CheckStatus::Error));
+    assert!(!checks(&r).contains(&CheckStatus::Proven));
+    // Within the cap the rule still runs.
+    let r = run("x = ones(2); z = cat(5, x, x)");
+    assert_eq!(shape_of(&r, "z"), "<2,2,1,1,2>");
+    assert!(!capped(&r));
+}
+
+#[test]
+fn a_size_vector_of_a_billion_extents_is_capped() {
+    let r = run("w = zeros(ones(1, 1e9))");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "w"), "?");
+    assert!(capped(&r), "{:?}", r.diagnostics);
+    let r = run("x = ones(2); w = repmat(x, ones(1, 1e9))");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "w"), "?");
+    assert!(capped(&r));
+    // A short size vector of unknown elements is still a list of fresh extents.
+    let r = run("w = zeros(ones(1, 3))");
+    assert!(!capped(&r));
+    assert_eq!(shape_of(&r, "w"), "<w~1,w~2,w~3>");
+    let r = run("w = zeros(ones(1, 64))");
+    assert!(!capped(&r));
+    let r = run("w = zeros(ones(1, 65))");
+    assert!(capped(&r));
+    assert_eq!(shape_of(&r, "w"), "?");
 }
 
 #[test]
