@@ -4,6 +4,9 @@
 //! an error MATLAB would not raise, and says when it gave up (`shape.capped`).
 
 use crate::report::{CheckStatus, Options, Report, Severity};
+use crate::Analyzer;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 fn run(src: &str) -> Report {
     crate::analyze(src, &Options::default())
@@ -141,5 +144,253 @@ fn extreme_constants_in_dim_arithmetic() {
         let src = format!("{min} {tail}");
         let r = run(&src);
         assert_eq!(errors(&r), Vec::<String>::new(), "{src}");
+    }
+}
+
+/// Builtins that take sizes, dimensions or counts.
+const FUNCTIONS: &[&str] = &[
+    "zeros",
+    "ones",
+    "rand",
+    "randn",
+    "randi",
+    "eye",
+    "cell",
+    "true",
+    "false",
+    "nan",
+    "inf",
+    "pi",
+    "cat",
+    "horzcat",
+    "vertcat",
+    "sum",
+    "prod",
+    "max",
+    "min",
+    "size",
+    "numel",
+    "length",
+    "reshape",
+    "repmat",
+    "cumsum",
+    "cumprod",
+    "permute",
+    "squeeze",
+    "ndims",
+    "mean",
+    "median",
+    "std",
+    "var",
+    "any",
+    "all",
+    "flip",
+    "circshift",
+    "kron",
+    "linspace",
+    "colon",
+    "diag",
+    "blanks",
+    "sparse",
+    "sort",
+    "find",
+    "meshgrid",
+];
+
+/// Huge, tiny and non-finite numbers, and extreme exact integers (as expressions).
+const NUMBERS: &[&str] = &[
+    "1e9",
+    "4294967297",
+    "999999999999999",
+    "-999999999999999",
+    "1e15",
+    "1e18",
+    "-1e18",
+    "1e308",
+    "-1e308",
+    "NaN",
+    "Inf",
+    "-Inf",
+    "0",
+    "-1",
+    "0.5",
+    "(2147483648*2147483648)",
+    "(-2*2147483648*2147483648)",
+    "(2*2147483648*2147483648*2)",
+    "(3037000500*3037000500)",
+];
+
+/// Program templates: `F` is the builtin, `N` the number.
+const TEMPLATES: &[&str] = &[
+    "x = ones(2); y = F(x, N)",
+    "x = ones(2); y = F(x, [], N)",
+    "x = ones(2); y = F(x, N, N)",
+    "x = ones(2); y = F(x, 1, N)",
+    "x = ones(2); y = F(x, [N 1])",
+    "x = ones(2); y = F(x, [1 2 N])",
+    "x = ones(2); y = F(x, ones(1, N))",
+    "x = ones(2); y = F(N, x, x)",
+    "x = ones(2); [a, b, c] = F(x, N)",
+    "y = F(N)",
+    "y = F(N, N)",
+    "y = F(1, N)",
+    "y = F(N, 1, 2)",
+    "y = F(1, 2, N)",
+    "y = F([1 N])",
+    "y = F(ones(1, N))",
+    "y = F(zeros(N, 0))",
+    "n = N; y = F(n); z = y + 1; w = [y; y]",
+];
+
+/// Programs around huge numbers that are not calls: ranges, loops, subscripts.
+const STATEMENTS: &[&str] = &[
+    "y = 1:N",
+    "y = N:1",
+    "y = -N:N",
+    "y = 1:N:2",
+    "y = N:-1:0",
+    "for i = -N:N, end",
+    "for i = N:-1:-N, y = i; end",
+    "for i = 1:N, x(i) = i; end",
+    "for c = zeros(1, N, N), end",
+    "for c = ones(2, N), end",
+    "x = ones(2); x(N) = 1",
+    "x = ones(2); x(N, N) = 1",
+    "x = ones(2); x(1, 1, N) = 1",
+    "x = ones(2); y = x(N)",
+    "x = ones(2); y = x(N, 1)",
+    "x = ones(2); y = x(1:N)",
+    "x = ones(2); x(N) = []",
+    "x = ones(2); x(:, N) = []",
+    "x = []; x(N) = 5; y = numel(x)",
+    "x = ones(1, N); y = x(end)",
+    "x = ones(1, N); y = x(end+1:end+N)",
+    "x = ones(N, N); y = x * x'",
+    "x = ones(N, N); y = x + ones(N, 1)",
+    "x = ones(N); while numel(x) > 0, x = x(2:end); end",
+    "y = zeros(N, 1, N, 1, N); z = squeeze(y); s = size(z); n = ndims(z)",
+    "x = ones(2); y = x(N, :); z = x(:, N); w = x(end - N)",
+    "x = []; for i = 1:N, x = [x, i]; end",
+    "x = []; for i = N:N+3, x(end+1) = i; end",
+    "n = N; x = zeros(1, n); for i = 1:n, x(i) = i; end; y = x(n)",
+    "n = N; m = n * n * n; p = m - m; x = zeros(p, n); y = x(:)",
+    "n = N; x = ones(n, 1); y = reshape(x, [], n); z = reshape(x, n, [])",
+    "n = N; x = ones(2); y = size(x, n); z = ones(y, n); w = z'",
+    "n = N; k = floor(n / 2); x = 1:k:n; y = numel(x)",
+    "x = ones(2); s = size(x); s(N) = 3; y = zeros(s)",
+    "x = ones(2); x(N, N, N) = []",
+    "c = cell(1, N); c{N} = 1; d = c(N)",
+];
+
+/// Analyses every program on a worker thread; fails naming the first one that panics
+/// or takes longer than `limit`.
+fn analyse_all(programs: Vec<String>, limit: Duration) {
+    let (tx, rx) = mpsc::channel::<(usize, Duration)>();
+    let list = programs.clone();
+    let worker = std::thread::spawn(move || {
+        let analyzer = Analyzer::new();
+        for (i, p) in list.iter().enumerate() {
+            let t0 = Instant::now();
+            let r = analyzer.analyze(p, &Options::default());
+            assert!(
+                !r.statements.is_empty() || p.is_empty(),
+                "no statements for {p:?}"
+            );
+            if tx.send((i, t0.elapsed())).is_err() {
+                return;
+            }
+        }
+    });
+    let mut slowest = (Duration::ZERO, String::new());
+    for i in 0..programs.len() {
+        match rx.recv_timeout(limit) {
+            Ok((j, took)) => {
+                assert_eq!(i, j);
+                if took > slowest.0 {
+                    slowest = (took, programs[j].clone());
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("analysis took over {limit:?}: {:?}", programs[i])
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let _ = worker.join();
+                panic!("analysis panicked: {:?}", programs[i])
+            }
+        }
+    }
+    worker.join().expect("worker finished");
+    eprintln!(
+        "{} programs; slowest {:?}: {:?}",
+        programs.len(),
+        slowest.0,
+        slowest.1
+    );
+}
+
+#[test]
+fn huge_numbers_in_size_and_dim_positions_never_hang_or_panic() {
+    let mut programs = Vec::new();
+    for n in NUMBERS {
+        for f in FUNCTIONS {
+            for t in TEMPLATES {
+                programs.push(t.replace('F', f).replace('N', n));
+            }
+        }
+        for s in STATEMENTS {
+            programs.push(s.replace('N', n));
+        }
+    }
+    analyse_all(programs, Duration::from_secs(10));
+}
+
+mod random_programs {
+    use super::{analyse_all, FUNCTIONS, NUMBERS};
+    use proptest::prelude::*;
+    use std::time::Duration;
+
+    /// One argument: an earlier variable, a huge number, or a size vector built from one.
+    fn arg() -> impl Strategy<Value = String> {
+        let n = || proptest::sample::select(NUMBERS);
+        prop_oneof![
+            Just("x".to_string()),
+            (0usize..4).prop_map(|k| format!("v{k}")),
+            n().prop_map(str::to_string),
+            (n(), n()).prop_map(|(a, b)| format!("[{a} {b}]")),
+            n().prop_map(|a| format!("ones(1, {a})")),
+            Just("[]".to_string()),
+        ]
+    }
+
+    /// `vK = F(args…)`, or a loop over a range with huge bounds.
+    fn statement(k: usize) -> impl Strategy<Value = String> {
+        let f = proptest::sample::select(FUNCTIONS);
+        let n = || proptest::sample::select(NUMBERS);
+        prop_oneof![
+            4 => (f, proptest::collection::vec(arg(), 0..4))
+                .prop_map(move |(f, args)| format!("v{k} = {f}({})", args.join(", "))),
+            1 => (n(), n()).prop_map(move |(a, b)| format!("for i = {a}:{b}, v{k} = i; end")),
+            1 => arg().prop_map(move |a| format!("for c = {a}, v{k} = c; end")),
+            1 => (arg(), arg()).prop_map(move |(a, b)| format!("v{k} = x; v{k}({a}) = {b}")),
+        ]
+    }
+
+    fn program() -> impl Strategy<Value = String> {
+        (statement(0), statement(1), statement(2), statement(3)).prop_map(|(a, b, c, d)| {
+            format!("x = ones(2, 3);\nv0 = 1; v1 = 2; v2 = 3; v3 = 4;\n{a}\n{b}\n{c}\n{d}\n")
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Statements built from huge numbers feed each other: whatever one gives
+        /// (capped, unknown, opaque), the next analyses it without panicking or hanging.
+        #[test]
+        fn chains_of_huge_sizes_never_hang_or_panic(
+            programs in proptest::collection::vec(program(), 8)
+        ) {
+            analyse_all(programs, Duration::from_secs(10));
+        }
     }
 }
