@@ -78,7 +78,23 @@ struct Inner {
     disjunctions: Vec<Vec<Constraint>>,
     /// The facts contradict each other: the program point is unreachable.
     contradictory: bool,
+    /// What the `≥ 0` facts bound single atoms to, computed once per state of the facts
+    /// (see [`Facts::inner_mut`]): interval reasoning asks it for every atom of every
+    /// question, and recomputing it each time made loops with many facts slow.
+    bounds: BoundCache,
 }
+
+/// A lazily computed map atom → interval; never part of the facts' identity.
+#[derive(Clone, Debug, Default)]
+struct BoundCache(std::sync::OnceLock<BTreeMap<Atom, Interval>>);
+
+impl PartialEq for BoundCache {
+    fn eq(&self, _: &BoundCache) -> bool {
+        true
+    }
+}
+
+impl Eq for BoundCache {}
 
 /// At most this many disjunctions are kept (the oldest are dropped: sound, as facts
 /// only ever help), and questions split on at most this many of them in a row.
@@ -225,6 +241,30 @@ impl Facts {
         Facts::default()
     }
 
+    /// The facts for changing: unshared, and with the cached atom bounds cleared.
+    fn inner_mut(&mut self) -> &mut Inner {
+        let inner = Arc::make_mut(&mut self.inner);
+        inner.bounds = BoundCache::default();
+        inner
+    }
+
+    /// The bounds the `≥ 0` facts put on single atoms (`c*a + k ≥ 0`), met per atom.
+    fn atom_bounds(&self) -> &BTreeMap<Atom, Interval> {
+        self.inner.bounds.0.get_or_init(|| {
+            let mut out: BTreeMap<Atom, Interval> = BTreeMap::new();
+            for e in &self.inner.nonneg {
+                if let Some((a, iv)) = self.bound_from(e) {
+                    let met = match out.get(&a) {
+                        Some(old) => old.meet(iv),
+                        None => iv,
+                    };
+                    out.insert(a, met);
+                }
+            }
+            out
+        })
+    }
+
     /// Facts from a list of constraints, assumed in order.
     pub fn from_constraints<'a>(cs: impl IntoIterator<Item = &'a Constraint>) -> Facts {
         let mut f = Facts::new();
@@ -325,7 +365,7 @@ impl Facts {
             return base;
         };
         let mut rest = self.clone();
-        let alts = Arc::make_mut(&mut rest.inner).disjunctions.remove(k);
+        let alts = rest.inner_mut().disjunctions.remove(k);
         let mut answers = Vec::new();
         for alt in &alts {
             // Assuming an alternative costs far more than one step: charge for it, so
@@ -506,15 +546,14 @@ impl Facts {
             },
             Atom::FloorDiv(..) => Interval::ALL,
         };
-        self.inner
-            .nonneg
-            .iter()
-            .filter_map(|e| self.bound_from(e, a))
-            .fold(base, Interval::meet)
+        match self.atom_bounds().get(a) {
+            Some(bound) => base.meet(*bound),
+            None => base,
+        }
     }
 
-    /// The bound on atom `a` implied by `e ≥ 0` when `e` is `c*a + k`.
-    fn bound_from(&self, e: &Dim, a: &Atom) -> Option<Interval> {
+    /// The atom `a` and its bound when `e ≥ 0` is `c*a + k ≥ 0`.
+    fn bound_from(&self, e: &Dim) -> Option<(Atom, Interval)> {
         // Only the solved equalities are applied here: full normalisation would ask for
         // intervals again and could recurse.
         let e = e.substitute(&|b| self.inner.subst.get(b).cloned());
@@ -523,12 +562,12 @@ impl Facts {
         let [(m, c)] = rest.terms() else {
             return None;
         };
-        if m.atoms() != std::slice::from_ref(a) {
+        let [a] = m.atoms() else {
             return None;
-        }
+        };
         let c = i128::from(*c);
         // c*a + k ≥ 0  ⇒  a ≥ ceil(-k/c) (c > 0)  or  a ≤ floor(k/-c) (c < 0).
-        Some(if c > 0 {
+        let bound = if c > 0 {
             Interval {
                 lo: Ext::Fin((-k).div_euclid(c) + i128::from((-k).rem_euclid(c) != 0)),
                 hi: Ext::PosInf,
@@ -538,7 +577,8 @@ impl Facts {
                 lo: Ext::NegInf,
                 hi: Ext::Fin(k.div_euclid(-c)),
             }
-        })
+        };
+        Some((a.clone(), bound))
     }
 
     /// Adds what can be learned from `c` holding: equalities are solved, `≠`/`≤`/`<`
@@ -547,14 +587,14 @@ impl Facts {
     pub fn assume(&mut self, c: &Constraint) {
         match c {
             Constraint::True | Constraint::Opaque(_) => {}
-            Constraint::False => Arc::make_mut(&mut self.inner).contradictory = true,
+            Constraint::False => self.inner_mut().contradictory = true,
             Constraint::Eq(a, b) => self.add_zero(a.sub(b)),
             Constraint::Ne(a, b) => {
                 let d = self.normalize(&a.sub(b));
                 if d.is_zero() {
-                    Arc::make_mut(&mut self.inner).contradictory = true;
+                    self.inner_mut().contradictory = true;
                 } else if !d.is_known() {
-                    push_bounded(&mut Arc::make_mut(&mut self.inner).nonzero, d);
+                    push_bounded(&mut self.inner_mut().nonzero, d);
                 }
             }
             Constraint::Le(a, b) => self.add_nonneg(b.sub(a)),
@@ -565,12 +605,12 @@ impl Facts {
                 let plain = |x: &Constraint| self.ask_with(x, &Budget(Cell::new(DEFAULT_BUDGET)));
                 let open: Vec<&Constraint> = v.iter().filter(|x| !plain(x).is_refuted()).collect();
                 match open.as_slice() {
-                    [] => Arc::make_mut(&mut self.inner).contradictory = true,
+                    [] => self.inner_mut().contradictory = true,
                     [only] => self.assume(only),
                     _ if open.iter().any(|x| plain(x).is_proven()) => {}
                     _ => {
                         let alts: Vec<Constraint> = open.into_iter().cloned().collect();
-                        let inner = Arc::make_mut(&mut self.inner);
+                        let inner = self.inner_mut();
                         if !inner.disjunctions.contains(&alts) {
                             if inner.disjunctions.len() >= MAX_DISJUNCTIONS {
                                 inner.disjunctions.remove(0);
@@ -593,10 +633,10 @@ impl Facts {
     fn add_nonneg(&mut self, d: Dim) {
         let d = self.normalize(&d);
         match d.as_known() {
-            Some(v) if v < 0 => Arc::make_mut(&mut self.inner).contradictory = true,
+            Some(v) if v < 0 => self.inner_mut().contradictory = true,
             Some(_) => {}
             None if d.is_nonneg() => {}
-            None => push_bounded(&mut Arc::make_mut(&mut self.inner).nonneg, d),
+            None => push_bounded(&mut self.inner_mut().nonneg, d),
         }
     }
 
@@ -614,13 +654,13 @@ impl Facts {
                 continue;
             }
             if d.is_known() || d.is_positive() || d.neg().is_positive() {
-                Arc::make_mut(&mut self.inner).contradictory = true;
+                self.inner_mut().contradictory = true;
                 continue;
             }
             match pivot(&d) {
                 Some(_) if self.inner.subst.len() >= MAX_STORED => {}
                 Some((x, rhs)) => work.extend(self.bind(x, rhs)),
-                None => push_bounded(&mut Arc::make_mut(&mut self.inner).zeros, d),
+                None => push_bounded(&mut self.inner_mut().zeros, d),
             }
         }
     }
@@ -628,7 +668,7 @@ impl Facts {
     /// Records `x := rhs` and re-normalises the existing rewrites; keys that are opaque
     /// atoms whose arguments changed are returned as new equalities to solve.
     fn bind(&mut self, x: Atom, rhs: Dim) -> Vec<Dim> {
-        let inner = Arc::make_mut(&mut self.inner);
+        let inner = self.inner_mut();
         inner.subst.insert(x.clone(), rhs);
         let solo = Facts {
             inner: Arc::new(Inner {
