@@ -680,14 +680,19 @@ impl Eval<'_> {
             value.elems = tuple(0).map(|t| t.dims().to_vec());
         }
         if matches!(self.call.func, "horzcat" | "vertcat") {
-            value.elems = args
-                .iter()
-                .filter(|v| v.shape != Shape::empty())
-                .map(|v| match &v.elems {
-                    Some(e) => Some(e.clone()),
-                    None => v.scalar.clone().map(|d| vec![d]),
+            let parts = || args.iter().filter(|v| v.shape != Shape::empty());
+            // Counted before anything is copied: `s = [s s]` in a loop doubles them.
+            let len: usize = parts().map(|v| v.elems.as_ref().map_or(1, Vec::len)).sum();
+            value.elems = (len <= super::MAX_ELEMS)
+                .then(|| {
+                    parts()
+                        .map(|v| match &v.elems {
+                            Some(e) => Some(e.clone()),
+                            None => v.scalar.clone().map(|d| vec![d]),
+                        })
+                        .collect::<Option<Vec<_>>>()
                 })
-                .collect::<Option<Vec<_>>>()
+                .flatten()
                 .map(|parts| parts.concat());
         }
         if self.call.func == "colon" {

@@ -409,3 +409,17 @@ fn counted_loops_over_symbolic_products_finish_quickly() {
     ];
     analyse_all(programs, Duration::from_secs(10));
 }
+
+#[test]
+fn known_elements_stop_doubling_at_the_cap() {
+    // `s = [s s]` doubled the known elements every iteration: 19 iterations took
+    // 300 MB, 30 would take a billion extents. Past MAX_ELEMS they are forgotten; the
+    // shape stays exact.
+    let r = run("s = 1;\nfor i = 1:40\n  s = [s s];\nend\nt = s;\n");
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(shape_of(&r, "t"), "<1,1099511627776>");
+    let r = run("s = [1 2 3];\nfor i = 1:3\n  s = [s s];\nend\nt = s;\n");
+    assert_eq!(shape_of(&r, "t"), "<1,24>");
+    let r = run("s = 1:3;\nt = [s, 4];\nfor i = t\n  u = zeros(i);\nend\n");
+    assert_eq!(errors(&r), Vec::<String>::new());
+}
