@@ -410,7 +410,7 @@ impl Eval<'_> {
             args.truncate(p);
         }
         args.retain(|v| !v.is_char());
-        Ok(match args.as_slice() {
+        let dims = match args.as_slice() {
             [] => vec![Dim::one(), Dim::one()],
             [v] if v.shape == Shape::scalar() => {
                 let n = self.int_value(v, 0);
@@ -419,12 +419,7 @@ impl Eval<'_> {
             [v] => match &v.elems {
                 Some(e) => e.clone(),
                 None => match v.shape.as_tuple().and_then(|t| t.extent(1).as_known()) {
-                    Some(n) if n > shape::MAX_RANK as i64 => {
-                        return Err(format!(
-                            "a size vector of {n} elements makes rank {n}, past the {} dimensions analysed",
-                            shape::MAX_RANK
-                        ))
-                    }
+                    Some(n) if n > shape::MAX_RANK as i64 => return Err(past_max_rank(n)),
                     Some(n) => (0..n.max(0) as usize).map(|i| self.fresh(i)).collect(),
                     None => vec![self.fresh(0), self.fresh(1)],
                 },
@@ -434,7 +429,11 @@ impl Eval<'_> {
                 .enumerate()
                 .map(|(i, v)| self.int_value(v, i))
                 .collect(),
-        })
+        };
+        match dims.len() {
+            n if n > shape::MAX_RANK => Err(past_max_rank(n as i64)),
+            _ => Ok(dims),
+        }
     }
 
     fn collapse(&self, arg: Arg, dim: Option<Arg>) -> Outcome {
@@ -584,6 +583,9 @@ impl Eval<'_> {
                 .map(|(i, v)| (v.shape != Shape::empty()).then(|| self.int_value(v, i)))
                 .collect(),
         };
+        if dims.len() > shape::MAX_RANK {
+            return Outcome::capped(&past_max_rank(dims.len() as i64));
+        }
         shape::reshape(&a, &dims, self.facts)
     }
 
@@ -597,6 +599,11 @@ impl Eval<'_> {
                         .collect()
                 });
         match known {
+            Some(order) if order.len() > shape::MAX_RANK => Outcome::capped(&format!(
+                "a permutation of {} dimensions, past the {} dimensions analysed",
+                order.len(),
+                shape::MAX_RANK
+            )),
             Some(order) => shape::permute(&self.arg_shape(arg), &order, self.facts),
             None => Outcome::always(Shape::Unknown, ext("permute")),
         }
@@ -723,6 +730,14 @@ impl Eval<'_> {
             Truth::Unknown => None,
         }
     }
+}
+
+/// What a capped size vector says (see [`Outcome::capped`]).
+fn past_max_rank(n: i64) -> String {
+    format!(
+        "a size vector of {n} elements makes rank {n}, past the {} dimensions analysed",
+        shape::MAX_RANK
+    )
 }
 
 /// The number of elements of `a:s:b` for real constants, as MATLAB computes it (with a

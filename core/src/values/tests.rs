@@ -423,3 +423,23 @@ fn known_elements_stop_doubling_at_the_cap() {
     let r = run("s = 1:3;\nt = [s, 4];\nfor i = t\n  u = zeros(i);\nend\n");
     assert_eq!(errors(&r), Vec::<String>::new());
 }
+
+#[test]
+fn long_known_size_vectors_are_capped_too() {
+    // Known elements (at most MAX_ELEMS) are no number, but a rank of a thousand
+    // makes every later rule a thousand times dearer: the same cap applies.
+    let doubled = "s = [2 2];\nfor i = 1:9\n  s = [s s];\nend\n";
+    for tail in [
+        "x = zeros(s);",
+        "x = ones(2); x = repmat(x, s);",
+        "x = ones(2); x = reshape(x, s);",
+        "x = ones(2); x = permute(x, s);",
+    ] {
+        let r = run(&format!("{doubled}{tail}\ny = x + x;\n"));
+        assert_eq!(errors(&r), Vec::<String>::new(), "{tail}");
+        assert_eq!(shape_of(&r, "x"), "?", "{tail}");
+        assert!(capped(&r), "{tail}: {:?}", r.diagnostics);
+    }
+    let r = run("s = [2 2 2];\nx = zeros(s);\n");
+    assert_eq!(shape_of(&r, "x"), "<2,2,2>");
+}
