@@ -66,7 +66,9 @@ fn time_and_memory_against_input_size() {
     type Input = (&'static str, fn(usize) -> Option<String>);
     let inputs: [Input; 2] = [
         ("realistic (Octave's function files)", octave_program),
-        ("generated (samples::scaling_program)", |n| Some(scaling_program(n))),
+        ("generated (samples::scaling_program)", |n| {
+            Some(scaling_program(n))
+        }),
     ];
     println!("| input | analysis | lines | time | peak heap |");
     println!("|---|---|---|---|---|");
@@ -86,8 +88,16 @@ fn time_and_memory_against_input_size() {
             let (ta, ma) = measure(|| {
                 std::hint::black_box(analyzer.analyze(&src, &options));
             });
-            println!("| {name} | MATLAB parse | {lines} | {:.1} ms | {:.1} MB |", tp * 1e3, mp as f64 / 1e6);
-            println!("| {name} | MATLAB shapes (whole pipeline) | {lines} | {:.1} ms | {:.1} MB |", ta * 1e3, ma as f64 / 1e6);
+            println!(
+                "| {name} | MATLAB parse | {lines} | {:.1} ms | {:.1} MB |",
+                tp * 1e3,
+                mp as f64 / 1e6
+            );
+            println!(
+                "| {name} | MATLAB shapes (whole pipeline) | {lines} | {:.1} ms | {:.1} MB |",
+                ta * 1e3,
+                ma as f64 / 1e6
+            );
             parse_t.push((lines, tp));
             all_t.push((lines, ta));
             all_m.push((lines, ma as f64));

@@ -346,8 +346,10 @@ impl Dim {
                 return floor_div_i64(n, k)
                     .map_or_else(|| Dim::overflow('/', &[self, den]), Dim::known);
             }
-            if k < 0 {
-                return self.neg().floor_div(&Dim::known(-k));
+            // floor(n / k) = floor(-n / -k); -i64::MIN is no i64 (that divisor stays an
+            // opaque atom below).
+            if let Some(pos) = k.checked_neg().filter(|_| k < 0) {
+                return self.neg().floor_div(&Dim::known(pos));
             }
         }
         if let Some(q) = self.exact_div(den) {
@@ -369,10 +371,11 @@ impl Dim {
         };
         let mut out = Vec::new();
         for (m, c) in &self.terms {
-            if c % dc != 0 {
+            // Checked: i64::MIN / -1 overflows.
+            if c.checked_rem(*dc)? != 0 {
                 return None;
             }
-            out.push((m.divide(dm)?, c / dc));
+            out.push((m.divide(dm)?, c.checked_div(*dc)?));
         }
         Some(Dim::from_map(out.into_iter().collect()))
     }

@@ -130,6 +130,10 @@ struct Inner {
     /// What was dropped at a bound: it explains `Unknown` answers and never changes
     /// one, so it takes no part in equality (fixed points converge exactly as before).
     dropped: Dropped,
+    /// What the `≥ 0` facts bound single atoms to, computed once per state of the facts
+    /// (see [`Facts::inner_mut`]): interval reasoning asks it for every atom of every
+    /// question, and recomputing it each time made loops with many facts slow.
+    bounds: BoundCache,
 }
 
 impl PartialEq for Inner {
@@ -184,6 +188,18 @@ impl Dropped {
         self.all || !self.atoms.is_empty()
     }
 }
+
+/// A lazily computed map atom → interval; never part of the facts' identity.
+#[derive(Clone, Debug, Default)]
+struct BoundCache(std::sync::OnceLock<BTreeMap<Atom, Interval>>);
+
+impl PartialEq for BoundCache {
+    fn eq(&self, _: &BoundCache) -> bool {
+        true
+    }
+}
+
+impl Eq for BoundCache {}
 
 /// At most this many disjunctions are kept (the oldest are dropped: sound, as facts
 /// only ever help), and questions split on at most this many of them in a row.
@@ -346,6 +362,30 @@ impl Budget {
 impl Facts {
     pub fn new() -> Facts {
         Facts::default()
+    }
+
+    /// The facts for changing: unshared, and with the cached atom bounds cleared.
+    fn inner_mut(&mut self) -> &mut Inner {
+        let inner = Arc::make_mut(&mut self.inner);
+        inner.bounds = BoundCache::default();
+        inner
+    }
+
+    /// The bounds the `≥ 0` facts put on single atoms (`c*a + k ≥ 0`), met per atom.
+    fn atom_bounds(&self) -> &BTreeMap<Atom, Interval> {
+        self.inner.bounds.0.get_or_init(|| {
+            let mut out: BTreeMap<Atom, Interval> = BTreeMap::new();
+            for e in &self.inner.nonneg {
+                if let Some((a, iv)) = self.bound_from(e) {
+                    let met = match out.get(&a) {
+                        Some(old) => old.meet(iv),
+                        None => iv,
+                    };
+                    out.insert(a, met);
+                }
+            }
+            out
+        })
     }
 
     /// Facts from a list of constraints, assumed in order.
@@ -559,7 +599,7 @@ impl Facts {
             return base;
         };
         let mut rest = self.clone();
-        let alts = Arc::make_mut(&mut rest.inner).disjunctions.remove(k);
+        let alts = rest.inner_mut().disjunctions.remove(k);
         let mut answers = Vec::new();
         for alt in &alts {
             // Assuming an alternative costs far more than one step: charge for it, so
@@ -743,15 +783,14 @@ impl Facts {
             },
             Atom::FloorDiv(..) => Interval::ALL,
         };
-        self.inner
-            .nonneg
-            .iter()
-            .filter_map(|e| self.bound_from(e, a))
-            .fold(base, Interval::meet)
+        match self.atom_bounds().get(a) {
+            Some(bound) => base.meet(*bound),
+            None => base,
+        }
     }
 
-    /// The bound on atom `a` implied by `e ≥ 0` when `e` is `c*a + k`.
-    fn bound_from(&self, e: &Dim, a: &Atom) -> Option<Interval> {
+    /// The atom `a` and its bound when `e ≥ 0` is `c*a + k ≥ 0`.
+    fn bound_from(&self, e: &Dim) -> Option<(Atom, Interval)> {
         // Only the solved equalities are applied here: full normalisation would ask for
         // intervals again and could recurse.
         let e = e.substitute(&|b| self.inner.subst.get(b).cloned());
@@ -760,12 +799,12 @@ impl Facts {
         let [(m, c)] = rest.terms() else {
             return None;
         };
-        if m.atoms() != std::slice::from_ref(a) {
+        let [a] = m.atoms() else {
             return None;
-        }
+        };
         let c = i128::from(*c);
         // c*a + k ≥ 0  ⇒  a ≥ ceil(-k/c) (c > 0)  or  a ≤ floor(k/-c) (c < 0).
-        Some(if c > 0 {
+        let bound = if c > 0 {
             Interval {
                 lo: Ext::Fin((-k).div_euclid(c) + i128::from((-k).rem_euclid(c) != 0)),
                 hi: Ext::PosInf,
@@ -775,7 +814,8 @@ impl Facts {
                 lo: Ext::NegInf,
                 hi: Ext::Fin(k.div_euclid(-c)),
             }
-        })
+        };
+        Some((a.clone(), bound))
     }
 
     /// Adds what can be learned from `c` holding: equalities are solved, `≠`/`≤`/`<`
@@ -788,14 +828,14 @@ impl Facts {
         }
         match c {
             Constraint::True | Constraint::Opaque(_) => {}
-            Constraint::False => Arc::make_mut(&mut self.inner).contradictory = true,
+            Constraint::False => self.inner_mut().contradictory = true,
             Constraint::Eq(a, b) => self.add_zero(a.sub(b)),
             Constraint::Ne(a, b) => {
                 let d = self.normalize(&a.sub(b));
                 if d.is_zero() {
-                    Arc::make_mut(&mut self.inner).contradictory = true;
+                    self.inner_mut().contradictory = true;
                 } else if !d.is_known() {
-                    let inner = Arc::make_mut(&mut self.inner);
+                    let inner = self.inner_mut();
                     push_bounded(&mut inner.nonzero, &mut inner.dropped, d, Constraint::Ne);
                 }
             }
@@ -807,12 +847,12 @@ impl Facts {
                 let plain = |x: &Constraint| self.ask_with(x, &Budget::new(DEFAULT_BUDGET));
                 let open: Vec<&Constraint> = v.iter().filter(|x| !plain(x).is_refuted()).collect();
                 match open.as_slice() {
-                    [] => Arc::make_mut(&mut self.inner).contradictory = true,
+                    [] => self.inner_mut().contradictory = true,
                     [only] => self.assume(only),
                     _ if open.iter().any(|x| plain(x).is_proven()) => {}
                     _ => {
                         let alts: Vec<Constraint> = open.into_iter().cloned().collect();
-                        let inner = Arc::make_mut(&mut self.inner);
+                        let inner = self.inner_mut();
                         if !inner.disjunctions.contains(&alts) {
                             if inner.disjunctions.len() >= MAX_DISJUNCTIONS {
                                 let oldest = inner.disjunctions.remove(0);
@@ -836,11 +876,11 @@ impl Facts {
     fn add_nonneg(&mut self, d: Dim) {
         let d = self.normalize(&d);
         match d.as_known() {
-            Some(v) if v < 0 => Arc::make_mut(&mut self.inner).contradictory = true,
+            Some(v) if v < 0 => self.inner_mut().contradictory = true,
             Some(_) => {}
             None if d.is_nonneg() => {}
             None => {
-                let inner = Arc::make_mut(&mut self.inner);
+                let inner = self.inner_mut();
                 push_bounded(&mut inner.nonneg, &mut inner.dropped, d, |d, z| {
                     Constraint::Le(z, d)
                 });
@@ -856,7 +896,7 @@ impl Facts {
             steps += 1;
             if steps > 64 {
                 // Left unsolved: recorded as dropped, with what is still queued.
-                let inner = Arc::make_mut(&mut self.inner);
+                let inner = self.inner_mut();
                 for d in std::iter::once(d).chain(work) {
                     inner.dropped.record(&Constraint::Eq(d, Dim::zero()));
                 }
@@ -867,17 +907,17 @@ impl Facts {
                 continue;
             }
             if d.is_known() || d.is_positive() || d.neg().is_positive() {
-                Arc::make_mut(&mut self.inner).contradictory = true;
+                self.inner_mut().contradictory = true;
                 continue;
             }
             match pivot(&d) {
                 Some(_) if self.inner.subst.len() >= MAX_STORED => {
-                    let inner = Arc::make_mut(&mut self.inner);
+                    let inner = self.inner_mut();
                     inner.dropped.record(&Constraint::Eq(d, Dim::zero()));
                 }
                 Some((x, rhs)) => work.extend(self.bind(x, rhs)),
                 None => {
-                    let inner = Arc::make_mut(&mut self.inner);
+                    let inner = self.inner_mut();
                     push_bounded(&mut inner.zeros, &mut inner.dropped, d, Constraint::Eq);
                 }
             }
@@ -887,7 +927,7 @@ impl Facts {
     /// Records `x := rhs` and re-normalises the existing rewrites; keys that are opaque
     /// atoms whose arguments changed are returned as new equalities to solve.
     fn bind(&mut self, x: Atom, rhs: Dim) -> Vec<Dim> {
-        let inner = Arc::make_mut(&mut self.inner);
+        let inner = self.inner_mut();
         inner.subst.insert(x.clone(), rhs);
         let solo = Facts {
             inner: Arc::new(Inner {
@@ -942,7 +982,7 @@ impl Facts {
         }
         // Facts dropped on either path may be missing from the meet too.
         if a.inner.dropped.any() || b.inner.dropped.any() {
-            let inner = Arc::make_mut(&mut out.inner);
+            let inner = out.inner_mut();
             inner.dropped.merge(&a.inner.dropped);
             inner.dropped.merge(&b.inner.dropped);
         }
@@ -1015,7 +1055,7 @@ impl GetOrNone for BTreeMap<Atom, Dim> {
 /// rewritten to earlier ones (`q1 := p2`). Returns the atom and its value.
 fn pivot(d: &Dim) -> Option<(Atom, Dim)> {
     let candidates = d.terms().iter().filter_map(|(m, c)| match m.atoms() {
-        [a] if c.abs() == 1 => Some((a.clone(), *c)),
+        [a] if c.unsigned_abs() == 1 => Some((a.clone(), *c)),
         _ => None,
     });
     let (x, c) = candidates

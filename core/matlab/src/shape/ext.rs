@@ -4,7 +4,7 @@
 //! Dimension numbers in these signatures are 1-based, as in MATLAB.
 
 use super::rules::{case, decide, fold_cat, Outcome, RuleInfo};
-use super::tuple::{alpha, is_empty_matrix, Shape, ShapeTuple};
+use super::tuple::{alpha, is_empty_matrix, Shape, ShapeTuple, MAX_RANK};
 use shapex_dims::{Constraint, Dim, Facts, Truth};
 
 /// One subscript of an indexing expression, as the value analysis sees it.
@@ -130,7 +130,12 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
             return reduce_first_nonsingleton(&t, 0, facts, rule);
         }
     };
-    let mut v = t.promote(t.rank().max(d + 1));
+    if d >= t.rank() {
+        // A dimension past the rank is a singleton already: the result is the operand
+        // (`sum(x, 1e9)` is x), with no extents built for the dimensions in between.
+        return Outcome::always(Shape::Tuple(t), rule);
+    }
+    let mut v = t.dims().to_vec();
     v[d] = Dim::one();
     Outcome::always(Shape::tuple(v), rule)
 }
@@ -664,9 +669,15 @@ pub fn permute(a: &Shape, order: &[usize], facts: &Facts) -> Outcome {
 }
 
 /// `cat(dim, a, b, …)` with a 1-based `dim`: generalises vertcat (1) and horzcat (2).
+/// A `dim` past [`MAX_RANK`] would make a result of that rank: capped.
 pub fn cat(dim: usize, parts: &[Shape], facts: &Facts) -> Outcome {
     if dim == 0 {
         return Outcome::illegal(Constraint::False, ext("cat"));
+    }
+    if dim > MAX_RANK {
+        return Outcome::capped(&format!(
+            "cat along dimension {dim} makes rank {dim}, past the {MAX_RANK} dimensions analysed"
+        ));
     }
     fold_cat(dim - 1, parts, facts)
 }

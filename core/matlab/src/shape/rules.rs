@@ -16,6 +16,10 @@ use shapex_report::CheckStatus;
 pub const SOURCE_PAPER: &str = "Joisha Table 2";
 pub const SOURCE_EXTENSION: &str = "extension: MATLAB semantics";
 
+/// The rule name of an outcome the analysis gave up on ([`Outcome::capped`]); the
+/// report turns each into a `shape.capped` note.
+pub const CAPPED: &str = "capped";
+
 /// Which rule produced an outcome, and where the rule comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleInfo {
@@ -83,6 +87,24 @@ impl Outcome {
             status: Truth::Unknown,
             assume: vec![],
             rule,
+        }
+    }
+
+    /// A number in the program asks a rule for more than the analysis represents (a
+    /// rank past [`super::MAX_RANK`], a size vector of a billion extents): the shape is
+    /// unknown and whether the statement conforms is left to run time, never proven or
+    /// refuted. `what` says what was too large (θ reads `capped: {what}`); the report
+    /// shows it as a note.
+    pub fn capped(what: &str) -> Outcome {
+        Outcome {
+            shape: Shape::Unknown,
+            theta: Constraint::Opaque(format!("capped: {what}")),
+            status: Truth::Unknown,
+            assume: vec![],
+            rule: RuleInfo {
+                name: CAPPED,
+                source: "analysis limit",
+            },
         }
     }
 

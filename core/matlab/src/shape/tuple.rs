@@ -6,6 +6,13 @@ use shapex_dims::{Constraint, Dim, Facts, Truth};
 use shapex_report::{DimView, ShapeView};
 use std::fmt;
 
+/// The largest rank a rule builds from a number in the program (a dimension argument
+/// of `cat`, the length of a size vector): MATLAB allows more, but an array of more
+/// dimensions than this is not worth tracking extent by extent, and a rank taken from a
+/// number (`cat(1e9, a, b)`) would otherwise allocate that many extents. A rule asked
+/// for more gives an unknown shape and says so ([`super::Outcome::capped`]).
+pub const MAX_RANK: usize = 64;
+
 /// A legal shape tuple in canonical form: at least two components, trailing known-1
 /// extents dropped from the third component on (§1.1). Canonical storage is sound by
 /// the substitution property (Lemma 4.2): ℘-equivalent operands give equivalent results.

@@ -54,6 +54,10 @@ impl fmt::Display for Stmt {
 struct Printer {
     out: String,
     depth: usize,
+    /// Nested functions already printed (indices into the program's functions): each
+    /// prints once, inside the first function of its parent's name, so a nested
+    /// function named like its parent (`function f … function f`) cannot recurse.
+    nested_done: Vec<usize>,
 }
 
 fn list(vars: &[Var]) -> String {
@@ -157,12 +161,13 @@ impl Printer {
         ));
         self.depth += 1;
         self.block(&func.body, &[]);
-        for nested in prog
-            .functions
-            .iter()
-            .filter(|g| g.kind == FunctionKind::Nested && g.parent.as_ref() == Some(&func.name))
-        {
-            self.function(prog, nested);
+        for (i, nested) in prog.functions.iter().enumerate() {
+            let child =
+                nested.kind == FunctionKind::Nested && nested.parent.as_ref() == Some(&func.name);
+            if child && !self.nested_done.contains(&i) {
+                self.nested_done.push(i);
+                self.function(prog, nested);
+            }
         }
         self.depth -= 1;
         self.line("end");

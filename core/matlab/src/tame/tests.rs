@@ -51,6 +51,24 @@ fn printed_ir_reparses_without_syntax_errors() {
 }
 
 #[test]
+fn a_nested_function_named_like_its_parent_prints_once() {
+    // Found by scripts/fuzz: the printer nested every function whose parent has the
+    // name of the one being printed, so `f` inside `f` recursed until the stack ran out.
+    let text =
+        printed("function f(x)\n    y = 1;\n    function f(x)\n        z = 2;\n    end\nend\n");
+    assert_eq!(text.matches("function f(x)").count(), 2, "{text}");
+    assert_eq!(text.matches("z = 2;").count(), 1, "{text}");
+    let report = crate::Matlab::new().analyze(
+        "function f(x)\n  function f(x)\n    function f(x)\n    end\n  end\nend\n",
+        &shapex_report::Options::default(),
+    );
+    let Some(shapex_report::Payload::Text(ir)) = report.view("ir") else {
+        panic!("MATLAB fills the IR view");
+    };
+    assert!(ir.text.matches("function f(x)").count() == 3, "{}", ir.text);
+}
+
+#[test]
 fn operators_become_builtin_calls_in_three_address_form() {
     let text = printed("x = a + b * c';\n");
     assert_eq!(

@@ -277,7 +277,10 @@ impl Eval<'_> {
             Scalar => Outcome::always(Shape::scalar(), ext("scalar")),
             Square(a) => square(&self.arg_shape(*a), f),
             Broadcast(sels) => self.broadcast(sels),
-            FromDims { first } => shape::create(&self.dims_from(*first)),
+            FromDims { first } => match self.dims_from(*first) {
+                Ok(dims) => shape::create(&dims),
+                Err(what) => Outcome::capped(&what),
+            },
             Collapse { arg, dim } => self.collapse(*arg, *dim),
             Transpose(a) => shape::transpose(&self.arg_shape(*a), f),
             MatMul(a, b) => shape::mtimes(&self.arg_shape(*a), &self.arg_shape(*b), f),
@@ -291,10 +294,10 @@ impl Eval<'_> {
             Vector { like, len } => self.vector(*like, len, k),
             Colon { start, step, stop } => self.colon(*start, *step, *stop),
             Concat { dim, first } => self.concat(dim, *first),
-            Repmat { arg, first } => {
-                let reps = self.dims_from(*first);
-                shape::repmat(&self.arg_shape(*arg), &reps, f)
-            }
+            Repmat { arg, first } => match self.dims_from(*first) {
+                Ok(reps) => shape::repmat(&self.arg_shape(*arg), &reps, f),
+                Err(what) => Outcome::capped(&what),
+            },
             Reshape { arg, first } => self.reshape(*arg, *first),
             Permute { arg, order } => self.permute(*arg, *order),
             Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext("squeeze")),
@@ -398,14 +401,16 @@ impl Eval<'_> {
     }
 
     /// Dimension arguments from position `first`: one size vector, or scalars; class
-    /// names and `'like', x` pairs are ignored.
-    fn dims_from(&self, first: usize) -> Vec<Dim> {
+    /// names and `'like', x` pairs are ignored. A size vector of unknown elements longer
+    /// than [`shape::MAX_RANK`] (`zeros(ones(1, 1e9))`) is not turned into that many
+    /// extents: the error says why, for [`Outcome::capped`].
+    fn dims_from(&self, first: usize) -> Result<Vec<Dim>, String> {
         let mut args: Vec<&Value> = self.call.args.iter().skip(first).collect();
         if let Some(p) = args.iter().position(|v| v.text.as_deref() == Some("like")) {
             args.truncate(p);
         }
         args.retain(|v| !v.is_char());
-        match args.as_slice() {
+        let dims = match args.as_slice() {
             [] => vec![Dim::one(), Dim::one()],
             [v] if v.shape == Shape::scalar() => {
                 let n = self.int_value(v, 0);
@@ -414,6 +419,7 @@ impl Eval<'_> {
             [v] => match &v.elems {
                 Some(e) => e.clone(),
                 None => match v.shape.as_tuple().and_then(|t| t.extent(1).as_known()) {
+                    Some(n) if n > shape::MAX_RANK as i64 => return Err(past_max_rank(n)),
                     Some(n) => (0..n.max(0) as usize).map(|i| self.fresh(i)).collect(),
                     None => vec![self.fresh(0), self.fresh(1)],
                 },
@@ -423,6 +429,10 @@ impl Eval<'_> {
                 .enumerate()
                 .map(|(i, v)| self.int_value(v, i))
                 .collect(),
+        };
+        match dims.len() {
+            n if n > shape::MAX_RANK => Err(past_max_rank(n as i64)),
+            _ => Ok(dims),
         }
     }
 
@@ -440,7 +450,11 @@ impl Eval<'_> {
                 _ => shape::reduce(&a, None, empty, self.facts),
             },
             Some(v) => match v.scalar.as_ref().and_then(|d| d.as_known()) {
-                Some(d) if d >= 1 => shape::reduce(&a, Some(d as usize), empty, self.facts),
+                // A dimension too large for usize is past every rank all the same.
+                Some(d) if d >= 1 => {
+                    let d = usize::try_from(d).unwrap_or(usize::MAX);
+                    shape::reduce(&a, Some(d), empty, self.facts)
+                }
                 _ => Outcome::always(Shape::Unknown, ext("reduce")),
             },
         }
@@ -538,7 +552,10 @@ impl Eval<'_> {
         let outcome = match self.extent(dim, 0).as_known() {
             Some(1) => shape::vertcat(&parts, self.facts),
             Some(2) => shape::horzcat(&parts, self.facts),
-            Some(d) if d >= 1 => shape::cat(d as usize, &parts, self.facts),
+            Some(d) if d >= 1 => {
+                let d = usize::try_from(d).unwrap_or(usize::MAX);
+                shape::cat(d, &parts, self.facts)
+            }
             _ => Outcome::always(Shape::Unknown, ext("cat")),
         };
         // An operand of unknown class may be a cell (or a string array), where the
@@ -566,6 +583,9 @@ impl Eval<'_> {
                 .map(|(i, v)| (v.shape != Shape::empty()).then(|| self.int_value(v, i)))
                 .collect(),
         };
+        if dims.len() > shape::MAX_RANK {
+            return Outcome::capped(&past_max_rank(dims.len() as i64));
+        }
         shape::reshape(&a, &dims, self.facts)
     }
 
@@ -579,6 +599,11 @@ impl Eval<'_> {
                         .collect()
                 });
         match known {
+            Some(order) if order.len() > shape::MAX_RANK => Outcome::capped(&format!(
+                "a permutation of {} dimensions, past the {} dimensions analysed",
+                order.len(),
+                shape::MAX_RANK
+            )),
             Some(order) => shape::permute(&self.arg_shape(arg), &order, self.facts),
             None => Outcome::always(Shape::Unknown, ext("permute")),
         }
@@ -597,10 +622,14 @@ impl Eval<'_> {
         let row = f.ask(&Constraint::eq(&t.extent(0), &one));
         let col = f.ask(&Constraint::eq(&t.extent(1), &one));
         let shape = match (row, col) {
-            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => {
-                let n = t.numel().add_const(off.abs());
-                Shape::tuple(vec![n.clone(), n])
-            }
+            // |i64::MIN| is no i64: an offset that large gives an unknown shape.
+            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => match off.checked_abs() {
+                Some(k) => {
+                    let n = t.numel().add_const(k);
+                    Shape::tuple(vec![n.clone(), n])
+                }
+                None => Shape::Unknown,
+            },
             (Truth::Refuted, Truth::Refuted) if off == 0 => {
                 Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
             }
@@ -635,7 +664,10 @@ impl Eval<'_> {
                 }
             }),
             ("size", 2) => match (tuple(0), val(1).and_then(|d| d.as_known())) {
-                (Some(t), Some(d)) if d >= 1 => Some(t.extent(d as usize - 1)),
+                // Past the rank (or past usize, on wasm32) the extent is 1.
+                (Some(t), Some(d)) if d >= 1 => {
+                    Some(t.extent(usize::try_from(d - 1).unwrap_or(usize::MAX)))
+                }
                 _ => None,
             },
             ("plus", 2) => val(0).zip(val(1)).map(|(a, b)| a.add(&b)),
@@ -655,14 +687,19 @@ impl Eval<'_> {
             value.elems = tuple(0).map(|t| t.dims().to_vec());
         }
         if matches!(self.call.func, "horzcat" | "vertcat") {
-            value.elems = args
-                .iter()
-                .filter(|v| v.shape != Shape::empty())
-                .map(|v| match &v.elems {
-                    Some(e) => Some(e.clone()),
-                    None => v.scalar.clone().map(|d| vec![d]),
+            let parts = || args.iter().filter(|v| v.shape != Shape::empty());
+            // Counted before anything is copied: `s = [s s]` in a loop doubles them.
+            let len: usize = parts().map(|v| v.elems.as_ref().map_or(1, Vec::len)).sum();
+            value.elems = (len <= super::MAX_ELEMS)
+                .then(|| {
+                    parts()
+                        .map(|v| match &v.elems {
+                            Some(e) => Some(e.clone()),
+                            None => v.scalar.clone().map(|d| vec![d]),
+                        })
+                        .collect::<Option<Vec<_>>>()
                 })
-                .collect::<Option<Vec<_>>>()
+                .flatten()
                 .map(|parts| parts.concat());
         }
         if self.call.func == "colon" {
@@ -693,6 +730,14 @@ impl Eval<'_> {
             Truth::Unknown => None,
         }
     }
+}
+
+/// What a capped size vector says (see [`Outcome::capped`]).
+fn past_max_rank(n: i64) -> String {
+    format!(
+        "a size vector of {n} elements makes rank {n}, past the {} dimensions analysed",
+        shape::MAX_RANK
+    )
 }
 
 /// The number of elements of `a:s:b` for real constants, as MATLAB computes it (with a

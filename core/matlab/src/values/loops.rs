@@ -345,6 +345,8 @@ fn size(stmts: &[Stmt]) -> usize {
 
 /// What a `for` loop iterates over, as far as it is known.
 struct Iterator {
+    /// The number of iterations, capped at `i64::MAX` (which then stands for "at least
+    /// that many": every use compares it with small numbers).
     trips: Option<i64>,
     /// The elements, when each is a known integer (`1:4`, `[2 4 7]`).
     range: Option<(i64, i64)>,
@@ -362,11 +364,7 @@ impl Iterator {
                 };
                 match (val(lower), st, val(upper)) {
                     (Some(lo), Some(st), Some(hi)) => {
-                        let trips = if st == 0 {
-                            0
-                        } else {
-                            (hi.saturating_sub(lo) / st).saturating_add(1).max(0)
-                        };
+                        let trips = range_trips(lo, st, hi);
                         Iterator {
                             trips: Some(trips),
                             range: Some((lo, st)),
@@ -382,9 +380,19 @@ impl Iterator {
             }
             ForIter::Columns(v) => {
                 let value = env.get(v);
+                // Extents are nonnegative, so a saturated product is still "at least";
+                // a zero extent anywhere still makes it 0.
                 let trips = value
                     .and_then(|v| v.shape.as_tuple()?.all_known())
-                    .map(|t| t[1..].iter().product());
+                    .map(|t| {
+                        let zero = t[1..].iter().any(|&e| e <= 0);
+                        let product = t[1..].iter().fold(1i64, |p, &e| p.saturating_mul(e));
+                        if zero {
+                            0
+                        } else {
+                            product
+                        }
+                    });
                 let row = value.is_some_and(|v| {
                     v.shape
                         .as_tuple()
@@ -413,6 +421,21 @@ impl Iterator {
             ..Value::scalar(Some(v))
         })
     }
+}
+
+/// The trip count of `for v = lo:st:hi` over integers, as MATLAB counts it:
+/// `max(floor((hi - lo) / st) + 1, 0)`, 0 for a zero step; computed in i128 (no
+/// overflow for any i64 bounds) and capped at `i64::MAX`.
+fn range_trips(lo: i64, st: i64, hi: i64) -> i64 {
+    if st == 0 {
+        return 0;
+    }
+    let (span, st) = (i128::from(hi) - i128::from(lo), i128::from(st));
+    let mut q = span / st;
+    if span % st != 0 && ((span < 0) != (st < 0)) {
+        q -= 1;
+    }
+    i64::try_from((q + 1).max(0)).unwrap_or(i64::MAX)
 }
 
 trait DisplayValue {

@@ -14,6 +14,9 @@ mod results;
 mod summary;
 mod transfer;
 
+#[cfg(test)]
+mod tests;
+
 pub use results::{analyze_program, FunctionResult, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
@@ -28,6 +31,10 @@ use std::collections::HashMap;
 /// `function_handle`, …); `None` when unknown or mixed.
 pub type Class = Option<&'static str>;
 
+/// The most elements [`Value::elems`] keeps: `s = [s s]` in a loop doubles them, and
+/// thirty iterations would be a billion.
+pub const MAX_ELEMS: usize = 1024;
+
 /// The abstract value of one variable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Value {
@@ -36,7 +43,7 @@ pub struct Value {
     /// The value of an integer scalar, exactly or symbolically.
     pub scalar: Option<Dim>,
     /// The elements of a short numeric vector whose elements are all known (size
-    /// vectors such as `[2 3]` or the result of `size(x)`).
+    /// vectors such as `[2 3]` or the result of `size(x)`), at most [`MAX_ELEMS`].
     pub elems: Option<Vec<Dim>>,
     /// The largest element of an integer range (`1:n` has `n`), for growth by
     /// subscripted assignment.

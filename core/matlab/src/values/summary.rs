@@ -4,7 +4,7 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 use super::results::{ProgramResult, StmtResult};
-use crate::shape::{Notation, Outcome};
+use crate::shape::{Notation, Outcome, CAPPED};
 use shapex_dims::Constraint;
 use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport};
 use shapex_text::Span;
@@ -47,9 +47,32 @@ pub fn fill_report(
                 if o.check() == CheckStatus::Error {
                     diagnostics.push(shape_error(source, s, o));
                 }
+                if o.rule.name == CAPPED {
+                    let note = capped_note(s, o);
+                    if !diagnostics.contains(&note) {
+                        diagnostics.push(note);
+                    }
+                }
             }
         }
     }
+}
+
+/// A rule gave up on a number too large to analyse (`cat(1e9, a, b)`): say so, so an
+/// unknown shape is not mistaken for the analysis's last word.
+fn capped_note(s: &StmtResult, o: &Outcome) -> Diagnostic {
+    let theta = o.theta.to_string();
+    let what = theta.strip_prefix("capped: ").unwrap_or(&theta);
+    Diagnostic::new(
+        crate::Severity::Info,
+        "shape.capped",
+        format!("not analysed (capped): {what}; its shape is unknown and it is checked at run time"),
+        s.span,
+    )
+    .with_help(format!(
+        "Ranks and lists of extents built from a number in the program are capped at {} dimensions: past that the analysis gives up on the statement rather than allocate one extent per dimension. It is neither proven nor a definite error.",
+        crate::shape::MAX_RANK
+    ))
 }
 
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
