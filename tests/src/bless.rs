@@ -10,7 +10,7 @@
 //!   its line, or is removed (with the comment, when nothing else is left in it);
 //! - an unclaimed error gets an `expect-error:` appended to its line's comment (or a
 //!   new `% expect-error:` comment). A code with a space in it (the core has
-//!   `shape.elementwise (implicit expansion)`) is written as the prefix before the
+//!   `shape.elementwise.expansion`) is written as the prefix before the
 //!   space and `*` (`shape.elementwise*`), since a CODE ends at whitespace.
 //!
 //! What cannot be said by rewriting these (a name the line does not define, a line

@@ -43,6 +43,8 @@ enum Command {
     },
     /// List the registered languages with their extensions, options and views.
     Languages,
+    /// Explain a diagnostic code (`shapex explain shape.mtimes`).
+    Explain { code: String },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -66,6 +68,21 @@ impl ModeArg {
         match self {
             ModeArg::Modern => Mode::Modern.as_str(),
             ModeArg::Paper => Mode::Paper.as_str(),
+        }
+    }
+}
+
+fn explain(code: &str) -> ExitCode {
+    let analyzer = Analyzer::new();
+    let text = analyzer.languages().find_map(|l| l.explain(code));
+    match text {
+        Some(text) => {
+            println!("{code}: {text}");
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("shapex: no language reports the code `{code}`");
+            ExitCode::from(2)
         }
     }
 }
@@ -112,6 +129,7 @@ fn main() -> ExitCode {
             check(format, lang.as_deref(), &settings, &paths)
         }
         Command::Languages => languages(),
+        Command::Explain { code } => explain(&code),
     }
 }
 

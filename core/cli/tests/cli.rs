@@ -103,3 +103,14 @@ fn languages_come_from_the_registry_and_options_are_generic() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown language `cobol`"), "{err}");
 }
+
+#[test]
+fn explain_prints_a_codes_explanation() {
+    let (code, out, _) = shapex(&["explain", "shape.mtimes"], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("shape.mtimes: ") && out.contains("columns"),
+        "{out}"
+    );
+    assert_eq!(shapex(&["explain", "no.such.code"], "").0, 2);
+}

@@ -8,6 +8,7 @@
 pub mod builtins;
 pub mod callgraph;
 pub mod checks;
+pub mod codes;
 pub mod flow;
 pub mod samples;
 pub mod shape;
@@ -123,6 +124,10 @@ impl Language for Matlab {
 
     fn tokens(&self, line: &str) -> Vec<Token> {
         matlab::highlight::tokenize_line(line)
+    }
+
+    fn explain(&self, code: &str) -> Option<String> {
+        codes::explain(code)
     }
 }
 

@@ -20,6 +20,12 @@ pub trait Language: Send + Sync {
 
     /// Display tokens of one line, for highlighting (no analysis, never fails).
     fn tokens(&self, line: &str) -> Vec<Token>;
+
+    /// The longer explanation of a diagnostic code this language reports
+    /// (`shapex explain CODE`), or `None` for a code it never reports.
+    fn explain(&self, _code: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What the app and the CLI know about a language before analysing anything.

@@ -3,7 +3,7 @@
 //! `reshape`, `repmat`, `permute`, `cat`, colon ranges, and control-flow joins.
 //! Dimension numbers in these signatures are 1-based, as in MATLAB.
 
-use super::rules::{case, decide, fold_cat, Outcome, RuleInfo};
+use super::rules::{case, decide, fold_cat, Outcome, Rule, RuleInfo};
 use super::tuple::{alpha, is_empty_matrix, Shape, ShapeTuple, MAX_RANK};
 use shapex_dims::{Constraint, Dim, Facts, Truth};
 
@@ -56,8 +56,8 @@ impl IndexArg {
     }
 }
 
-fn ext(name: &'static str) -> RuleInfo {
-    RuleInfo::extension(name)
+fn ext(rule: Rule) -> RuleInfo {
+    RuleInfo::extension(rule)
 }
 
 /// The value of `end` in subscript `position` (0-based) of `count` subscripts: that
@@ -85,11 +85,11 @@ fn spanned_extent(t: &ShapeTuple, position: usize, count: usize) -> Dim {
 pub fn create(dims: &[Dim]) -> Outcome {
     let rule = if dims.len() == 2 {
         RuleInfo {
-            name: "create",
+            rule: Rule::Create,
             source: "Joisha eq. (39)",
         }
     } else {
-        ext("create")
+        ext(Rule::Create)
     };
     let shape = match dims {
         [] => Shape::scalar(),
@@ -110,7 +110,7 @@ pub enum EmptyReduction {
 /// `sum(a)`, `sum(a, dim)` and kin: the reduced dimension becomes 1. Without `dim`, the
 /// first dimension not known to be 1 is reduced (the generic case when it is symbolic).
 pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Facts) -> Outcome {
-    let rule = ext("reduce");
+    let rule = ext(Rule::Reduce);
     let t = match a.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -176,7 +176,7 @@ fn reduce_first_nonsingleton(
 /// `a(args…)`: the shape of an indexing expression. Bounds are value conditions; θ
 /// carries them when the subscript values are known and is opaque otherwise.
 pub fn index(base: &Shape, args: &[IndexArg], facts: &Facts) -> Outcome {
-    let rule = ext("index");
+    let rule = ext(Rule::Index);
     let t = match base.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -341,7 +341,7 @@ pub fn assign_index(
     facts: &Facts,
     fresh: &mut dyn FnMut() -> Dim,
 ) -> Outcome {
-    let rule = ext("assign_index");
+    let rule = ext(Rule::AssignIndex);
     if rhs
         .as_tuple()
         .is_some_and(|r| facts.ask(&is_empty_matrix(r)).is_proven())
@@ -410,10 +410,10 @@ pub fn assign_index(
         _ => Constraint::True,
     }));
     if facts.ask(&positive).is_refuted() {
-        return Outcome::illegal(positive, ext("subscript"));
+        return Outcome::illegal(positive, ext(Rule::Subscript));
     }
     if facts.ask(&growth).is_refuted() {
-        return Outcome::illegal(growth, ext("grow_linear"));
+        return Outcome::illegal(growth, ext(Rule::GrowLinear));
     }
     let growth = Constraint::and([positive, growth]);
     let theta = Constraint::and([growth, fits]);
@@ -531,7 +531,7 @@ pub fn delete_index(
     facts: &Facts,
     fresh: &mut dyn FnMut() -> Dim,
 ) -> Outcome {
-    let rule = ext("delete");
+    let rule = ext(Rule::Delete);
     let t = match base.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -598,7 +598,7 @@ fn remaining(e: &Dim, a: &IndexArg, fresh: &mut dyn FnMut() -> Dim) -> Dim {
 
 /// `reshape(a, e1, …, en)`; `None` is the `[]` placeholder, computed from `numel(a)`.
 pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
-    let rule = ext("reshape");
+    let rule = ext(Rule::Reshape);
     let t = match a.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -630,7 +630,7 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
 
 /// `repmat(a, r1, …, rn)`; one factor `r` means `r×r`.
 pub fn repmat(a: &Shape, reps: &[Dim], facts: &Facts) -> Outcome {
-    let rule = ext("repmat");
+    let rule = ext(Rule::Repmat);
     let t = match a.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -652,7 +652,7 @@ pub fn repmat(a: &Shape, reps: &[Dim], facts: &Facts) -> Outcome {
 
 /// `permute(a, order)` with a 1-based `order`: must be a permutation of `1..n`, n ≥ rank.
 pub fn permute(a: &Shape, order: &[usize], facts: &Facts) -> Outcome {
-    let rule = ext("permute");
+    let rule = ext(Rule::Permute);
     let t = match a.normalize(facts) {
         Shape::Tuple(t) => t,
         Shape::Illegal => return Outcome::illegal(Constraint::False, rule),
@@ -672,7 +672,7 @@ pub fn permute(a: &Shape, order: &[usize], facts: &Facts) -> Outcome {
 /// A `dim` past [`MAX_RANK`] would make a result of that rank: capped.
 pub fn cat(dim: usize, parts: &[Shape], facts: &Facts) -> Outcome {
     if dim == 0 {
-        return Outcome::illegal(Constraint::False, ext("cat"));
+        return Outcome::illegal(Constraint::False, ext(Rule::Cat));
     }
     if dim > MAX_RANK {
         return Outcome::capped(&format!(
@@ -685,7 +685,7 @@ pub fn cat(dim: usize, parts: &[Shape], facts: &Facts) -> Outcome {
 /// `a:b` over integer values: a row of `max(b-a+1, 0)` elements (spec §2.9).
 pub fn colon(a: &Dim, b: &Dim) -> Outcome {
     let n = b.sub(a).add_const(1).max0();
-    Outcome::always(Shape::tuple(vec![Dim::one(), n]), ext("colon"))
+    Outcome::always(Shape::tuple(vec![Dim::one(), n]), ext(Rule::Colon))
 }
 
 /// `a:s:b`: `max(floor((b-a)/s)+1, 0)` elements; a zero step gives an empty row.
@@ -694,7 +694,7 @@ pub fn colon_step(a: &Dim, s: &Dim, b: &Dim) -> Outcome {
         Some(0) => Dim::zero(),
         _ => b.sub(a).floor_div(s).add_const(1).max0(),
     };
-    Outcome::always(Shape::tuple(vec![Dim::one(), n]), ext("colon"))
+    Outcome::always(Shape::tuple(vec![Dim::one(), n]), ext(Rule::Colon))
 }
 
 /// The shape after a control-flow merge: equal extents are kept, a differing extent

@@ -13,7 +13,7 @@ pub mod tuple;
 pub use ext::*;
 pub use rules::{
     cat_pair, elementwise, horzcat, mldivide, mpower, mrdivide, mtimes, transpose, unary, vertcat,
-    Outcome, RuleInfo, CAPPED, PLACEHOLDER, SOURCE_EXTENSION, SOURCE_PAPER,
+    Outcome, Rule, RuleInfo, PLACEHOLDER, SOURCE_EXTENSION, SOURCE_PAPER,
 };
 pub use tuple::{alpha, beta, is_empty_matrix, Notation, Shape, ShapeTuple, MAX_RANK};
 

@@ -16,30 +16,218 @@ use shapex_report::CheckStatus;
 pub const SOURCE_PAPER: &str = "Joisha Table 2";
 pub const SOURCE_EXTENSION: &str = "extension: MATLAB semantics";
 
-/// The rule name of an outcome the analysis gave up on ([`Outcome::capped`]); the
-/// report turns each into a `shape.capped` note.
-pub const CAPPED: &str = "capped";
+/// The shape rules by name: Joisha et al.'s Table 2 operators and the extensions MATLAB
+/// needs. A definite error's diagnostic code is `shape.` + [`Rule::code`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    AssignIndex,
+    Broadcast,
+    /// The analysis gave up on a number too large to analyse ([`Outcome::capped`]);
+    /// the report turns it into a `shape.capped` note.
+    Capped,
+    Cat,
+    Colon,
+    Conditional,
+    Create,
+    Delete,
+    Diag,
+    Dims,
+    Elementwise,
+    ElementwiseExpansion,
+    GrowLinear,
+    Horzcat,
+    Index,
+    Mldivide,
+    Mpower,
+    Mrdivide,
+    Mtimes,
+    Permute,
+    Reduce,
+    Repmat,
+    Reshape,
+    Scalar,
+    Square,
+    Squeeze,
+    Subscript,
+    Transpose,
+    Unary,
+    Unknown,
+    Vector,
+    Vertcat,
+    VertcatCharRows,
+}
+
+impl Rule {
+    /// Every rule, for the code registry (`shapex explain`).
+    pub const ALL: [Rule; 33] = {
+        use Rule::*;
+        [
+            AssignIndex,
+            Broadcast,
+            Capped,
+            Cat,
+            Colon,
+            Conditional,
+            Create,
+            Delete,
+            Diag,
+            Dims,
+            Elementwise,
+            ElementwiseExpansion,
+            GrowLinear,
+            Horzcat,
+            Index,
+            Mldivide,
+            Mpower,
+            Mrdivide,
+            Mtimes,
+            Permute,
+            Reduce,
+            Repmat,
+            Reshape,
+            Scalar,
+            Square,
+            Squeeze,
+            Subscript,
+            Transpose,
+            Unary,
+            Unknown,
+            Vector,
+            Vertcat,
+            VertcatCharRows,
+        ]
+    };
+
+    /// The name shown with the rule (`mtimes`, `elementwise (implicit expansion)`).
+    pub fn name(self) -> &'static str {
+        use Rule::*;
+        match self {
+            AssignIndex => "assign_index",
+            Broadcast => "broadcast",
+            Capped => "capped",
+            Cat => "cat",
+            Colon => "colon",
+            Conditional => "conditional",
+            Create => "create",
+            Delete => "delete",
+            Diag => "diag",
+            Dims => "dims",
+            Elementwise => "elementwise",
+            ElementwiseExpansion => "elementwise (implicit expansion)",
+            GrowLinear => "grow_linear",
+            Horzcat => "horzcat",
+            Index => "index",
+            Mldivide => "mldivide",
+            Mpower => "mpower",
+            Mrdivide => "mrdivide",
+            Mtimes => "mtimes",
+            Permute => "permute",
+            Reduce => "reduce",
+            Repmat => "repmat",
+            Reshape => "reshape",
+            Scalar => "scalar",
+            Square => "square",
+            Squeeze => "squeeze",
+            Subscript => "subscript",
+            Transpose => "transpose",
+            Unary => "unary",
+            Unknown => "unknown",
+            Vector => "vector",
+            Vertcat => "vertcat",
+            VertcatCharRows => "vertcat (char rows: Octave pads, MATLAB fails)",
+        }
+    }
+
+    /// The diagnostic code's suffix: the name, dotted where the name has a qualifier
+    /// (`elementwise.expansion`), so codes never contain spaces.
+    pub fn code(self) -> &'static str {
+        match self {
+            Rule::ElementwiseExpansion => "elementwise.expansion",
+            Rule::VertcatCharRows => "vertcat.char-rows",
+            r => r.name(),
+        }
+    }
+
+    /// What a statement under this rule needs, in words (the error messages say it).
+    pub fn requirement(self) -> &'static str {
+        use Rule::*;
+        match self {
+            Mtimes => {
+                "the columns of the left operand to equal the rows of the right (or a scalar operand)"
+            }
+            Elementwise => "operands of the same shape, or a scalar operand",
+            ElementwiseExpansion => "each dimension to agree or be 1 in one of the operands",
+            Mpower => "a square matrix and a scalar",
+            Transpose => "a 2-D operand",
+            Mrdivide => "operands with the same number of columns (or a scalar divisor)",
+            Mldivide => "operands with the same number of rows (or a scalar left operand)",
+            Vertcat | VertcatCharRows => "operands with the same number of columns",
+            Horzcat => "operands with the same number of rows",
+            Cat => "operands that agree in every dimension but the one concatenated",
+            Index => "subscripts within the array's bounds",
+            AssignIndex => "the right-hand side to match the number of elements assigned",
+            Subscript => "subscripts that are positive integers",
+            GrowLinear => {
+                "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
+            }
+            Delete => "a deletion within bounds that leaves a rectangular array",
+            Reshape => "the same number of elements before and after",
+            Square => "a square matrix",
+            _ => "a condition that cannot hold",
+        }
+    }
+
+    /// Whether the rule has a conformance condition, so that a θ folded to true is a
+    /// *proven* check rather than no condition at all (`zeros(3)` has none).
+    pub fn has_condition(self) -> bool {
+        use Rule::*;
+        matches!(
+            self,
+            Elementwise
+                | ElementwiseExpansion
+                | Mtimes
+                | Mrdivide
+                | Mldivide
+                | Mpower
+                | Transpose
+                | Vertcat
+                | Horzcat
+                | Cat
+                | Index
+                | AssignIndex
+                | GrowLinear
+                | Subscript
+                | Delete
+                | Reshape
+                | Square
+        )
+    }
+}
 
 /// Which rule produced an outcome, and where the rule comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleInfo {
-    pub name: &'static str,
+    pub rule: Rule,
     pub source: &'static str,
 }
 
 impl RuleInfo {
-    pub fn paper(name: &'static str) -> RuleInfo {
+    pub fn paper(rule: Rule) -> RuleInfo {
         RuleInfo {
-            name,
+            rule,
             source: SOURCE_PAPER,
         }
     }
 
-    pub fn extension(name: &'static str) -> RuleInfo {
+    pub fn extension(rule: Rule) -> RuleInfo {
         RuleInfo {
-            name,
+            rule,
             source: SOURCE_EXTENSION,
         }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.rule.name()
     }
 }
 
@@ -102,7 +290,7 @@ impl Outcome {
             status: Truth::Unknown,
             assume: vec![],
             rule: RuleInfo {
-                name: CAPPED,
+                rule: Rule::Capped,
                 source: "analysis limit",
             },
         }
@@ -303,7 +491,7 @@ fn eq_all(a: &[Dim], b: &[Dim]) -> Constraint {
 
 /// `a*b` (eqs. 7, 8).
 pub fn mtimes(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("mtimes");
+    let rule = RuleInfo::paper(Rule::Mtimes);
     binary(a, b, facts, rule, |s, t| {
         let m = s.rank().max(t.rank());
         let mut prod = vec![s.extent(0), t.extent(1)];
@@ -326,7 +514,7 @@ pub fn mtimes(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
 pub fn elementwise(a: &Shape, b: &Shape, mode: Mode, facts: &Facts) -> Outcome {
     match mode {
         Mode::Paper => {
-            let rule = RuleInfo::paper("elementwise");
+            let rule = RuleInfo::paper(Rule::Elementwise);
             binary(a, b, facts, rule, |s, t| {
                 let m = s.rank().max(t.rank());
                 let cases = vec![
@@ -341,7 +529,7 @@ pub fn elementwise(a: &Shape, b: &Shape, mode: Mode, facts: &Facts) -> Outcome {
             })
         }
         Mode::Modern => {
-            let rule = RuleInfo::extension("elementwise (implicit expansion)");
+            let rule = RuleInfo::extension(Rule::ElementwiseExpansion);
             binary(a, b, facts, rule, |s, t| broadcast(s, t, facts, rule))
         }
     }
@@ -416,7 +604,7 @@ fn broadcast(s: &ShapeTuple, t: &ShapeTuple, facts: &Facts, rule: RuleInfo) -> O
 
 /// `a^b` (eqs. 16–18): one operand scalar, the other a square matrix; R(c) = 2.
 pub fn mpower(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("mpower");
+    let rule = RuleInfo::paper(Rule::Mpower);
     binary(a, b, facts, rule, |s, t| {
         let square =
             |x: &ShapeTuple| Constraint::and([beta(x), Constraint::eq(&x.extent(0), &x.extent(1))]);
@@ -436,7 +624,7 @@ pub fn mpower(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
 
 /// `a'` and `a.'` (eqs. 20–22): defined on matrices only.
 pub fn transpose(a: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("transpose");
+    let rule = RuleInfo::paper(Rule::Transpose);
     match a.normalize(facts) {
         Shape::Illegal => Outcome::illegal(Constraint::False, rule),
         Shape::Unknown => Outcome::unknown(rule),
@@ -449,7 +637,7 @@ pub fn transpose(a: &Shape, facts: &Facts) -> Outcome {
 
 /// Unary shape-preserving operators (∇: `-a`, `~a`, `sin`, `cumsum`, `fft`, …).
 pub fn unary(a: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("unary");
+    let rule = RuleInfo::paper(Rule::Unary);
     match a.normalize(facts) {
         Shape::Illegal => Outcome::illegal(Constraint::False, rule),
         s => Outcome::always(s, rule),
@@ -459,7 +647,7 @@ pub fn unary(a: &Shape, facts: &Facts) -> Outcome {
 /// `a/b` with the corrected θ of spec §2.5:
 /// `α(t) ∨ (α(s) ∧ ¬β(t)) ∨ (β(s) ∧ β(t) ∧ p2 == q2)`; (m×n)/(k×n) → m×k.
 pub fn mrdivide(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("mrdivide");
+    let rule = RuleInfo::paper(Rule::Mrdivide);
     binary(a, b, facts, rule, |s, t| {
         let m = s.rank().max(t.rank());
         let mut quot = vec![s.extent(0), t.extent(0)];
@@ -482,7 +670,7 @@ pub fn mrdivide(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
 /// `a\b` with the corrected θ of spec §2.5:
 /// `α(s) ∨ (α(t) ∧ ¬β(s)) ∨ (β(s) ∧ β(t) ∧ p1 == q1)`; (m×n)\(m×k) → n×k.
 pub fn mldivide(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
-    let rule = RuleInfo::paper("mldivide");
+    let rule = RuleInfo::paper(Rule::Mldivide);
     binary(a, b, facts, rule, |s, t| {
         let m = s.rank().max(t.rank());
         let mut quot = vec![s.extent(1), t.extent(1)];
@@ -510,9 +698,9 @@ pub fn mldivide(a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
 /// (note: it makes `[]` an identity, unlike Table 3's "no identity" entry).
 pub fn cat_pair(d: usize, a: &Shape, b: &Shape, facts: &Facts) -> Outcome {
     let name = match d {
-        0 => "vertcat",
-        1 => "horzcat",
-        _ => "cat",
+        0 => Rule::Vertcat,
+        1 => Rule::Horzcat,
+        _ => Rule::Cat,
     };
     let rule = if d < 2 {
         RuleInfo::paper(name)
@@ -570,9 +758,9 @@ pub fn horzcat(parts: &[Shape], facts: &Facts) -> Outcome {
 /// Left fold; later steps see the facts assumed by earlier ones.
 pub(crate) fn fold_cat(d: usize, parts: &[Shape], facts: &Facts) -> Outcome {
     let name = match d {
-        0 => "vertcat",
-        1 => "horzcat",
-        _ => "cat",
+        0 => Rule::Vertcat,
+        1 => Rule::Horzcat,
+        _ => Rule::Cat,
     };
     let Some((first, rest)) = parts.split_first() else {
         return Outcome::always(Shape::empty(), RuleInfo::extension(name));

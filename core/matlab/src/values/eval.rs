@@ -5,7 +5,7 @@
 
 use super::{Class, Value};
 use crate::builtins::{Arg, ArgSel, BuiltinTable, Extent, Pred, ShapeExpr};
-use crate::shape::{self, EmptyReduction, Outcome, RuleInfo, Shape};
+use crate::shape::{self, EmptyReduction, Outcome, Rule, RuleInfo, Shape};
 use crate::Mode;
 use shapex_dims::{Constraint, Dim, Facts, Truth};
 
@@ -150,8 +150,8 @@ struct Eval<'a> {
     facts: &'a Facts,
 }
 
-fn ext(name: &'static str) -> RuleInfo {
-    RuleInfo::extension(name)
+fn ext(rule: Rule) -> RuleInfo {
+    RuleInfo::extension(rule)
 }
 
 impl Eval<'_> {
@@ -274,7 +274,7 @@ impl Eval<'_> {
         let f = self.facts;
         match expr {
             SameAs(a) => shape::unary(&self.arg_shape(*a), f),
-            Scalar => Outcome::always(Shape::scalar(), ext("scalar")),
+            Scalar => Outcome::always(Shape::scalar(), ext(Rule::Scalar)),
             Square(a) => square(&self.arg_shape(*a), f),
             Broadcast(sels) => self.broadcast(sels),
             FromDims { first } => match self.dims_from(*first) {
@@ -289,7 +289,7 @@ impl Eval<'_> {
             MPower(a, b) => shape::mpower(&self.arg_shape(*a), &self.arg_shape(*b), f),
             Dims(extents) => {
                 let dims: Vec<Dim> = extents.iter().map(|e| self.extent(e, k)).collect();
-                Outcome::always(Shape::tuple(dims), ext("dims"))
+                Outcome::always(Shape::tuple(dims), ext(Rule::Dims))
             }
             Vector { like, len } => self.vector(*like, len, k),
             Colon { start, step, stop } => self.colon(*start, *step, *stop),
@@ -300,7 +300,7 @@ impl Eval<'_> {
             },
             Reshape { arg, first } => self.reshape(*arg, *first),
             Permute { arg, order } => self.permute(*arg, *order),
-            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext("squeeze")),
+            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext(Rule::Squeeze)),
             Diag { arg, k: kk } => self.diag(*arg, *kk),
             If {
                 pred,
@@ -313,10 +313,10 @@ impl Eval<'_> {
                     let a = self.shape(then, k).shape;
                     let b = self.shape(otherwise, k).shape;
                     let joined = shape::join(&a, &b, &mut |i| self.fresh(i));
-                    Outcome::always(joined, ext("conditional"))
+                    Outcome::always(joined, ext(Rule::Conditional))
                 }
             },
-            Unknown | Diverges => Outcome::always(Shape::Unknown, ext("unknown")),
+            Unknown | Diverges => Outcome::always(Shape::Unknown, ext(Rule::Unknown)),
         }
     }
 
@@ -342,7 +342,7 @@ impl Eval<'_> {
         Outcome {
             shape,
             status: Truth::Unknown,
-            rule: ext("vertcat (char rows: Octave pads, MATLAB fails)"),
+            rule: ext(Rule::VertcatCharRows),
             ..outcome
         }
     }
@@ -388,7 +388,7 @@ impl Eval<'_> {
             .collect();
         let mut shapes = shapes.into_iter();
         let Some(first) = shapes.next() else {
-            return Outcome::always(Shape::scalar(), ext("broadcast"));
+            return Outcome::always(Shape::scalar(), ext(Rule::Broadcast));
         };
         let mut out = shape::unary(&first, self.facts);
         let mut facts = self.facts.clone();
@@ -446,7 +446,7 @@ impl Eval<'_> {
         match dim.and_then(|d| self.arg(d)) {
             None => shape::reduce(&a, None, empty, self.facts),
             Some(v) if v.is_char() => match v.text.as_deref() {
-                Some("all") => Outcome::always(Shape::scalar(), ext("reduce")),
+                Some("all") => Outcome::always(Shape::scalar(), ext(Rule::Reduce)),
                 _ => shape::reduce(&a, None, empty, self.facts),
             },
             Some(v) => match v.scalar.as_ref().and_then(|d| d.as_known()) {
@@ -455,7 +455,7 @@ impl Eval<'_> {
                     let d = usize::try_from(d).unwrap_or(usize::MAX);
                     shape::reduce(&a, Some(d), empty, self.facts)
                 }
-                _ => Outcome::always(Shape::Unknown, ext("reduce")),
+                _ => Outcome::always(Shape::Unknown, ext(Rule::Reduce)),
             },
         }
     }
@@ -490,7 +490,7 @@ impl Eval<'_> {
     fn vector(&self, like: Arg, len: &Extent, k: usize) -> Outcome {
         let n = self.extent(len, k);
         let Some(t) = self.arg_shape(like).as_tuple().cloned() else {
-            return Outcome::always(Shape::Unknown, ext("vector"));
+            return Outcome::always(Shape::Unknown, ext(Rule::Vector));
         };
         let f = self.facts;
         let is_row = f.ask(&Constraint::and([
@@ -507,7 +507,7 @@ impl Eval<'_> {
             (_, Truth::Refuted) => Shape::tuple(vec![n, Dim::one()]),
             _ => Shape::Unknown,
         };
-        Outcome::always(shape, ext("vector"))
+        Outcome::always(shape, ext(Rule::Vector))
     }
 
     fn colon(&self, start: Arg, step: Option<Arg>, stop: Arg) -> Outcome {
@@ -529,7 +529,7 @@ impl Eval<'_> {
                     _ => None,
                 };
                 let len = len.map_or_else(|| self.fresh(1), Dim::known);
-                Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext("colon"))
+                Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext(Rule::Colon))
             }
         }
     }
@@ -556,7 +556,7 @@ impl Eval<'_> {
                 let d = usize::try_from(d).unwrap_or(usize::MAX);
                 shape::cat(d, &parts, self.facts)
             }
-            _ => Outcome::always(Shape::Unknown, ext("cat")),
+            _ => Outcome::always(Shape::Unknown, ext(Rule::Cat)),
         };
         // An operand of unknown class may be a cell (or a string array), where the
         // extents of the others do not have to agree: no definite error then.
@@ -575,7 +575,7 @@ impl Eval<'_> {
         let dims: Vec<Option<Dim>> = match rest.as_slice() {
             [v] if v.shape != Shape::scalar() => match &v.elems {
                 Some(e) => e.iter().cloned().map(Some).collect(),
-                None => return Outcome::always(Shape::Unknown, ext("reshape")),
+                None => return Outcome::always(Shape::Unknown, ext(Rule::Reshape)),
             },
             many => many
                 .iter()
@@ -605,7 +605,7 @@ impl Eval<'_> {
                 shape::MAX_RANK
             )),
             Some(order) => shape::permute(&self.arg_shape(arg), &order, self.facts),
-            None => Outcome::always(Shape::Unknown, ext("permute")),
+            None => Outcome::always(Shape::Unknown, ext(Rule::Permute)),
         }
     }
 
@@ -615,7 +615,7 @@ impl Eval<'_> {
             Some(v) => v.scalar.as_ref().and_then(|d| d.as_known()),
         };
         let (Some(t), Some(off)) = (self.arg_shape(arg).as_tuple().cloned(), off) else {
-            return Outcome::always(Shape::Unknown, ext("diag"));
+            return Outcome::always(Shape::Unknown, ext(Rule::Diag));
         };
         let f = self.facts;
         let one = Dim::one();
@@ -635,7 +635,7 @@ impl Eval<'_> {
             }
             _ => Shape::Unknown,
         };
-        Outcome::always(shape, ext("diag"))
+        Outcome::always(shape, ext(Rule::Diag))
     }
 
     /// Values that sizes are computed from: `size`, `numel`, `length`, `ndims`, and
@@ -775,7 +775,7 @@ fn class_is(v: Option<&Value>, class: &str) -> Truth {
 /// `inv`, `det`, `expm`…: the argument must be a square matrix.
 fn square(a: &Shape, facts: &Facts) -> Outcome {
     let Some(t) = a.as_tuple() else {
-        return Outcome::always(Shape::Unknown, ext("square"));
+        return Outcome::always(Shape::Unknown, ext(Rule::Square));
     };
     let theta = Constraint::and([
         Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
@@ -783,14 +783,14 @@ fn square(a: &Shape, facts: &Facts) -> Outcome {
     ]);
     let status = facts.ask(&theta);
     if status == Truth::Refuted {
-        return Outcome::illegal(theta, ext("square"));
+        return Outcome::illegal(theta, ext(Rule::Square));
     }
     Outcome {
         shape: a.clone(),
         assume: vec![theta.clone()],
         theta,
         status,
-        rule: ext("square"),
+        rule: ext(Rule::Square),
     }
 }
 

@@ -177,7 +177,7 @@ fn apply_study(
                         .outcomes
                         .iter()
                         .find(|o| o.status == Truth::Refuted)
-                        .map_or("", |o| o.rule.name),
+                        .map_or("", |o| o.rule.name()),
                     r.effect
                         .outcomes
                         .iter()

@@ -4,7 +4,7 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 use super::results::{ProgramResult, StmtResult};
-use crate::shape::{Notation, Outcome, CAPPED};
+use crate::shape::{Notation, Outcome, Rule};
 use shapex_dims::Constraint;
 use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport};
 use shapex_text::Span;
@@ -47,7 +47,7 @@ pub fn fill_report(
                 if o.check() == CheckStatus::Error {
                     diagnostics.push(shape_error(source, s, o));
                 }
-                if o.rule.name == CAPPED {
+                if o.rule.rule == Rule::Capped {
                     let note = capped_note(s, o);
                     if !diagnostics.contains(&note) {
                         diagnostics.push(note);
@@ -121,7 +121,7 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     }
     let mut rules: Vec<String> = Vec::new();
     for (_, o) in outcomes.iter() {
-        let r = format!("{} ({})", o.rule.name, o.rule.source);
+        let r = format!("{} ({})", o.rule.name(), o.rule.source);
         if !rules.contains(&r) {
             rules.push(r);
         }
@@ -135,27 +135,8 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
 /// to true on the operands is *proven* (the paper's statically discharged check), not
 /// condition-free like `zeros(3)`.
 fn status(o: &Outcome) -> CheckStatus {
-    const CONDITIONAL: &[&str] = &[
-        "mtimes",
-        "elementwise",
-        "elementwise (implicit expansion)",
-        "mpower",
-        "transpose",
-        "mrdivide",
-        "mldivide",
-        "vertcat",
-        "horzcat",
-        "cat",
-        "index",
-        "assign_index",
-        "grow_linear",
-        "subscript",
-        "delete",
-        "reshape",
-        "square",
-    ];
     match o.check() {
-        CheckStatus::None if CONDITIONAL.contains(&o.rule.name) => CheckStatus::Proven,
+        CheckStatus::None if o.rule.rule.has_condition() => CheckStatus::Proven,
         c => c,
     }
 }
@@ -182,35 +163,6 @@ fn residual(s: &StmtResult, o: &Outcome) -> String {
 }
 
 /// What each rule's conformance condition asks for, in a MATLAB user's words.
-fn requirement(rule: &str) -> &'static str {
-    match rule {
-        "mtimes" => {
-            "the columns of the left operand to equal the rows of the right (or a scalar operand)"
-        }
-        "elementwise" => "operands of the same shape, or a scalar operand",
-        "elementwise (implicit expansion)" => {
-            "each dimension to agree or be 1 in one of the operands"
-        }
-        "mpower" => "a square matrix and a scalar",
-        "transpose" => "a 2-D operand",
-        "mrdivide" => "operands with the same number of columns (or a scalar divisor)",
-        "mldivide" => "operands with the same number of rows (or a scalar left operand)",
-        "vertcat" => "operands with the same number of columns",
-        "horzcat" => "operands with the same number of rows",
-        "cat" => "operands that agree in every dimension but the one concatenated",
-        "index" => "subscripts within the array's bounds",
-        "assign_index" => "the right-hand side to match the number of elements assigned",
-        "subscript" => "subscripts that are positive integers",
-        "grow_linear" => {
-            "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
-        }
-        "delete" => "a deletion within bounds that leaves a rectangular array",
-        "reshape" => "the same number of elements before and after",
-        "square" => "a square matrix",
-        _ => "a condition that cannot hold",
-    }
-}
-
 fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     let text = source
         .get(s.span.start..s.span.end)
@@ -241,12 +193,12 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     };
     let requirement = match &o.theta {
         // θ folded to false on known extents: say what the rule needs in words.
-        Constraint::False => requirement(o.rule.name).to_string(),
+        Constraint::False => o.rule.rule.requirement().to_string(),
         theta => format!("{theta}, which cannot hold"),
     };
     let mut message = format!(
         "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
-        o.rule.name
+        o.rule.name()
     );
     // The evidence: where each named operand's shape came from, so a reader can check
     // the claim (`x is <3,2> (line 4: x = ones(3,2))`).
@@ -265,10 +217,10 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     if !evidence.is_empty() {
         message.push_str(&format!("; {}", evidence.join("; ")));
     }
-    let code = format!("shape.{}", o.rule.name);
+    let code = format!("shape.{}", o.rule.rule.code());
     Diagnostic::error(&code, message, s.span).with_help(format!(
         "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
-        o.rule.name, o.rule.source
+        o.rule.name(), o.rule.source
     ))
 }
 

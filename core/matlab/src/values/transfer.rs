@@ -4,7 +4,7 @@ use super::eval::{self, Call};
 use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
-use crate::shape::{self, IndexArg, Outcome, Shape};
+use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
 use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
@@ -561,7 +561,7 @@ impl ValueAnalysis<'_> {
             vec![value],
             std::slice::from_ref(&outcome),
         );
-        if outcome.rule.name == "index" && update {
+        if outcome.rule.rule == Rule::Index && update {
             // A read made only to assign into: out-of-range parts are created, not errors.
             effect
                 .outcomes
@@ -637,7 +637,7 @@ impl ValueAnalysis<'_> {
             },
         );
         let outcome = if outcome.status == Truth::Refuted
-            && outcome.rule.name == "assign_index"
+            && outcome.rule.rule == Rule::AssignIndex
             && base.class.is_none()
             && base.shape != Shape::empty()
         {

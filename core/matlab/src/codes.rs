@@ -1,0 +1,65 @@
+//! Every diagnostic code the MATLAB language reports, with the longer explanation
+//! `shapex explain CODE` prints (and the app may show on hover). Shape errors are
+//! `shape.` + a [`Rule`]'s code; the rest are listed here. A test checks that every code
+//! the fixtures produce is explained.
+
+use crate::shape::Rule;
+
+/// Codes other than the per-rule shape errors: (code, explanation).
+const CODES: &[(&str, &str)] = &[
+    ("syntax.unexpected", "The parser met a token it cannot place here (Octave and MATLAB reject the statement too). The statement becomes an error statement; the rest of the file is still analysed."),
+    ("syntax.unbalanced", "A bracket, parenthesis or brace is not closed, or closes one that was never opened."),
+    ("syntax.missing-end", "A block (if, for, while, switch, try, function) has no matching `end`."),
+    ("syntax.invalid", "The text is not valid MATLAB at this position."),
+    ("syntax.unterminated-string", "A string literal runs to the end of the line without its closing quote."),
+    ("syntax.unterminated-comment", "A block comment `%{` has no closing `%}` line."),
+    ("syntax.too-deep", "Brackets or expressions are nested deeper than the front end accepts (64 brackets, 256 expression levels); the statement is reported instead of being parsed, so deep input cannot exhaust the stack."),
+    ("syntax.classdef", "A classdef file: recognised, not analysed (class semantics are outside Joisha et al.'s shape analysis)."),
+    ("tame.wild.eval", "A call the Tamer calls wild (eval, evalin, assignin, load, …): it may create or change any variable, so every variable of the function becomes unknown after it (Dubrau 2012, §4)."),
+    ("tame.unsupported.multi", "An assignment form the Tame IR does not model; the statement's targets become unknown."),
+    ("tame.unsupported.classdef", "Class definitions are not lowered to the Tame IR."),
+    ("tame.end.outside", "`end` used outside an indexing expression, where it has no array to refer to."),
+    ("shape.prealloc", "An array grows inside a loop on every iteration; preallocating it (zeros before the loop) avoids a copy per iteration (Joisha et al. §12, Figures 7–8)."),
+    ("shape.loop", "Something about a loop the analysis can tell from simulating it (for example, a shape that changes only on the first iteration)."),
+    ("shape.loop.iteration", "A statement in a loop fails on a particular iteration; the message names the iteration and the loop variable's value."),
+    ("shape.capped", "A number used as a size, rank or count is too large to analyse (a rank over 64, a size list longer than that, more than 1,024 known elements): the shape is left unknown and the check to run time, never a false error or proof."),
+];
+
+/// The explanation of `code`, or `None` for a code MATLAB never reports.
+pub fn explain(code: &str) -> Option<String> {
+    if let Some((_, text)) = CODES.iter().find(|(c, _)| *c == code) {
+        return Some(text.to_string());
+    }
+    if let Some(func) = code.strip_prefix("tame.wild.") {
+        return Some(format!(
+            "`{func}` is a wild call (Dubrau 2012, §4): it may create or change any variable, so every variable of the function becomes unknown after it."
+        ));
+    }
+    let rule = code.strip_prefix("shape.")?;
+    let rule = Rule::ALL.into_iter().find(|r| r.code() == rule)?;
+    Some(format!(
+        "A definite shape error under rule {}: the statement needs {}, and that fails for every value of the unknown extents, so the statement always fails.",
+        rule.name(),
+        rule.requirement()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_listed_codes_and_wild_calls_are_explained() {
+        assert!(explain("shape.mtimes")
+            .unwrap()
+            .contains("columns of the left operand"));
+        assert!(explain("shape.elementwise.expansion").is_some());
+        assert!(explain("syntax.too-deep").is_some());
+        assert!(explain("tame.wild.evalin").unwrap().contains("evalin"));
+        assert_eq!(explain("shape.no-such-rule"), None);
+        assert_eq!(explain("nonsense"), None);
+        for r in Rule::ALL {
+            assert!(!r.code().contains(' '), "{r:?}");
+        }
+    }
+}
