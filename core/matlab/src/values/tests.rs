@@ -350,9 +350,8 @@ fn huge_numbers_in_size_and_dim_positions_never_hang_or_panic() {
 }
 
 mod random_programs {
-    use super::{analyse_all, FUNCTIONS, NUMBERS};
+    use super::{analyse_all, FUNCTIONS, HANG, NUMBERS};
     use proptest::prelude::*;
-    use std::time::Duration;
 
     /// One argument: an earlier variable, a huge number, or a size vector built from one.
     fn arg() -> impl Strategy<Value = String> {
