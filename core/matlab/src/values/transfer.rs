@@ -910,24 +910,49 @@ impl Analysis for ValueAnalysis<'_> {
                 let v = self.symbols.mint(var, 0, stmt.id, true);
                 // With a positive step the body runs only for lower ≤ v ≤ upper.
                 let scalar = |x: &Var| env.get(x).and_then(|x| x.scalar.clone());
-                let ascending = match step {
-                    None => true,
-                    Some(s) => scalar(s).is_some_and(|s| s.is_positive()),
+                let step = match step {
+                    None => Some(Dim::one()),
+                    Some(s) => scalar(s),
                 };
-                if let (true, Some(lo), Some(hi)) = (ascending, scalar(lower), scalar(upper)) {
-                    env.facts.assume(&Constraint::le(&lo, &v));
-                    env.facts.assume(&Constraint::le(&v, &hi));
+                let ascending = step.as_ref().is_some_and(Dim::is_positive);
+                let descending = step.as_ref().is_some_and(|s| s.neg().is_positive());
+                if let (Some(lo), Some(hi)) = (scalar(lower), scalar(upper)) {
+                    // With a positive step the body runs only for lower ≤ v ≤ upper, with
+                    // a negative one only for upper ≤ v ≤ lower; an empty range (`1:0`)
+                    // runs it never.
+                    let runs =
+                        |a: &Dim, b: &Dim| !env.facts.ask(&Constraint::le(a, b)).is_refuted();
+                    if (ascending && !runs(&lo, &hi)) || (descending && !runs(&hi, &lo)) {
+                        return State::Nonviable;
+                    }
+                    if ascending {
+                        env.facts.assume(&Constraint::le(&lo, &v));
+                        env.facts.assume(&Constraint::le(&v, &hi));
+                    } else if descending {
+                        env.facts.assume(&Constraint::le(&hi, &v));
+                        env.facts.assume(&Constraint::le(&v, &lo));
+                    }
                 }
                 Value::scalar(Some(v))
             }
             ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
                 Some(Shape::Tuple(t)) => {
+                    // A for loop runs once per column (every extent past the first):
+                    // none when one of them is 0. (No rows but some columns: MATLAB
+                    // runs once per column, Octave never, so that stays reachable.)
+                    if (1..t.rank()).any(|k| t.extent(k).is_zero()) {
+                        return State::Nonviable;
+                    }
                     let column = Shape::tuple(vec![t.extent(0), Dim::one()]);
                     Value::of_shape(env.get(array).and_then(|v| v.class), column)
                 }
                 _ => Value::unknown(),
             },
         };
+        if env.facts.is_contradictory() {
+            // The range is empty (`1:0`): no iteration runs, the body is not reached.
+            return State::Nonviable;
+        }
         env.vars.insert(var.clone(), v);
         State::Reachable(env)
     }
