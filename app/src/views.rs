@@ -98,8 +98,13 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
             let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, &a));
             view! { <Listing lines=lines empty=empty /> }.into_any()
         }
-        Some(Payload::Graph(g)) => view! { <GraphView graph=g empty=empty /> }.into_any(),
-        Some(Payload::Lattice(l)) => view! { <LatticeView lattice=l empty=empty /> }.into_any(),
+        Some(Payload::Graph(g)) => {
+            view! { <GraphView vertices=g.vertices edges=g.edges empty=empty /> }.into_any()
+        }
+        Some(Payload::Lattice(l)) => {
+            view! { <GraphView vertices=l.nodes edges=l.covers upwards=true empty=empty /> }
+                .into_any()
+        }
     }
 }
 
@@ -235,29 +240,26 @@ fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
     view! { <pre class="listing">{lines}</pre> }.into_any()
 }
 
-/// A graph as SVG, vertices in layers by longest path from a source (see
-/// `model::layered_layout`); clicking a vertex with a source line jumps there.
+/// A graph or a lattice as SVG, vertices in layers by longest path from a source (see
+/// `model::layered_layout`); a lattice is drawn as a Hasse diagram, covers pointing
+/// upwards. Clicking a vertex with a source line jumps there.
 #[component]
-fn GraphView(graph: view::Graph, empty: &'static str) -> impl IntoView {
+fn GraphView(
+    vertices: Vec<view::Vertex>,
+    edges: Vec<view::Edge>,
+    #[prop(optional)] upwards: bool,
+    empty: &'static str,
+) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    if graph.vertices.is_empty() {
+    if vertices.is_empty() {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
-    let layout = model::layered_layout(&graph.vertices, &graph.edges);
-    let svg = svg_of(ctx, &layout, &graph.vertices, &graph.edges);
-    view! { <div class="graph">{svg}</div> }.into_any()
-}
-
-/// A lattice as a Hasse diagram: the same layout with covers pointing upwards.
-#[component]
-fn LatticeView(lattice: view::Lattice, empty: &'static str) -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    if lattice.nodes.is_empty() {
-        return view! { <p class="empty">{empty}</p> }.into_any();
+    let mut layout = model::layered_layout(&vertices, &edges);
+    if upwards {
+        layout = layout.flipped();
     }
-    let layout = model::layered_layout(&lattice.nodes, &lattice.covers).flipped();
-    let svg = svg_of(ctx, &layout, &lattice.nodes, &lattice.covers);
-    view! { <div class="graph lattice">{svg}</div> }.into_any()
+    let svg = svg_of(ctx, &layout, &vertices, &edges);
+    view! { <div class="graph" class:lattice=upwards>{svg}</div> }.into_any()
 }
 
 fn svg_of(

@@ -14,11 +14,18 @@ pub fn call_graph(program: &Program, source: &str) -> Graph {
     let vertices = program
         .functions
         .iter()
-        .map(|f| Vertex {
-            id: f.name.clone(),
-            label: f.name.clone(),
-            class: kind_class(f.kind).into(),
-            line: Some(Range::of(f.span, &index).line),
+        .map(|f| {
+            let line = Range::of(f.span, &index).line;
+            Vertex {
+                id: f.name.clone(),
+                // A lifted lambda's name is the lowering's; users know it by its line.
+                label: match f.kind {
+                    FunctionKind::Lambda => format!("@(…) line {line}"),
+                    _ => f.name.clone(),
+                },
+                class: kind_class(f.kind).into(),
+                line: Some(line),
+            }
         })
         .collect();
     let mut edges = BTreeSet::new();
