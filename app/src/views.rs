@@ -183,7 +183,7 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
         })
     };
     view! {
-        <div class="pager" hidden=move || pages <= 1>
+        <div class="pager" hidden=move || { pages <= 1 }>
             <button class="prev" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p -= 1)>"◀ earlier"</button>
             <span class="page">{move || format!("rows {}–{} of {total}", page.get() * TABLE_PAGE + 1, ((page.get() + 1) * TABLE_PAGE).min(total))}</span>
             <button class="next" disabled=move || page.get() + 1 >= pages on:click=move |_| page.update(|p| *p += 1)>"later ▶"</button>
@@ -227,17 +227,36 @@ fn annotated_lines(source: &str, a: &view::AnnotatedSource) -> Vec<ListingLine> 
         .collect()
 }
 
+/// Lines of a listing built at first; the rest on request, so opening the IR or Checks
+/// of a 10,000-line file does not build hundreds of thousands of nodes at once.
+const LISTING_PAGE: usize = 2_000;
+
 /// A read-only listing; inserted lines (checks) are emphasised.
 #[component]
 fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
     if lines.iter().all(|(l, _)| l.trim().is_empty()) {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
-    let lines = lines
-        .into_iter()
-        .map(|(l, class)| view! { <div class=class>{l}</div> })
-        .collect::<Vec<_>>();
-    view! { <pre class="listing">{lines}</pre> }.into_any()
+    let total = lines.len();
+    let shown = RwSignal::new(LISTING_PAGE);
+    let lines = StoredValue::new(lines);
+    let body = move || {
+        lines.with_value(|ls| {
+            ls.iter()
+                .take(shown.get())
+                .map(|(l, class)| view! { <div class=*class>{l.clone()}</div> })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <pre class="listing">{body}</pre>
+        <div class="pager" hidden=move || { shown.get() >= total }>
+            <button class="more" on:click=move |_| shown.update(|n| *n += LISTING_PAGE)>
+                {move || format!("Show {} more lines (of {total})", LISTING_PAGE.min(total.saturating_sub(shown.get())))}
+            </button>
+        </div>
+    }
+    .into_any()
 }
 
 /// A graph or a lattice as SVG, vertices in layers by longest path from a source (see
@@ -309,10 +328,13 @@ fn svg_of(
 #[component]
 fn OutlineView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(LISTING_PAGE);
+    let total = move || ctx.report.with(|r| r.statements.len());
     let items = move || {
         ctx.report.with(|r| {
             r.statements
                 .iter()
+                .take(shown.get())
                 .map(|s| {
                     let line = s.range.line;
                     let style = format!("padding-left: {}em", 0.5 + 1.25 * s.depth as f32);
@@ -331,6 +353,11 @@ fn OutlineView() -> impl IntoView {
     };
     view! {
         <ul id="outline">{items}</ul>
+        <div class="pager" hidden=move || { shown.get() >= total() }>
+            <button class="more" on:click=move |_| shown.update(|n| *n += LISTING_PAGE)>
+                {move || format!("Show more statements ({} of {} shown)", shown.get().min(total()), total())}
+            </button>
+        </div>
         <p class="empty" hidden=move || ctx.report.with(|r| !r.statements.is_empty())>"No statements parsed."</p>
     }
 }
