@@ -278,11 +278,55 @@ impl std::fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// The class of a builtin's results, from its arguments' classes (`class_of` lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ClassRule {
+    /// Always this class.
+    Fixed(&'static str),
+    /// A comparison or logical operator: `logical`, unless an operand's class is
+    /// unknown (an object may overload it: YALMIP's `x >= 0` is a constraint).
+    LogicalOp,
+    /// Concatenation: `cell` when an operand is a cell, else the common class.
+    Concat,
+    /// The class all (non-empty) arguments share.
+    Common,
+    /// Element-wise arithmetic: the common class, with `char` and `logical` giving
+    /// `double`.
+    Arith,
+    /// A matrix function of numeric arguments: their common class (`double` for
+    /// `logical`); unknown when an argument is not numeric.
+    Numeric,
+    /// The common class when every argument is numeric; unknown otherwise.
+    NumericCommon,
+}
+
+impl ClassRule {
+    fn parse(text: &str) -> Option<ClassRule> {
+        Some(match text {
+            "logical_op" => ClassRule::LogicalOp,
+            "concat" => ClassRule::Concat,
+            "common" => ClassRule::Common,
+            "arith" => ClassRule::Arith,
+            "numeric" => ClassRule::Numeric,
+            "numeric_common" => ClassRule::NumericCommon,
+            "logical" => ClassRule::Fixed("logical"),
+            "double" => ClassRule::Fixed("double"),
+            "char" => ClassRule::Fixed("char"),
+            "cell" => ClassRule::Fixed("cell"),
+            "struct" => ClassRule::Fixed("struct"),
+            "function_handle" => ClassRule::Fixed("function_handle"),
+            _ => return None,
+        })
+    }
+}
+
 /// The parsed table: categories and builtins in file order, with lookup by name.
 #[derive(Clone, Debug)]
 pub struct BuiltinTable {
     categories: Vec<Category>,
     builtins: Vec<Builtin>,
+    /// `class_of` lines: builtin or category name → rule.
+    classes: HashMap<String, ClassRule>,
     by_name: HashMap<String, usize>,
     category_index: HashMap<String, usize>,
 }
@@ -341,6 +385,18 @@ impl BuiltinTable {
             .find_map(|c| c.rule.as_ref().map(|r| (r, c.name.as_str())))
     }
 
+    /// The class rule of builtin `name`: its own `class_of` line, else the nearest one
+    /// of its category and their ancestors. `None`: nothing is known of the class.
+    pub fn class_rule(&self, name: &str) -> Option<ClassRule> {
+        if let Some(r) = self.classes.get(name) {
+            return Some(*r);
+        }
+        let b = self.lookup(name)?;
+        self.ancestors(&b.category)
+            .into_iter()
+            .find_map(|c| self.classes.get(&c.name).copied())
+    }
+
     /// Whether `name` belongs to `category` or one of its descendants.
     pub fn is_in(&self, name: &str, category: &str) -> bool {
         self.lookup(name).is_some_and(|b| {
@@ -364,6 +420,7 @@ impl BuiltinTable {
         BuiltinTable {
             categories,
             builtins,
+            classes: HashMap::new(),
             by_name,
             category_index,
         }

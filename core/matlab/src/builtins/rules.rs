@@ -42,6 +42,7 @@ pub(super) fn parse_table(text: &str) -> Result<BuiltinTable, TableError> {
     let table = pairs.next().ok_or_else(|| err(1, "empty table"))?;
     let mut categories: Vec<Category> = Vec::new();
     let mut raw: Vec<(String, String, Option<ShapeRule>, usize)> = Vec::new();
+    let mut classes: HashMap<String, ClassRule> = HashMap::new();
     for entry in table.into_inner() {
         let line = entry.as_span().start_pos().line_col().0;
         match entry.as_rule() {
@@ -75,6 +76,17 @@ pub(super) fn parse_table(text: &str) -> Result<BuiltinTable, TableError> {
                     rule,
                     line,
                 });
+            }
+            Rule::class_decl => {
+                let mut it = entry.into_inner();
+                let name = it.next().map(|p| p.as_str().to_string());
+                let rule = it.next().and_then(|p| ClassRule::parse(p.as_str()));
+                let (Some(name), Some(rule)) = (name, rule) else {
+                    return Err(err(line, "a class line is `class_of name = class`"));
+                };
+                if classes.insert(name.clone(), rule).is_some() {
+                    return Err(err(line, format!("class of `{name}` given twice")));
+                }
             }
             Rule::builtin_decl => {
                 let mut it = entry.into_inner();
@@ -118,7 +130,9 @@ pub(super) fn parse_table(text: &str) -> Result<BuiltinTable, TableError> {
             line,
         });
     }
-    Ok(BuiltinTable::new(partial.categories, builtins))
+    let mut table = BuiltinTable::new(partial.categories, builtins);
+    table.classes = classes;
+    Ok(table)
 }
 
 fn line_of(p: &P) -> usize {

@@ -227,3 +227,22 @@ fn rule_language_parses_extents_conditions_and_guards() {
     assert!(parse_rule("same(").is_err());
     assert!(parse_rule("colon(0)").is_err());
 }
+
+#[test]
+fn result_classes_come_from_the_table_nearest_line_first() {
+    let t = BuiltinTable::standard();
+    // A category's line covers its descendants; a nearer category's line wins.
+    assert_eq!(t.class_rule("plus"), Some(ClassRule::Arith));
+    assert_eq!(t.class_rule("isnan"), Some(ClassRule::Fixed("logical")));
+    assert_eq!(t.class_rule("eq"), Some(ClassRule::LogicalOp));
+    // A builtin's own line wins over its category's (`not` is elementalUnary).
+    assert_eq!(t.class_rule("not"), Some(ClassRule::Fixed("logical")));
+    assert_eq!(t.class_rule("transpose"), Some(ClassRule::Common));
+    assert_eq!(t.class_rule("zeros"), Some(ClassRule::Fixed("double")));
+    // Nothing is known of a function the table does not describe.
+    assert_eq!(t.class_rule("isgood"), None);
+    let twice = "category builtin = unknown\nclass_of builtin = double\nclass_of builtin = char\n";
+    assert!(BuiltinTable::parse(twice).unwrap_err().message.contains("given twice"));
+    let bad = "category builtin = unknown\nclass_of builtin = quaternion\n";
+    assert!(BuiltinTable::parse(bad).is_err());
+}

@@ -4,7 +4,7 @@
 //! symbolic instead of becoming unknown.
 
 use super::{Class, Value};
-use crate::builtins::{Arg, ArgSel, BuiltinTable, Extent, Pred, ShapeExpr};
+use crate::builtins::{Arg, ArgSel, BuiltinTable, ClassRule, Extent, Pred, ShapeExpr};
 use crate::shape::{self, EmptyReduction, Outcome, Rule, RuleInfo, Shape};
 use crate::Mode;
 use shapex_dims::{Constraint, Dim, Facts, Truth};
@@ -182,68 +182,29 @@ impl Eval<'_> {
         })
     }
 
+    /// The class of the results, by the builtin's rule in the table (`class_of`).
     fn class(&self) -> Class {
-        let f = self.call.func;
-        let operator = self.is_in("relationalOperator") || self.is_in("logicalOperator");
-        if operator && self.call.args.iter().any(|v| v.class.is_none()) {
-            // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
-            return None;
-        }
-        if self.is_in("relationalOperator")
-            || self.is_in("logicalOperator")
-            || self.is_in("elementalUnaryToLogical")
-            || matches!(
-                f,
-                "not" | "any" | "all" | "isempty" | "true" | "false" | "logical"
-            )
-            || f.starts_with("is")
-        {
-            return Some("logical");
-        }
-        match f {
-            "cellhorzcat" | "cellvertcat" | "cell" | "num2cell" | "cellfun_uniform0" => {
-                Some("cell")
+        let args = &self.call.args;
+        match self.table.class_rule(self.call.func)? {
+            ClassRule::Fixed(c) => Some(c),
+            ClassRule::LogicalOp => {
+                // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
+                (!args.iter().any(|v| v.class.is_none())).then_some("logical")
             }
-            "struct" => Some("struct"),
-            "inline" | "str2func" | "fcnchk" | "vectorize" => Some("function_handle"),
-            "char" | "num2str" | "sprintf" | "int2str" | "mat2str" | "upper" | "lower"
-            | "strtrim" | "strrep" | "blanks" | "repmat_char" => Some("char"),
-            // Concatenating with a cell makes a cell.
-            "horzcat" | "vertcat" | "cat"
-                if self.call.args.iter().any(|v| v.class == Some("cell")) =>
-            {
-                Some("cell")
-            }
-            "horzcat" | "vertcat" | "cat" | "repmat" | "reshape" | "transpose" | "ctranspose" => {
-                self.common_class()
-            }
-            _ if self.is_in("elementalBinary") || self.is_in("elementalUnary") => {
-                match self.common_class() {
-                    Some("char") | Some("logical") => Some("double"),
-                    c => c,
-                }
-            }
-            _ if self.is_in("shapeQuery") || self.is_in("matrixQuery") => Some("double"),
+            ClassRule::Concat if args.iter().any(|v| v.class == Some("cell")) => Some("cell"),
+            ClassRule::Concat | ClassRule::Common => self.common_class(),
+            ClassRule::Arith => match self.common_class() {
+                Some("char") | Some("logical") => Some("double"),
+                c => c,
+            },
             // Matrix functions of numeric arrays give numeric arrays: their class is
             // known, so a failure on them is not excused as a possible object's method.
-            _ if self.numeric_args()
-                && (self.is_in("arrayArithmetic")
-                    || self.is_in("linearAlgebra")
-                    || self.is_in("dimensionSensitive")
-                    || self.is_in("byValueMatrixCreation")
-                    || self.is_in("matrixConstructor")) =>
-            {
-                match self.common_class() {
-                    Some(c) if c != "logical" => Some(c),
-                    _ => Some("double"),
-                }
-            }
-            _ if self.numeric_args() && self.is_in("shapeTransformation") => self.common_class(),
-            "rand" | "randn" | "randi" | "randperm" => Some("double"),
-            _ if self.is_in("byShapeAndTypeMatrixCreation") || self.is_in("constant") => {
-                Some("double")
-            }
-            _ => None,
+            ClassRule::Numeric if self.numeric_args() => match self.common_class() {
+                Some(c) if c != "logical" => Some(c),
+                _ => Some("double"),
+            },
+            ClassRule::NumericCommon if self.numeric_args() => self.common_class(),
+            ClassRule::Numeric | ClassRule::NumericCommon => None,
         }
     }
 
