@@ -242,7 +242,10 @@ fn result_classes_come_from_the_table_nearest_line_first() {
     // Nothing is known of a function the table does not describe.
     assert_eq!(t.class_rule("isgood"), None);
     let twice = "category builtin = unknown\nclass_of builtin = double\nclass_of builtin = char\n";
-    assert!(BuiltinTable::parse(twice).unwrap_err().message.contains("given twice"));
+    assert!(BuiltinTable::parse(twice)
+        .unwrap_err()
+        .message
+        .contains("given twice"));
     let bad = "category builtin = unknown\nclass_of builtin = quaternion\n";
     assert!(BuiltinTable::parse(bad).is_err());
 }
