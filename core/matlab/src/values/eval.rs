@@ -239,7 +239,9 @@ impl Eval<'_> {
             Square(a) => square(&self.arg_shape(*a), f),
             Broadcast(sels) => self.broadcast(sels),
             FromDims { first } => match self.dims_from(*first) {
-                Ok(dims) => shape::create(&dims),
+                Ok(Some(dims)) => shape::create(&dims),
+                // A size vector of unknown length: any rank (creation never fails).
+                Ok(None) => Outcome::always(Shape::Unknown, ext(Rule::Create)),
                 Err(what) => Outcome::capped(&what),
             },
             Collapse { arg, dim } => self.collapse(*arg, *dim),
@@ -256,7 +258,8 @@ impl Eval<'_> {
             Colon { start, step, stop } => self.colon(*start, *step, *stop),
             Concat { dim, first } => self.concat(dim, *first),
             Repmat { arg, first } => match self.dims_from(*first) {
-                Ok(reps) => shape::repmat(&self.arg_shape(*arg), &reps, f),
+                Ok(Some(reps)) => shape::repmat(&self.arg_shape(*arg), &reps, f),
+                Ok(None) => Outcome::always(Shape::Unknown, ext(Rule::Repmat)),
                 Err(what) => Outcome::capped(&what),
             },
             Reshape { arg, first } => self.reshape(*arg, *first),
@@ -365,7 +368,9 @@ impl Eval<'_> {
     /// names and `'like', x` pairs are ignored. A size vector of unknown elements longer
     /// than [`shape::MAX_RANK`] (`zeros(ones(1, 1e9))`) is not turned into that many
     /// extents: the error says why, for [`Outcome::capped`].
-    fn dims_from(&self, first: usize) -> Result<Vec<Dim>, String> {
+    /// The extents a size argument list asks for (`zeros(2, n)`, `zeros([2 n])`);
+    /// `Ok(None)` for a size vector of unknown length, whose rank is unknown.
+    fn dims_from(&self, first: usize) -> Result<Option<Vec<Dim>>, String> {
         let mut args: Vec<&Value> = self.call.args.iter().skip(first).collect();
         if let Some(p) = args.iter().position(|v| v.text.as_deref() == Some("like")) {
             args.truncate(p);
@@ -382,7 +387,7 @@ impl Eval<'_> {
                 None => match v.shape.as_tuple().and_then(|t| t.extent(1).as_known()) {
                     Some(n) if n > shape::MAX_RANK as i64 => return Err(past_max_rank(n)),
                     Some(n) => (0..n.max(0) as usize).map(|i| self.fresh(i)).collect(),
-                    None => vec![self.fresh(0), self.fresh(1)],
+                    None => return Ok(None),
                 },
             },
             many => many
@@ -393,7 +398,7 @@ impl Eval<'_> {
         };
         match dims.len() {
             n if n > shape::MAX_RANK => Err(past_max_rank(n as i64)),
-            _ => Ok(dims),
+            _ => Ok(Some(dims)),
         }
     }
 
