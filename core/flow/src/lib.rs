@@ -310,6 +310,23 @@ impl<A: Analysis> Run<'_, A> {
         out
     }
 
+    /// Joins `fact` into the innermost loop's break or continue state (`slot`).
+    fn jump(
+        &mut self,
+        s: &Stmt<A>,
+        fact: A::Fact,
+        slot: fn(&mut Frame<A::Fact>) -> &mut State<A::Fact>,
+    ) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        let prev = std::mem::replace(slot(f), State::Nonviable);
+        let joined = self.join_at(s, prev, State::Reachable(fact));
+        if let Some(f) = self.frames.last_mut() {
+            *slot(f) = joined;
+        }
+    }
+
     fn viable(&mut self, s: &Stmt<A>, fact: A::Fact) -> State<A::Fact> {
         match A::Graph::control(s) {
             Control::If {
@@ -343,23 +360,11 @@ impl<A: Analysis> Run<'_, A> {
                 self.join_at(s, out, caught)
             }
             Control::Break => {
-                if let Some(f) = self.frames.last_mut() {
-                    let prev = std::mem::replace(&mut f.breaks, State::Nonviable);
-                    let joined = self.join_at(s, prev, State::Reachable(fact));
-                    if let Some(f) = self.frames.last_mut() {
-                        f.breaks = joined;
-                    }
-                }
+                self.jump(s, fact, |f| &mut f.breaks);
                 State::Nonviable
             }
             Control::Continue => {
-                if let Some(f) = self.frames.last_mut() {
-                    let prev = std::mem::replace(&mut f.continues, State::Nonviable);
-                    let joined = self.join_at(s, prev, State::Reachable(fact));
-                    if let Some(f) = self.frames.last_mut() {
-                        f.continues = joined;
-                    }
-                }
+                self.jump(s, fact, |f| &mut f.continues);
                 State::Nonviable
             }
             Control::Return => {
