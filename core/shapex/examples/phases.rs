@@ -11,6 +11,19 @@ fn main() {
     let t = Instant::now();
     let lowered = shapex_matlab::tame::lower(&parsed.file);
     let t_lower = t.elapsed();
+    let table = shapex_matlab::builtins::BuiltinTable::standard();
+    let t = Instant::now();
+    let result = shapex_matlab::values::analyze_program(
+        &lowered.program,
+        &table,
+        shapex_matlab::Mode::Modern,
+    );
+    let t_values = t.elapsed();
+    let t = Instant::now();
+    let mut report = shapex::Report::default();
+    let mut statements = Vec::new();
+    shapex_matlab::values::fill_report(&src, &result, &mut statements, &mut report.diagnostics);
+    let t_fill = t.elapsed();
     let a = shapex::Analyzer::new();
     let t = Instant::now();
     let r = a.analyze(&src, &shapex::Options::default());
@@ -21,5 +34,5 @@ fn main() {
     let t = Instant::now();
     let _back: shapex::Report = serde_json::from_str(&json).unwrap();
     let t_back = t.elapsed();
-    println!("parse {t_parse:?} lower {t_lower:?} (functions {}) analyze-all {t_all:?} to-json {t_json:?} ({} bytes) from-json {t_back:?}", lowered.program.functions.len(), json.len());
+    println!("parse {t_parse:?} lower {t_lower:?} values {t_values:?} fill(no statements) {t_fill:?} (functions {}) analyze-all {t_all:?} to-json {t_json:?} ({} bytes) from-json {t_back:?}", lowered.program.functions.len(), json.len());
 }

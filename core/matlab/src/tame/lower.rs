@@ -91,6 +91,11 @@ pub fn lower(file: &ast::File) -> Lowered {
         });
     }
     for (i, f) in file.functions.iter().enumerate() {
+        // Temporaries are local to a function (and the nested functions that share its
+        // workspace), so each top-level function numbers its own from 0: an edit in one
+        // function then leaves every other function's IR unchanged (incremental
+        // re-analysis reuses their results).
+        l.next_temp = 0;
         let kind = if i == 0 && file.kind == ast::FileKind::Function {
             FunctionKind::Primary
         } else {

@@ -362,6 +362,15 @@ impl Symbols {
         d
     }
 
+    /// Forgets every symbol: the next function analysed names its own from scratch, so
+    /// its results do not depend on the functions analysed before it.
+    pub fn clear(&self) {
+        self.keys.borrow_mut().clear();
+        *self.table.borrow_mut() = SymbolTable::default();
+        self.counts.borrow_mut().clear();
+        self.iterations.borrow_mut().clear();
+    }
+
     /// The simulated iterations being analysed, outermost first.
     pub fn iteration_path(&self) -> Vec<u32> {
         self.iterations.borrow().clone()

@@ -96,6 +96,11 @@ fn analyze_function(
         variables: vec![],
         span: f.span,
     });
+    // Each function starts from the same state (its own symbols, the whole simulation
+    // budget), so its result depends on its own text alone and can be reused while other
+    // functions are edited (see `memo`).
+    a.symbols.clear();
+    a.simulation_budget.set(loops::SIMULATION_BUDGET);
     a.studies.borrow_mut().clear();
     *a.globals.borrow_mut() = declared_globals(&f.body);
     *a.variables.borrow_mut() = f.variables.clone();
