@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use shapex_matlab_syntax::{self as matlab, ast};
 use shapex_report::view::{self, Payload, ViewSpec};
 use shapex_report::{
-    Language, LanguageInfo, OptionSpec, Options, Report, Severity, StatementReport,
+    Language, LanguageInfo, Memo, OptionSpec, Options, Report, Severity, StatementReport,
 };
 use shapex_text::Token;
 
@@ -122,6 +122,10 @@ impl Language for Matlab {
         Matlab::analyze(self, source, options)
     }
 
+    fn analyze_incremental(&self, source: &str, options: &Options, memo: &mut Memo) -> Report {
+        self.analyze_with(source, options, memo.state())
+    }
+
     fn tokens(&self, line: &str) -> Vec<Token> {
         matlab::highlight::tokenize_line(line)
     }
@@ -141,6 +145,17 @@ impl Matlab {
 
     /// Analyses `source` and returns the report. Never panics on any input.
     pub fn analyze(&self, source: &str, options: &Options) -> Report {
+        self.analyze_with(source, options, &mut values::FunctionMemo::default())
+    }
+
+    /// [`Matlab::analyze`], reusing from `memo` the analysis of every function that the
+    /// edits since its last use cannot have changed (see `values::FunctionMemo`).
+    pub fn analyze_with(
+        &self,
+        source: &str,
+        options: &Options,
+        memo: &mut values::FunctionMemo,
+    ) -> Report {
         let mode = Mode::of(options);
         let parsed = matlab::parse(source);
         let parse_ok = parsed
@@ -157,7 +172,7 @@ impl Matlab {
         };
         let (mut ir, mut calls) = (String::new(), None);
         if parsed.file.kind != ast::FileKind::Classdef {
-            let program = self.analyze_shapes(source, &parsed.file, mode, &mut report);
+            let program = self.analyze_shapes(source, &parsed.file, mode, memo, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source));
         }
@@ -193,11 +208,12 @@ impl Matlab {
         source: &str,
         file: &ast::File,
         mode: Mode,
+        memo: &mut values::FunctionMemo,
         report: &mut Report,
     ) -> tame::Program {
         let lowered = tame::lower(file);
         report.diagnostics.extend(lowered.diagnostics);
-        let result = values::analyze_program(&lowered.program, &self.builtins, mode);
+        let result = values::analyze_program_with(&lowered.program, &self.builtins, mode, memo);
         values::fill_report(
             source,
             &result,

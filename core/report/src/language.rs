@@ -7,6 +7,7 @@ use crate::view::ViewSpec;
 use crate::Report;
 use serde::{Deserialize, Serialize};
 use shapex_text::Token;
+use std::any::Any;
 use std::collections::BTreeMap;
 
 /// A language's analysis. Implementations hold only read-only tables built once, so
@@ -18,6 +19,14 @@ pub trait Language: Send + Sync {
     /// Analyses `source` under `options` (whose `lang` is this language's id).
     fn analyze(&self, source: &str, options: &Options) -> Report;
 
+    /// Analyses a new version of a text analysed before with the same `memo` (an
+    /// editor's successive edits), reusing what the edit cannot have changed. The report
+    /// equals [`Language::analyze`]'s for every memo; this default reuses nothing.
+    fn analyze_incremental(&self, source: &str, options: &Options, memo: &mut Memo) -> Report {
+        let _ = memo;
+        self.analyze(source, options)
+    }
+
     /// Display tokens of one line, for highlighting (no analysis, never fails).
     fn tokens(&self, line: &str) -> Vec<Token>;
 
@@ -25,6 +34,24 @@ pub trait Language: Send + Sync {
     /// (`shapex explain CODE`), or `None` for a code it never reports.
     fn explain(&self, _code: &str) -> Option<String> {
         None
+    }
+}
+
+/// What a caller keeps between analyses of successive versions of one text, for
+/// [`Language::analyze_incremental`]. Opaque to the caller: each language decides what
+/// it keeps. A fresh memo only means that nothing is reused.
+#[derive(Default)]
+pub struct Memo(Option<Box<dyn Any>>);
+
+impl Memo {
+    /// The state of type `T` this memo holds: a fresh one if it holds none yet (or
+    /// another language's).
+    pub fn state<T: Default + 'static>(&mut self) -> &mut T {
+        let kept = self.0.take().filter(|b| b.is::<T>());
+        self.0
+            .insert(kept.unwrap_or_else(|| Box::<T>::default()))
+            .downcast_mut::<T>()
+            .expect("the memo holds a T: it was just checked or made")
     }
 }
 

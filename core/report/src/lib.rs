@@ -7,7 +7,7 @@ pub mod language;
 mod statement;
 pub mod view;
 
-pub use language::{Language, LanguageInfo, OptionSpec, Options, DEFAULT_LANG};
+pub use language::{Language, LanguageInfo, Memo, OptionSpec, Options, DEFAULT_LANG};
 pub use shapex_text::{Diagnostic, LineIndex, Range, Severity, Span, Token, TokenKind};
 pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport};
 pub use view::{Payload, View, ViewSpec};

@@ -35,4 +35,19 @@ fn main() {
     let _back: shapex::Report = serde_json::from_str(&json).unwrap();
     let t_back = t.elapsed();
     println!("parse {t_parse:?} lower {t_lower:?} values {t_values:?} fill(no statements) {t_fill:?} (functions {}) analyze-all {t_all:?} to-json {t_json:?} ({} bytes) from-json {t_back:?}", lowered.program.functions.len(), json.len());
+    // Incremental: the same file after one keystroke in its middle.
+    let mut session = shapex::Session::default();
+    let options = shapex::Options::default();
+    let _ = a.analyze_in(&mut session, &src, &options);
+    let middle = src.len() / 2;
+    let at = src[middle..].find('\n').map_or(src.len(), |n| middle + n);
+    let edited = format!("{} {}", &src[..at], &src[at..]);
+    let t = Instant::now();
+    let again = a.analyze_in(&mut session, &edited, &options);
+    let t_again = t.elapsed();
+    let fresh = a.analyze(&edited, &options);
+    println!(
+        "after one keystroke: incremental {t_again:?} (same as a full analysis: {})",
+        serde_json::to_string(&again).ok() == serde_json::to_string(&fresh).ok()
+    );
 }

@@ -2,7 +2,8 @@
 //! language named in the options and runs its analysis. The app and the CLI call only
 //! this (or [`analyze`]), so every analysis is reachable from both.
 
-use shapex_report::{Diagnostic, Language, LanguageInfo, Options, Report, Span};
+use shapex_report::{Diagnostic, Language, LanguageInfo, Memo, Options, Report, Span};
+use std::collections::HashMap;
 
 /// Every registered language with its read-only tables built once, so callers that
 /// analyse on every keystroke (the app) keep one `Analyzer`; it holds no state between
@@ -70,6 +71,28 @@ impl Analyzer {
                 report.resolve_positions(source);
                 report
             }
+        }
+    }
+}
+
+/// What a caller that analyses one text edit after edit (the app's worker) keeps
+/// between analyses, so each re-analyses only what the edit can affect: one memo per
+/// language. Reports never depend on it.
+#[derive(Default)]
+pub struct Session {
+    memos: HashMap<String, Memo>,
+}
+
+impl Analyzer {
+    /// [`Analyzer::analyze`], reusing what `session` kept from the texts analysed in it
+    /// before (incremental re-analysis). The report is the same as `analyze`'s.
+    pub fn analyze_in(&self, session: &mut Session, source: &str, options: &Options) -> Report {
+        match self.language(&options.lang) {
+            Some(lang) => {
+                let memo = session.memos.entry(options.lang.clone()).or_default();
+                lang.analyze_incremental(source, options, memo)
+            }
+            None => self.analyze(source, options),
         }
     }
 }

@@ -6,7 +6,7 @@
 pub mod driver;
 pub mod format;
 
-pub use driver::{analyze, Analyzer};
+pub use driver::{analyze, Analyzer, Session};
 pub use shapex_matlab::samples;
 pub use shapex_matlab::Mode;
 pub use shapex_report as report;

@@ -309,28 +309,36 @@ fn collect<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
 }
 
 fn number(stmts: &mut [Stmt], n: &mut u32) {
-    for s in stmts {
+    walk_mut(stmts, &mut |s| {
         s.id = StmtId(*n);
         *n += 1;
+    });
+}
+
+/// Calls `visit` on every statement of `stmts` and of the blocks nested in them, in
+/// pre-order (the order of [`Program::renumber`]).
+pub fn walk_mut(stmts: &mut [Stmt], visit: &mut impl FnMut(&mut Stmt)) {
+    for s in stmts {
+        visit(s);
         match &mut s.kind {
             StmtKind::If {
                 then_body,
                 else_body,
                 ..
             } => {
-                number(then_body, n);
-                number(else_body, n);
+                walk_mut(then_body, visit);
+                walk_mut(else_body, visit);
             }
             StmtKind::While { header, body, .. } => {
-                number(header, n);
-                number(body, n);
+                walk_mut(header, visit);
+                walk_mut(body, visit);
             }
-            StmtKind::For { body, .. } => number(body, n),
+            StmtKind::For { body, .. } => walk_mut(body, visit),
             StmtKind::Try {
                 body, catch_body, ..
             } => {
-                number(body, n);
-                number(catch_body, n);
+                walk_mut(body, visit);
+                walk_mut(catch_body, visit);
             }
             _ => {}
         }

@@ -548,7 +548,7 @@ pub fn combine(results: &[&StmtResult], fresh: &dyn Fn(&str, usize) -> Dim) -> O
     if let Some(worst) = viable.iter().max_by_key(|r| rank(r)) {
         if rank(worst) > rank(&combined) {
             combined.effect = worst.effect.clone();
-            combined.before = worst.before.clone();
+            combined.facts_before = worst.facts_before.clone();
         }
     }
     combined.viable = !viable.is_empty();

@@ -10,6 +10,7 @@
 
 mod eval;
 mod loops;
+mod memo;
 mod results;
 mod summary;
 mod transfer;
@@ -17,7 +18,10 @@ mod transfer;
 #[cfg(test)]
 mod tests;
 
-pub use results::{analyze_program, FunctionResult, ProgramResult, StmtResult};
+pub use memo::FunctionMemo;
+pub use results::{
+    analyze_program, analyze_program_with, FunctionResult, ProgramResult, StmtResult,
+};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};

@@ -3,14 +3,15 @@
 //! whether it is reachable.
 
 use super::loops::{self, LoopStudy};
+use super::memo::FunctionMemo;
 use super::transfer::{Effect, ValueAnalysis};
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
-use crate::flow::{self, Analysis, FlowResult, LoopInfo, State};
+use crate::flow::{self, Analysis, FlowResult, State};
 use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
 use crate::Mode;
-use shapex_dims::{Constraint, Truth};
+use shapex_dims::{Constraint, Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
 
@@ -28,17 +29,20 @@ pub struct StmtResult {
     /// them illegal, π).
     pub defs: Vec<(String, Value)>,
     pub effect: Effect,
-    /// The facts in force before the statement, for simplifying its condition.
-    pub before: Option<Env>,
+    /// The extent facts in force before the statement, for simplifying its condition
+    /// (only the facts: variables' values before it are not kept).
+    pub facts_before: Option<Facts>,
     /// For a result taken from a simulated loop iteration: which one (1-based), and the
     /// loop variable's value in it when known (`t = 3`).
     pub iteration: Option<(usize, Option<String>)>,
 }
 
+#[derive(Clone, Debug)]
 pub struct FunctionResult {
     pub name: String,
     pub statements: Vec<StmtResult>,
-    pub loops: Vec<(StmtId, Span, LoopInfo<Env>)>,
+    /// Loop notes and possible later-iteration failures of this function's loops.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 pub struct ProgramResult {
@@ -49,6 +53,18 @@ pub struct ProgramResult {
 
 /// Analyses every function of `program` (each on its own, inputs symbolic).
 pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> ProgramResult {
+    analyze_program_with(program, table, mode, &mut FunctionMemo::default())
+}
+
+/// [`analyze_program`], reusing from `memo` the result of every function whose analysis
+/// cannot have changed since `memo` last saw it (and remembering this run's for the
+/// next). The result is the same as without the memo.
+pub fn analyze_program_with(
+    program: &Program,
+    table: &BuiltinTable,
+    mode: Mode,
+    memo: &mut FunctionMemo,
+) -> ProgramResult {
     let analysis = ValueAnalysis {
         builtins: table,
         mode,
@@ -67,11 +83,12 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
         globals: Default::default(),
         variables: Default::default(),
     };
-    let mut diagnostics = Vec::new();
-    let functions = program
-        .functions
+    let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f| {
+        analyze_function(&analysis, program, f)
+    });
+    let diagnostics = functions
         .iter()
-        .map(|f| analyze_function(&analysis, program, f, &mut diagnostics))
+        .flat_map(|f| f.diagnostics.iter().cloned())
         .collect();
     ProgramResult {
         functions,
@@ -79,12 +96,7 @@ pub fn analyze_program(program: &Program, table: &BuiltinTable, mode: Mode) -> P
     }
 }
 
-fn analyze_function(
-    a: &ValueAnalysis,
-    program: &Program,
-    f: &Function,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> FunctionResult {
+fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> FunctionResult {
     let is_temp = |n: &str| program.is_temp(n);
     *a.template.borrow_mut() = Some(Function {
         name: f.name.clone(),
@@ -107,8 +119,7 @@ fn analyze_function(
     let flow = flow::analyze_function(a, f, a.entry(f));
     let mut statements = Vec::new();
     collect(a, &is_temp, &flow, &f.body, &mut statements);
-    let mut loops = Vec::new();
-    collect_loops(&f.body, &flow, &mut loops);
+    let mut diagnostics = Vec::new();
     for stmt in outermost_loops(&f.body) {
         let Some(entry) = flow.before.get(&stmt.id).and_then(|s| s.fact()) else {
             continue;
@@ -116,13 +127,20 @@ fn analyze_function(
         if let Some(study) = loops::cached_study(a, stmt, entry) {
             let fresh =
                 |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, stmt.id, false);
-            apply_study(stmt, &study, &is_temp, &fresh, &mut statements, diagnostics);
+            apply_study(
+                stmt,
+                &study,
+                &is_temp,
+                &fresh,
+                &mut statements,
+                &mut diagnostics,
+            );
         }
     }
     FunctionResult {
         name: f.name.clone(),
         statements,
-        loops,
+        diagnostics,
     }
 }
 
@@ -315,26 +333,11 @@ pub(super) fn collect(
             viable: before.is_some(),
             defs,
             effect,
-            before,
+            facts_before: before.map(|env| env.facts),
             iteration: None,
         });
         for child in s.children() {
             collect(a, is_temp, flow, child, out);
-        }
-    }
-}
-
-fn collect_loops(
-    stmts: &[Stmt],
-    flow: &FlowResult<Env>,
-    out: &mut Vec<(StmtId, Span, LoopInfo<Env>)>,
-) {
-    for s in stmts {
-        if let Some(info) = flow.loops.get(&s.id) {
-            out.push((s.id, s.origin, info.clone()));
-        }
-        for child in s.children() {
-            collect_loops(child, flow, out);
         }
     }
 }

@@ -152,8 +152,8 @@ fn severity(c: CheckStatus) -> u8 {
 
 /// θ as it remains to be checked at run time, given what earlier statements proved.
 fn residual(s: &StmtResult, o: &Outcome) -> String {
-    let theta = match (&s.before, o.check()) {
-        (Some(env), CheckStatus::Runtime) => env.facts.simplify(&o.theta),
+    let theta = match (&s.facts_before, o.check()) {
+        (Some(facts), CheckStatus::Runtime) => facts.simplify(&o.theta),
         _ => o.theta.clone(),
     };
     match theta {

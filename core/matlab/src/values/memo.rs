@@ -1,0 +1,224 @@
+//! Incremental re-analysis (issue #8): a function's analysis is reused while other
+//! functions of the file are edited.
+//!
+//! Each function is analysed on its own from the same fresh state (its own symbols, the
+//! whole simulation budget; see `results::analyze_function`), so its result is a
+//! function of three things only:
+//! - its lowered IR, up to where it sits in the file: statement ids and byte offsets
+//!   are taken relative to the function's first statement and first byte;
+//! - which of the names it mentions are functions of the file (a call to one is not a
+//!   builtin) and whether a nested function shares its workspace;
+//! - the mode and the lowering's temporary prefix.
+//!
+//! The [`FunctionMemo`] keys results by exactly that, stores them relative, and moves
+//! them to where the function now is. Whatever the memo holds, the result equals a full
+//! analysis: a miss analyses, a hit returns what the same key gave before (the property
+//! test `incremental` in `tests/` edits fixtures at random and compares).
+//!
+//! When the whole-program analysis lands, a function's key must also hold what it
+//! learns from its callees.
+
+use super::results::{FunctionResult, StmtResult};
+use super::transfer::ValueAnalysis;
+use crate::tame::ir::{walk_mut, Function, StmtId};
+use shapex_text::Span;
+use std::collections::{HashMap, HashSet};
+
+/// Results of the functions of the last analysed version of a text, by key. Holds only
+/// what the last run used, so its size follows the current text.
+#[derive(Default)]
+pub struct FunctionMemo {
+    results: HashMap<String, FunctionResult>,
+    /// Functions analysed by the last run (misses) and reused (hits): for tests and
+    /// benchmarks.
+    pub last_run: RunStats,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub analysed: usize,
+    pub reused: usize,
+}
+
+/// Where a function sits: its first byte and its first statement's id. Results are
+/// stored with both subtracted (wrapping, so the statements of a lifted lambda, whose
+/// source statement starts before the lambda, move back exactly).
+#[derive(Clone, Copy)]
+struct Place {
+    byte: usize,
+    id: u32,
+}
+
+impl Place {
+    fn of(f: &Function) -> Place {
+        Place {
+            byte: f.span.start,
+            id: f.body.first().map_or(0, |s| s.id.0),
+        }
+    }
+
+    fn inverse(self) -> Place {
+        Place {
+            byte: self.byte.wrapping_neg(),
+            id: self.id.wrapping_neg(),
+        }
+    }
+
+    fn span(self, s: Span) -> Span {
+        Span::new(
+            s.start.wrapping_add(self.byte),
+            s.end.wrapping_add(self.byte),
+        )
+    }
+
+    fn id(self, id: StmtId) -> StmtId {
+        StmtId(id.0.wrapping_add(self.id))
+    }
+}
+
+impl FunctionMemo {
+    /// The results of `functions` in order: reused where the key matches, otherwise
+    /// computed by `analyse`.
+    pub(super) fn run(
+        &mut self,
+        a: &ValueAnalysis,
+        functions: &[Function],
+        mut analyse: impl FnMut(&Function) -> FunctionResult,
+    ) -> Vec<FunctionResult> {
+        let user: HashSet<&str> = a.user_functions.iter().map(String::as_str).collect();
+        let mut kept = HashMap::with_capacity(functions.len());
+        let mut stats = RunStats::default();
+        let out = functions
+            .iter()
+            .map(|f| {
+                let place = Place::of(f);
+                let key = key(a, &user, f, place);
+                let relative = match self
+                    .results
+                    .remove(&key)
+                    .or_else(|| kept.get(&key).cloned())
+                {
+                    Some(r) => {
+                        stats.reused += 1;
+                        r
+                    }
+                    None => {
+                        stats.analysed += 1;
+                        moved(&analyse(f), place.inverse())
+                    }
+                };
+                let result = moved(&relative, place);
+                kept.insert(key, relative);
+                result
+            })
+            .collect();
+        self.results = kept;
+        self.last_run = stats;
+        out
+    }
+}
+
+/// What a function's analysis depends on (module docs), as one string.
+fn key(a: &ValueAnalysis, user: &HashSet<&str>, f: &Function, place: Place) -> String {
+    let mut relative = f.clone();
+    let back = place.inverse();
+    relative.span = back.span(relative.span);
+    walk_mut(&mut relative.body, &mut |s| {
+        s.id = back.id(s.id);
+        s.span = back.span(s.span);
+        s.origin = back.span(s.origin);
+    });
+    let ir = format!("{relative:?}");
+    // Every name the analysis may look up among the file's functions (call targets,
+    // handles, `str2func` texts) occurs in the IR, so scanning its words finds them all.
+    let mut callees: Vec<&str> = ir
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| user.contains(w))
+        .collect();
+    callees.sort_unstable();
+    callees.dedup();
+    let shares_workspace = a.nested_in.iter().any(|(_, parent)| *parent == f.name);
+    format!(
+        "{}|{}|{}|{}|{ir}",
+        a.mode.as_str(),
+        a.temp_prefix,
+        shares_workspace,
+        callees.join(",")
+    )
+}
+
+/// `r` with its statement ids and byte offsets moved by `by`.
+fn moved(r: &FunctionResult, by: Place) -> FunctionResult {
+    FunctionResult {
+        name: r.name.clone(),
+        statements: r.statements.iter().map(|s| moved_stmt(s, by)).collect(),
+        diagnostics: r
+            .diagnostics
+            .iter()
+            .map(|d| shapex_report::Diagnostic {
+                span: by.span(d.span),
+                ..d.clone()
+            })
+            .collect(),
+    }
+}
+
+fn moved_stmt(s: &StmtResult, by: Place) -> StmtResult {
+    let mut s = s.clone();
+    s.id = by.id(s.id);
+    s.origin = by.span(s.origin);
+    s.span = by.span(s.span);
+    for (_, value) in &mut s.defs {
+        value.origin = value.origin.map(|o| by.span(o));
+    }
+    for (_, _, origin) in &mut s.effect.evidence {
+        *origin = origin.map(|o| by.span(o));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FunctionMemo, RunStats};
+    use crate::{Matlab, Mode};
+
+    const FILE: &str = "function r = first(a)\n  r = a * 2;\nend\n\
+                        function s = second(b)\n  s = ones(3, 2) * b;\nend\n\
+                        function t = third(c)\n  t = cellfun(@(x) x + 1, c);\nend\n";
+
+    /// Analyses `text` with `memo` and checks the report equals a full analysis.
+    fn run(memo: &mut FunctionMemo, text: &str) -> RunStats {
+        let m = Matlab::new();
+        let options = Mode::Modern.options();
+        let again = serde_json::to_value(m.analyze_with(text, &options, memo)).ok();
+        let fresh = serde_json::to_value(m.analyze(text, &options)).ok();
+        assert_eq!(again, fresh, "incremental differs from full on:\n{text}");
+        memo.last_run
+    }
+
+    fn stats(analysed: usize, reused: usize) -> RunStats {
+        RunStats { analysed, reused }
+    }
+
+    #[test]
+    fn an_edit_in_one_function_reanalyses_only_that_function() {
+        let mut memo = FunctionMemo::default();
+        // Three functions and the lambda lifted out of `third`.
+        assert_eq!(run(&mut memo, FILE), stats(4, 0));
+        let edited = FILE.replace("ones(3, 2) * b", "ones(3, 2) * b'");
+        assert_eq!(run(&mut memo, &edited), stats(1, 3));
+        // A line above everything moves every function: all are reused, moved.
+        assert_eq!(run(&mut memo, &format!("% moved\n{edited}")), stats(0, 4));
+    }
+
+    #[test]
+    fn a_new_function_reanalyses_exactly_its_callers() {
+        let mut memo = FunctionMemo::default();
+        let calls = FILE.replace("r = a * 2;", "r = helper(a) * 2;");
+        run(&mut memo, &calls);
+        // `helper` becoming a function of the file changes how `first` reads its call
+        // (no longer an unknown builtin or a variable): `first` is analysed again.
+        let defined = format!("{calls}function h = helper(x)\n  h = x;\nend\n");
+        assert_eq!(run(&mut memo, &defined), stats(2, 3));
+    }
+}

@@ -1,0 +1,189 @@
+//! Incremental re-analysis (issue #8, part 3) gives the report of a full analysis: random
+//! edits of the fixtures (and of realistic multi-function files) are analysed in one
+//! `Session`, each edit's report compared with a fresh analysis of the same text.
+//! `PROPTEST_CASES` sets how many edit sequences run (default 48).
+
+use proptest::prelude::*;
+use shapex::{Analyzer, Options, Session};
+use std::path::Path;
+
+/// Edits that touch what a function's analysis depends on: its text, where it sits,
+/// which functions the file defines, lambdas, nested functions, globals, the
+/// temporaries' prefix, and plain breakage.
+const SNIPPETS: &[&str] = &[
+    " ",
+    "\n",
+    "x",
+    "1",
+    ";",
+    "%",
+    "'",
+    "(",
+    ")",
+    "]",
+    "end\n",
+    "\nfunction r = helper(a)\n  r = a * 2;\nend\n",
+    "\nfunction nested_one()\n  q = 1;\nend\n",
+    // A function of the file shadows the builtin every fixture calls.
+    "\nfunction r = zeros(n, m)\n  r = n;\nend\n",
+    "\nfunction r = ones(varargin)\n  r = 1;\nend\n",
+    "y = ones(3,2) * ones(4,4);\n",
+    "z = helper(x);\n",
+    "h = @(t) t + 1;\n",
+    "mc_t0 = 1;\n",
+    "global g\n",
+    "for i = 1:3\n  v(i) = i;\nend\n",
+    "if n > 2\n  w = zeros(n, 3);\nelse\n  w = zeros(2, 3);\nend\n",
+];
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Insert {
+        at: f64,
+        snippet: usize,
+    },
+    Delete {
+        at: f64,
+        len: usize,
+    },
+    DuplicateLine {
+        at: f64,
+    },
+    /// A snippet at the end of the file (a new function after the others).
+    Append {
+        snippet: usize,
+    },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        4 => (0.0..=1.0f64, 0..SNIPPETS.len()).prop_map(|(at, snippet)| Edit::Insert { at, snippet }),
+        2 => (0.0..=1.0f64, 1..40usize).prop_map(|(at, len)| Edit::Delete { at, len }),
+        1 => (0.0..=1.0f64).prop_map(|at| Edit::DuplicateLine { at }),
+        1 => (0..SNIPPETS.len()).prop_map(|snippet| Edit::Append { snippet }),
+    ]
+}
+
+/// The char boundary nearest below `at` (a fraction of the text).
+fn boundary(text: &str, at: f64) -> usize {
+    let mut i = ((text.len() as f64) * at) as usize;
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn apply(text: &str, e: &Edit) -> String {
+    match *e {
+        Edit::Insert { at, snippet } => {
+            let snippet = SNIPPETS[snippet];
+            let mut i = boundary(text, at);
+            // Whole statements and functions are pasted at the start of a line.
+            if snippet.len() > 1 && snippet.ends_with('\n') {
+                i = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            }
+            format!("{}{}{}", &text[..i], snippet, &text[i..])
+        }
+        Edit::Delete { at, len } => {
+            let i = boundary(text, at);
+            let j = boundary(text, ((i + len) as f64 / text.len().max(1) as f64).min(1.0));
+            format!("{}{}", &text[..i], &text[j.max(i)..])
+        }
+        Edit::Append { snippet } => format!("{text}\n{}", SNIPPETS[snippet]),
+        Edit::DuplicateLine { at } => {
+            let i = boundary(text, at);
+            let start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            let end = text[i..].find('\n').map_or(text.len(), |n| i + n + 1);
+            format!("{}{}", &text[..end], &text[start..end])
+        }
+    }
+}
+
+/// Every fixture, and two files made of several function files each (most fixtures
+/// hold one function or a script).
+fn bases() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/matlab");
+    let mut files: Vec<String> = walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "m"))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect();
+    let with_functions: Vec<&String> = files
+        .iter()
+        .filter(|t| t.trim_start().starts_with("function"))
+        .collect();
+    let joined = |skip: usize| {
+        with_functions
+            .iter()
+            .skip(skip)
+            .step_by(2)
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (a, b) = (joined(0), joined(1));
+    files.push(a);
+    files.push(b);
+    files
+}
+
+fn json(report: &shapex::Report) -> serde_json::Value {
+    serde_json::to_value(report).expect("a Report serialises")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn incremental_reanalysis_equals_a_full_analysis(
+        base in any::<prop::sample::Index>(),
+        edits in prop::collection::vec(edit(), 1..6),
+        paper in any::<bool>(),
+    ) {
+        let bases = bases();
+        let analyzer = Analyzer::new();
+        let options = if paper { shapex::Mode::Paper } else { shapex::Mode::Modern };
+        let options: Options = shapex_matlab_options(options);
+        let mut session = Session::default();
+        let mut text = bases[base.index(bases.len())].clone();
+        analyzer.analyze_in(&mut session, &text, &options);
+        for e in &edits {
+            text = apply(&text, e);
+            let again = json(&analyzer.analyze_in(&mut session, &text, &options));
+            let fresh = json(&analyzer.analyze(&text, &options));
+            prop_assert!(again == fresh, "after {e:?} the incremental report differs on:\n{text}");
+        }
+    }
+}
+
+fn shapex_matlab_options(mode: shapex::Mode) -> Options {
+    mode.options()
+}
+
+/// A function defined (or removed) after the others changes how every function that
+/// calls it reads the call, though their text is unchanged: a builtin shadowed by a
+/// function of the file is no longer the builtin. Every base, each such edit both ways.
+#[test]
+fn defining_or_removing_a_function_is_seen_by_its_callers() {
+    let analyzer = Analyzer::new();
+    let options = shapex::Mode::Modern.options();
+    let defines = SNIPPETS.iter().filter(|s| s.starts_with("\nfunction"));
+    for (base, snippet) in bases()
+        .iter()
+        .flat_map(|b| defines.clone().map(move |s| (b, s)))
+    {
+        let defined = format!("{base}\n{snippet}");
+        let mut session = Session::default();
+        for text in [base, &defined, base] {
+            let again = json(&analyzer.analyze_in(&mut session, text, &options));
+            let fresh = json(&analyzer.analyze(text, &options));
+            assert!(again == fresh, "the incremental report differs on:\n{text}");
+        }
+    }
+}
