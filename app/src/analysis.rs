@@ -53,13 +53,23 @@ pub fn tokens(lang: &str, line: &str) -> Vec<Token> {
 
 /// What the page hears from the engine.
 pub struct Hooks {
-    /// A result for the newest text: (the text analysed, its report, when the request
-    /// was sent in `performance.now()` milliseconds).
-    pub report: Box<dyn Fn(String, Report, f64)>,
+    /// A result for the newest text.
+    pub report: Box<dyn Fn(Analysed)>,
     /// The analysis failed on the newest text (the worker has been restarted).
     pub failure: Box<dyn Fn(String)>,
     /// True while a result is overdue by [`BUSY_AFTER_MS`].
     pub busy: Box<dyn Fn(bool)>,
+}
+
+/// A result for the newest text.
+pub struct Analysed {
+    /// The text analysed.
+    pub source: String,
+    pub report: Report,
+    /// When the request was sent, in `performance.now()` milliseconds.
+    pub sent_at: f64,
+    /// How long the analysis took inside the worker (ms).
+    pub analysis_ms: f64,
 }
 
 /// The page's handle on the analysis worker. Cheap to clone.
@@ -225,7 +235,11 @@ impl Engine {
                 return self.fail(&message);
             }
             Reply::Ready => s.ready = true,
-            Reply::Report { generation, report } => {
+            Reply::Report {
+                generation,
+                report,
+                analysis_ms,
+            } => {
                 let Some(done) = s.running.take() else {
                     return;
                 };
@@ -235,7 +249,12 @@ impl Engine {
                 drop(s);
                 (hooks.busy)(false);
                 if newest {
-                    (hooks.report)(done.source, *report, done.sent_at);
+                    (hooks.report)(Analysed {
+                        source: done.source,
+                        report: *report,
+                        sent_at: done.sent_at,
+                        analysis_ms,
+                    });
                 }
                 return self.pump();
             }

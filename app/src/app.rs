@@ -31,6 +31,8 @@ pub struct Ctx {
     /// Request-to-rendered time of the last result, and when the first was on screen
     /// (ms since navigation): `data-result-ms`, `data-first-result-ms` for benchmarks.
     pub result_ms: RwSignal<f64>,
+    /// How long the last analysis took inside the worker (`data-analysis-ms`).
+    pub analysis_ms: RwSignal<f64>,
     pub first_result_ms: RwSignal<Option<f64>>,
     /// Number of analyses finished; exposed as `data-analyzed` for tests.
     pub analyzed: RwSignal<u64>,
@@ -115,6 +117,7 @@ pub fn App() -> impl IntoView {
         analysed: RwSignal::new(String::new()),
         busy: RwSignal::new(false),
         result_ms: RwSignal::new(0.0),
+        analysis_ms: RwSignal::new(0.0),
         first_result_ms: RwSignal::new(None),
         analyzed: RwSignal::new(0),
         banner: RwSignal::new(banner),
@@ -131,6 +134,7 @@ pub fn App() -> impl IntoView {
     view! {
         <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()
             data-result-ms=move || format!("{:.1}", ctx.result_ms.get())
+            data-analysis-ms=move || format!("{:.1}", ctx.analysis_ms.get())
             data-first-result-ms=move || ctx.first_result_ms.get().map(|t| format!("{t:.1}")).unwrap_or_default()>
             <Header />
             <div id="busy" class="busy" role="status" hidden=move || !ctx.busy.get()>"analysing…"</div>
@@ -158,9 +162,11 @@ pub fn App() -> impl IntoView {
 /// never waits for the worker; its results arrive through the hooks.
 fn analyse_on_change(ctx: Ctx) {
     let engine = analysis::Engine::start(analysis::Hooks {
-        report: Box::new(move |source, report, sent_at| {
-            ctx.analysed.set(source);
-            ctx.report.set(report);
+        report: Box::new(move |analysed| {
+            let sent_at = analysed.sent_at;
+            ctx.analysis_ms.set(analysed.analysis_ms);
+            ctx.analysed.set(analysed.source);
+            ctx.report.set(analysed.report);
             // Once the views have updated (the next frame), record how long the result
             // took since it was requested: the benchmark reads it (`data-result-ms`).
             request_animation_frame(move || {

@@ -22,6 +22,10 @@ pub enum Reply {
     Report {
         generation: u64,
         report: Box<Report>,
+        /// How long the analysis took inside the worker (ms), for the benchmark's
+        /// breakdown of keystroke-to-result.
+        #[serde(default)]
+        analysis_ms: f64,
     },
     /// The analysis panicked (sent from the panic hook, just before the worker aborts).
     Panic { message: String },

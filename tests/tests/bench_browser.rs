@@ -3,6 +3,9 @@
 //! editor, then single keystrokes, each timed from the request leaving the page for the
 //! analysis worker until its result is rendered (`#app[data-result-ms]`, so debounce is
 //! excluded), and the first result's time after navigation (`data-first-result-ms`).
+//! Beside each distribution, the part spent analysing inside the worker
+//! (`data-analysis-ms`, incremental: only the edited function is analysed again); the
+//! rest is the round trip and rendering.
 //! A benchmark, not a test: it prints distributions and asserts only that results come.
 //! `scripts/bench` runs it (`--ignored`); it needs what the e2e tests need.
 
@@ -39,8 +42,8 @@ fn keystroke_to_result_in_the_browser() {
             let session = Session::open(&driver).await?;
             let result = measure(&session, &server.base_url, &program).await;
             session.close().await;
-            let (first, samples) = result?;
-            report(lines, program.lines().count(), first, samples);
+            let (first, samples, analysis) = result?;
+            report(lines, program.lines().count(), first, samples, analysis);
         }
         Ok(())
     });
@@ -68,8 +71,9 @@ async fn analysed_after(session: &Session, before: f64) -> Result<()> {
         .await
 }
 
-/// (first result after navigation, keystroke-to-result samples), in ms.
-async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Vec<f64>)> {
+/// (first result after navigation, keystroke-to-result samples, analysis-in-worker
+/// samples), in ms.
+async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Vec<f64>, Vec<f64>)> {
     session.client.goto(url).await.map_err(|e| e.to_string())?;
     analysed_after(session, 0.0).await?;
     let first = number(session, "data-first-result-ms").await?;
@@ -85,6 +89,7 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
     // One keystroke at a time, spread over the file: a space at the end of a line.
     let lines = program.lines().count();
     let mut samples = Vec::with_capacity(KEYSTROKES);
+    let mut analysis = Vec::with_capacity(KEYSTROKES);
     for k in 0..KEYSTROKES {
         let line = (k * 7919) % lines;
         let before = number(session, "data-analyzed").await?;
@@ -100,13 +105,13 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
             .await?;
         analysed_after(session, before).await?;
         samples.push(number(session, "data-result-ms").await?);
+        analysis.push(number(session, "data-analysis-ms").await?);
     }
-    Ok((first, samples))
+    Ok((first, samples, analysis))
 }
 
-fn report(target: usize, lines: usize, first: f64, mut samples: Vec<f64>) {
-    samples.sort_by(f64::total_cmp);
-    let q = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
+fn report(target: usize, lines: usize, first: f64, samples: Vec<f64>, analysis: Vec<f64>) {
+    let (samples, q) = quantiles(samples);
     println!(
         "browser keystroke-to-result, {lines} lines (target {target}), {} keystrokes: \
          min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms; first result {:.0} ms after navigation",
@@ -118,4 +123,22 @@ fn report(target: usize, lines: usize, first: f64, mut samples: Vec<f64>) {
         first
     );
     println!("  all samples (ms): {samples:.0?}");
+    let (analysis, a) = quantiles(analysis);
+    println!(
+        "  of which analysis in the worker: min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+        a(0.0),
+        a(0.5),
+        a(0.95),
+        a(1.0)
+    );
+    println!("  all analysis samples (ms): {analysis:.0?}");
+}
+
+/// The samples sorted, and their quantile function.
+fn quantiles(mut samples: Vec<f64>) -> (Vec<f64>, impl Fn(f64) -> f64) {
+    samples.sort_by(f64::total_cmp);
+    let sorted = samples.clone();
+    (samples, move |p: f64| {
+        sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+    })
 }

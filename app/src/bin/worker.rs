@@ -33,6 +33,8 @@ fn main() {
     }));
     let reply_to = scope.clone();
     let analyzer = shapex::Analyzer::new();
+    // Kept across requests: each edit re-analyses only the functions it can affect.
+    let session = std::cell::RefCell::new(shapex::Session::default());
     let post = move |reply: &Reply| {
         let text = serde_json::to_string(reply).expect("a Report always serialises");
         let _ = reply_to.post_message(&JsValue::from_str(&text));
@@ -45,20 +47,27 @@ fn main() {
         let Ok(request) = serde_json::from_str::<Request>(&text) else {
             return;
         };
-        post(&analyse(&analyzer, request));
+        let started = js_sys::Date::now();
+        let mut reply = analyse(&analyzer, &mut session.borrow_mut(), request);
+        if let Reply::Report { analysis_ms, .. } = &mut reply {
+            *analysis_ms = js_sys::Date::now() - started;
+        }
+        post(&reply);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post_ready(&Reply::Ready);
 }
 
-fn analyse(analyzer: &shapex::Analyzer, request: Request) -> Reply {
+fn analyse(analyzer: &shapex::Analyzer, session: &mut shapex::Session, request: Request) -> Reply {
     if request.source.lines().next() == Some(PANIC_HOOK) {
         panic!("deliberate failure (test hook)");
     }
+    let report = analyzer.analyze_in(session, &request.source, &request.options);
     Reply::Report {
         generation: request.generation,
-        report: Box::new(analyzer.analyze(&request.source, &request.options)),
+        report: Box::new(report),
+        analysis_ms: 0.0,
     }
 }
 
@@ -70,7 +79,8 @@ fn main() {
         source: "x = 1;".into(),
         options: shapex::Options::default(),
     };
-    if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), request) {
+    let mut session = shapex::Session::default();
+    if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut session, request) {
         println!("{} statements", report.statements.len());
     }
 }
