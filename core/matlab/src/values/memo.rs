@@ -40,9 +40,9 @@ pub struct RunStats {
     pub reused: usize,
 }
 
-/// Where a function sits: its first byte and its first statement's id. Results are
-/// stored with both subtracted (wrapping, so the statements of a lifted lambda, whose
-/// source statement starts before the lambda, move back exactly).
+/// Where a function sits: the first byte of its first statement and that statement's
+/// id. Results are stored with both subtracted (wrapping, so offsets before the anchor,
+/// such as a lifted lambda's header, move back exactly).
 #[derive(Clone, Copy)]
 struct Place {
     byte: usize,
@@ -52,7 +52,7 @@ struct Place {
 impl Place {
     fn of(f: &Function) -> Place {
         Place {
-            byte: f.span.start,
+            byte: f.body.first().map_or(f.span.start, |s| s.origin.start),
             id: f.body.first().map_or(0, |s| s.id.0),
         }
     }
@@ -122,7 +122,10 @@ impl FunctionMemo {
 fn key(a: &ValueAnalysis, user: &HashSet<&str>, f: &Function, place: Place) -> String {
     let mut relative = f.clone();
     let back = place.inverse();
-    relative.span = back.span(relative.span);
+    // The analysis never reads the function's own span, which for a script is the
+    // whole file: leaving it out keeps a script's result when a function after it
+    // changes.
+    relative.span = Span::default();
     walk_mut(&mut relative.body, &mut |s| {
         s.id = back.id(s.id);
         s.span = back.span(s.span);
@@ -209,6 +212,16 @@ mod tests {
         assert_eq!(run(&mut memo, &edited), stats(1, 3));
         // A line above everything moves every function: all are reused, moved.
         assert_eq!(run(&mut memo, &format!("% moved\n{edited}")), stats(0, 4));
+    }
+
+    #[test]
+    fn a_script_is_reused_while_its_local_functions_change() {
+        let mut memo = FunctionMemo::default();
+        let script = "a = zeros(3, 2);\nb = a * ones(2, 4);\n";
+        let first = format!("{script}function r = helper(x)\n  r = x;\nend\n");
+        assert_eq!(run(&mut memo, &first), stats(2, 0));
+        let edited = first.replace("r = x;", "r = x';");
+        assert_eq!(run(&mut memo, &edited), stats(1, 1));
     }
 
     #[test]
