@@ -7,6 +7,7 @@ use shapex_text::Diagnostic;
 use shapex_text::{LineIndex, Span};
 
 /// One line-level unit produced by the grammar.
+#[derive(Clone)]
 pub(super) enum Clause {
     Stmt(Stmt),
     /// Several statements from one clause (Octave's chained `a = b = 0`).
@@ -23,6 +24,7 @@ pub(super) enum Clause {
 }
 
 /// Block keywords other than `function` and the closers.
+#[derive(Clone)]
 pub(super) enum Head {
     If(Expr),
     ElseIf(Expr),
@@ -44,6 +46,7 @@ pub(super) enum Head {
     UnwindCleanup,
 }
 
+#[derive(Clone)]
 pub(super) struct FnHead {
     pub name: Ident,
     pub inputs: Vec<Option<Ident>>,

@@ -6,13 +6,16 @@ mod blocks;
 mod depth;
 mod expr;
 pub mod highlight;
+#[cfg(test)]
+mod incremental_tests;
 mod lexical;
 mod parser;
 mod recover;
+mod shift;
 #[cfg(test)]
 mod tests;
 
-pub use parser::parse;
+pub use parser::{parse, parse_with, ParseMemo};
 
 use shapex_text::Diagnostic;
 

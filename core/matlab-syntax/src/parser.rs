@@ -8,6 +8,7 @@ use super::depth::{self, MAX_EXPR_DEPTH};
 use super::expr::Builder;
 use super::lexical::{self, Unclosed};
 use super::recover;
+use super::shift;
 use super::Parsed;
 use pest::Parser;
 use pest_derive::Parser;
@@ -28,11 +29,60 @@ const MAX_NESTING: usize = 64;
 /// Parses a MATLAB or Octave file. Never panics; syntax errors become diagnostics and
 /// [`StmtKind::Error`] statements.
 pub fn parse(source: &str) -> Parsed {
+    parse_with(source, &mut ParseMemo::default())
+}
+
+/// What parsing one version of a text leaves for parsing the next (an editor's
+/// successive edits): the text and the clauses that parsed, with where they were.
+///
+/// A clause is parsed from the text at its start to the end of the file (the grammar
+/// may look ahead past the clause's end), so its parse is a function of that whole
+/// rest. Where the rest is unchanged, that is in the text after the edit, a clause
+/// that starts where an old one started (moved by the edit's length) is the old clause
+/// moved; from the first such clause on, the parse follows the old one. Clauses before
+/// the edit are parsed again: the grammar's lookahead is not bounded, so they may
+/// read the edited text.
+#[derive(Default)]
+pub struct ParseMemo {
+    source: String,
+    /// Clauses that parsed (no error), by start, with their end.
+    clauses: Vec<(usize, usize, Clause)>,
+    /// Clauses the last parse reused and parsed: for tests and benchmarks.
+    pub last_run: (usize, usize),
+}
+
+/// [`parse`], reusing from `memo` the clauses after the edit (see [`ParseMemo`]). The
+/// result is the same as `parse`'s.
+pub fn parse_with(source: &str, memo: &mut ParseMemo) -> Parsed {
+    let old = std::mem::take(memo);
     if let Some(at) = classdef_start(source) {
         return classdef(source, at);
     }
+    let suffix = old
+        .source
+        .bytes()
+        .rev()
+        .zip(source.bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut reuse = Reuse {
+        from: source.len() - suffix,
+        by: source.len().wrapping_sub(old.source.len()),
+        old: old
+            .clauses
+            .into_iter()
+            .map(|(start, end, c)| (start, Some((end, c))))
+            .collect(),
+        kept: Vec::new(),
+        stats: (0, 0),
+    };
     let mut diagnostics = Vec::new();
-    let clauses = clauses(source, &mut diagnostics);
+    let clauses = clauses(source, &mut diagnostics, &mut reuse);
+    *memo = ParseMemo {
+        source: source.to_string(),
+        clauses: reuse.kept,
+        last_run: reuse.stats,
+    };
     let file = blocks::fold(source, clauses, &mut diagnostics);
     // Clause errors and block-structure errors are found in two passes; show them in
     // source order.
@@ -40,8 +90,41 @@ pub fn parse(source: &str) -> Parsed {
     Parsed { file, diagnostics }
 }
 
+/// The old parse's clauses and where the text after the edit starts.
+struct Reuse {
+    /// New text from here on equals the old text from `from - by` on.
+    from: usize,
+    /// How far the edit moved the text after it (wrapping).
+    by: usize,
+    /// The old clauses by start, with their end; each is taken at most once.
+    old: Vec<(usize, Option<(usize, Clause)>)>,
+    /// This parse's clauses that parsed, for the next.
+    kept: Vec<(usize, usize, Clause)>,
+    /// (reused, parsed).
+    stats: (usize, usize),
+}
+
+impl Reuse {
+    /// The old clause that parsed from the same rest of the text as `pos`, moved here,
+    /// with its end.
+    fn take(&mut self, pos: usize) -> Option<(Clause, usize)> {
+        if pos < self.from {
+            return None;
+        }
+        let old_pos = pos.wrapping_sub(self.by);
+        let i = self.old.binary_search_by_key(&old_pos, |c| c.0).ok()?;
+        let (end, mut clause) = self.old[i].1.take()?;
+        shift::clause(&mut clause, self.by);
+        Some((clause, end.wrapping_add(self.by)))
+    }
+
+    fn keep(&mut self, start: usize, end: usize, clause: &Clause) {
+        self.kept.push((start, end, clause.clone()));
+    }
+}
+
 /// Splits the source into clauses, recovering from each bad one at the next line.
-fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
+fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut pos = 0;
     let index = LineIndex::new(source);
@@ -54,6 +137,14 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
         if pos >= source.len() {
             break;
         }
+        if let Some((clause, end)) = reuse.take(pos) {
+            reuse.stats.0 += 1;
+            reuse.keep(pos, end, &clause);
+            out.push(clause);
+            pos = end;
+            continue;
+        }
+        reuse.stats.1 += 1;
         let rest = &source[pos..];
         match MatlabParser::parse(Rule::item, rest) {
             Ok(mut pairs) => {
@@ -69,6 +160,7 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Clause> {
                     depth::discard(clause);
                     out.push(too_deep_clause(source, pos, pos + len, diagnostics));
                 } else {
+                    reuse.keep(pos, pos + len, &clause);
                     out.push(clause);
                 }
                 pos += len;

@@ -57,6 +57,14 @@ impl Mode {
     }
 }
 
+/// What [`Matlab::analyze_with`] keeps between versions of one text (incremental
+/// re-analysis, issue #8).
+#[derive(Default)]
+pub struct Incremental {
+    pub parse: matlab::ParseMemo,
+    pub functions: values::FunctionMemo,
+}
+
 /// The language's id in options, share links and the gallery.
 pub const ID: &str = "matlab";
 
@@ -123,7 +131,7 @@ impl Language for Matlab {
     }
 
     fn analyze_incremental(&self, source: &str, options: &Options, memo: &mut Memo) -> Report {
-        self.analyze_with(source, options, memo.state())
+        self.analyze_with(source, options, memo.state::<Incremental>())
     }
 
     fn tokens(&self, line: &str) -> Vec<Token> {
@@ -145,19 +153,15 @@ impl Matlab {
 
     /// Analyses `source` and returns the report. Never panics on any input.
     pub fn analyze(&self, source: &str, options: &Options) -> Report {
-        self.analyze_with(source, options, &mut values::FunctionMemo::default())
+        self.analyze_with(source, options, &mut Incremental::default())
     }
 
-    /// [`Matlab::analyze`], reusing from `memo` the analysis of every function that the
-    /// edits since its last use cannot have changed (see `values::FunctionMemo`).
-    pub fn analyze_with(
-        &self,
-        source: &str,
-        options: &Options,
-        memo: &mut values::FunctionMemo,
-    ) -> Report {
+    /// [`Matlab::analyze`], reusing from `memo` what the edits since its last use cannot
+    /// have changed: the clauses after the edit (`ParseMemo`) and the analysis of every
+    /// function whose key is unchanged (`values::FunctionMemo`). Same report.
+    pub fn analyze_with(&self, source: &str, options: &Options, memo: &mut Incremental) -> Report {
         let mode = Mode::of(options);
-        let parsed = matlab::parse(source);
+        let parsed = matlab::parse_with(source, &mut memo.parse);
         let parse_ok = parsed
             .diagnostics
             .iter()
@@ -172,7 +176,8 @@ impl Matlab {
         };
         let (mut ir, mut calls) = (String::new(), None);
         if parsed.file.kind != ast::FileKind::Classdef {
-            let program = self.analyze_shapes(source, &parsed.file, mode, memo, &mut report);
+            let program =
+                self.analyze_shapes(source, &parsed.file, mode, &mut memo.functions, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source));
         }

@@ -182,21 +182,21 @@ fn moved_stmt(s: &StmtResult, by: Place) -> StmtResult {
 
 #[cfg(test)]
 mod tests {
-    use super::{FunctionMemo, RunStats};
-    use crate::{Matlab, Mode};
+    use super::RunStats;
+    use crate::{Incremental, Matlab, Mode};
 
     const FILE: &str = "function r = first(a)\n  r = a * 2;\nend\n\
                         function s = second(b)\n  s = ones(3, 2) * b;\nend\n\
                         function t = third(c)\n  t = cellfun(@(x) x + 1, c);\nend\n";
 
     /// Analyses `text` with `memo` and checks the report equals a full analysis.
-    fn run(memo: &mut FunctionMemo, text: &str) -> RunStats {
+    fn run(memo: &mut Incremental, text: &str) -> RunStats {
         let m = Matlab::new();
         let options = Mode::Modern.options();
         let again = serde_json::to_value(m.analyze_with(text, &options, memo)).ok();
         let fresh = serde_json::to_value(m.analyze(text, &options)).ok();
         assert_eq!(again, fresh, "incremental differs from full on:\n{text}");
-        memo.last_run
+        memo.functions.last_run
     }
 
     fn stats(analysed: usize, reused: usize) -> RunStats {
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn an_edit_in_one_function_reanalyses_only_that_function() {
-        let mut memo = FunctionMemo::default();
+        let mut memo = Incremental::default();
         // Three functions and the lambda lifted out of `third`.
         assert_eq!(run(&mut memo, FILE), stats(4, 0));
         let edited = FILE.replace("ones(3, 2) * b", "ones(3, 2) * b'");
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn a_script_is_reused_while_its_local_functions_change() {
-        let mut memo = FunctionMemo::default();
+        let mut memo = Incremental::default();
         let script = "a = zeros(3, 2);\nb = a * ones(2, 4);\n";
         let first = format!("{script}function r = helper(x)\n  r = x;\nend\n");
         assert_eq!(run(&mut memo, &first), stats(2, 0));
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_new_function_reanalyses_exactly_its_callers() {
-        let mut memo = FunctionMemo::default();
+        let mut memo = Incremental::default();
         let calls = FILE.replace("r = a * 2;", "r = helper(a) * 2;");
         run(&mut memo, &calls);
         // `helper` becoming a function of the file changes how `first` reads its call
