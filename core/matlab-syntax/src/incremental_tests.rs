@@ -17,18 +17,27 @@ fn clauses_after_an_edit_are_reused_and_moved() {
     same(&mut memo, PROGRAM);
     let clauses = memo.last_run.1;
     assert_eq!(memo.last_run.0, 0);
-    // One more character in the first function's second line: the clauses before it
-    // are parsed again, every one after it is reused.
+    // One more character in the first function's second line: only that clause is
+    // parsed again; the one before it (whose bound ends before the edit) and every
+    // one after it are reused.
     let edited = PROGRAM.replacen("a * 2", "a * 20", 1);
     same(&mut memo, &edited);
-    assert_eq!(memo.last_run, (clauses - 2, 2));
+    assert_eq!(memo.last_run, (clauses - 1, 1));
+    // An edit inside a bracket that spans lines parses the whole bracketed clause again.
+    let edited = edited.replacen("3, 4]", "3, 5]", 1);
+    same(&mut memo, &edited);
+    assert_eq!(memo.last_run, (clauses - 1, 1));
     // The unchanged text again: every clause is reused.
     same(&mut memo, &edited);
     assert_eq!(memo.last_run, (clauses, 0));
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Random insertions and deletions (of characters that open and close brackets,
     /// strings, comments, continuations and blocks) parse as the whole text does.

@@ -35,43 +35,50 @@ pub fn parse(source: &str) -> Parsed {
 /// What parsing one version of a text leaves for parsing the next (an editor's
 /// successive edits): the text and the clauses that parsed, with where they were.
 ///
-/// A clause is parsed from the text at its start to the end of the file (the grammar
-/// may look ahead past the clause's end), so its parse is a function of that whole
-/// rest. Where the rest is unchanged, that is in the text after the edit, a clause
-/// that starts where an old one started (moved by the edit's length) is the old clause
-/// moved; from the first such clause on, the parse follows the old one. Clauses before
-/// the edit are parsed again: the grammar's lookahead is not bounded, so they may
-/// read the edited text.
+/// A clause is parsed from its start to its *bound* (see [`Bounds`]: the end of its
+/// chunk, where brackets close at the end of a line), never further, so its parse is a
+/// function of the text of its chunk. After an edit, a clause is reused when it is in
+/// a chunk that starts where an old clause's chunk started and that text is unchanged:
+/// before the edit, at the same place and ending before the edit starts; after it,
+/// moved by the edit's length (the text after the edit is the old text, moved).
 #[derive(Default)]
 pub struct ParseMemo {
     source: String,
-    /// Clauses that parsed (no error), by start, with their end.
-    clauses: Vec<(usize, usize, Clause)>,
+    /// Clauses that parsed (no error), by start.
+    clauses: Vec<Memoised>,
     /// Clauses the last parse reused and parsed: for tests and benchmarks.
     pub last_run: (usize, usize),
 }
 
-/// [`parse`], reusing from `memo` the clauses after the edit (see [`ParseMemo`]). The
-/// result is the same as `parse`'s.
+#[derive(Clone)]
+struct Memoised {
+    start: usize,
+    end: usize,
+    /// The start of its chunk and its bound (see [`Bounds`]): its parse read the text
+    /// from `chunk` to `bound` only.
+    chunk: usize,
+    bound: usize,
+    clause: Clause,
+}
+
+/// [`parse`], reusing from `memo` the clauses the edit cannot have changed (see
+/// [`ParseMemo`]). The result is the same as `parse`'s.
 pub fn parse_with(source: &str, memo: &mut ParseMemo) -> Parsed {
     let old = std::mem::take(memo);
     if let Some(at) = classdef_start(source) {
         return classdef(source, at);
     }
-    let suffix = old
-        .source
-        .bytes()
-        .rev()
-        .zip(source.bytes().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let common = |a: &mut dyn Iterator<Item = (u8, u8)>| a.take_while(|(x, y)| x == y).count();
+    let prefix = common(&mut old.source.bytes().zip(source.bytes()));
+    let suffix = common(&mut old.source.bytes().rev().zip(source.bytes().rev()));
     let mut reuse = Reuse {
-        from: source.len() - suffix,
+        before: prefix,
+        after: source.len() - suffix,
         by: source.len().wrapping_sub(old.source.len()),
         old: old
             .clauses
             .into_iter()
-            .map(|(start, end, c)| (start, Some((end, c))))
+            .map(|c| (c.start, Some(c)))
             .collect(),
         kept: Vec::new(),
         stats: (0, 0),
@@ -90,36 +97,127 @@ pub fn parse_with(source: &str, memo: &mut ParseMemo) -> Parsed {
     Parsed { file, diagnostics }
 }
 
-/// The old parse's clauses and where the text after the edit starts.
+/// Where the text each clause may read ends (its *bound*), found in one pass over
+/// the file. The file is cut into *chunks*: a chunk starts at the start of the line of
+/// the first clause not in an earlier chunk and ends just after the first newline, from
+/// there, at which brackets are all closed (strings, comments and continuations
+/// skipped), or at the end of the file. Each clause reads up to the end of its chunk:
+/// bounding the grammar's input bounds its lookahead. An `arguments` block spans lines
+/// by design and reads to the end of the file. A chunk is scanned once, so a line of a
+/// thousand clauses, or a thousand continued lines, stays linear.
+struct Bounds<'a> {
+    source: &'a str,
+    /// Start of the line of the last clause asked about.
+    line_start: usize,
+    /// The text before this has been searched for line starts.
+    searched: usize,
+    /// The current chunk: its start and end.
+    chunk: Option<(usize, usize)>,
+}
+
+impl<'a> Bounds<'a> {
+    fn new(source: &'a str) -> Bounds<'a> {
+        Bounds {
+            source,
+            line_start: 0,
+            searched: 0,
+            chunk: None,
+        }
+    }
+
+    /// The start of the line of `pos` (clauses come in increasing order).
+    fn line_start(&mut self, pos: usize) -> usize {
+        let b = self.source.as_bytes();
+        for (i, &c) in b.iter().enumerate().take(pos).skip(self.searched) {
+            if c == b'\n' || c == b'\r' {
+                self.line_start = i + 1;
+            }
+        }
+        self.searched = self.searched.max(pos);
+        self.line_start
+    }
+
+    /// The chunk of the clause at `pos`: its start and the clause's bound.
+    fn of(&mut self, pos: usize) -> (usize, usize) {
+        let line_start = self.line_start(pos);
+        let rest = &self.source[pos..];
+        let word_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if &rest[..word_end] == "arguments" {
+            return (line_start, self.source.len());
+        }
+        match self.chunk {
+            Some((start, end)) if pos < end => (start, end),
+            _ => {
+                let end = line_bound(self.source, line_start);
+                self.chunk = Some((line_start, end));
+                (line_start, end)
+            }
+        }
+    }
+}
+
+/// Just after the first newline from `from` at which brackets are all closed, or the
+/// end of the file (see [`Bounds`]).
+fn line_bound(source: &str, mut from: usize) -> usize {
+    loop {
+        let newline = recover::nested_extent(source, from);
+        let tail = &source[newline..];
+        let end = newline
+            + if tail.starts_with("\r\n") {
+                2
+            } else {
+                tail.chars().next().map_or(0, char::len_utf8)
+            };
+        // Octave continues a double-quoted string (and a line) after a backslash at
+        // the end of a line: the clause may read the next line too.
+        if end == source.len() || !source[..newline].ends_with('\\') {
+            return end;
+        }
+        from = end;
+    }
+}
+
+/// The old parse's clauses and what of the text the edit left unchanged.
 struct Reuse {
-    /// New text from here on equals the old text from `from - by` on.
-    from: usize,
+    /// The text before this offset is the old text.
+    before: usize,
+    /// The text from this offset on is the old text from `after - by` on.
+    after: usize,
     /// How far the edit moved the text after it (wrapping).
     by: usize,
-    /// The old clauses by start, with their end; each is taken at most once.
-    old: Vec<(usize, Option<(usize, Clause)>)>,
+    /// The old clauses by start; each is taken at most once.
+    old: Vec<(usize, Option<Memoised>)>,
     /// This parse's clauses that parsed, for the next.
-    kept: Vec<(usize, usize, Clause)>,
+    kept: Vec<Memoised>,
     /// (reused, parsed).
     stats: (usize, usize),
 }
 
 impl Reuse {
-    /// The old clause that parsed from the same rest of the text as `pos`, moved here,
-    /// with its end.
-    fn take(&mut self, pos: usize) -> Option<(Clause, usize)> {
-        if pos < self.from {
+    /// The old clause whose text is the text at `pos`, in a chunk that starts at
+    /// `chunk` (see [`ParseMemo`]), moved here.
+    fn take(&mut self, pos: usize, chunk: usize) -> Option<Memoised> {
+        let (old_pos, by) = if chunk >= self.after {
+            (pos.wrapping_sub(self.by), self.by)
+        } else {
+            (pos, 0)
+        };
+        let i = self.old.binary_search_by_key(&old_pos, |c| c.0).ok()?;
+        let fits = |c: &Memoised| {
+            c.chunk == chunk.wrapping_sub(by) && (chunk >= self.after || c.bound < self.before)
+        };
+        if !self.old[i].1.as_ref().is_some_and(fits) {
             return None;
         }
-        let old_pos = pos.wrapping_sub(self.by);
-        let i = self.old.binary_search_by_key(&old_pos, |c| c.0).ok()?;
-        let (end, mut clause) = self.old[i].1.take()?;
-        shift::clause(&mut clause, self.by);
-        Some((clause, end.wrapping_add(self.by)))
-    }
-
-    fn keep(&mut self, start: usize, end: usize, clause: &Clause) {
-        self.kept.push((start, end, clause.clone()));
+        let mut m = self.old[i].1.take()?;
+        shift::clause(&mut m.clause, by);
+        m.start = pos;
+        m.end = m.end.wrapping_add(by);
+        m.chunk = chunk;
+        m.bound = m.bound.wrapping_add(by);
+        Some(m)
     }
 }
 
@@ -128,6 +226,7 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
     let mut out = Vec::new();
     let mut pos = 0;
     let index = LineIndex::new(source);
+    let mut bounds = Bounds::new(source);
     loop {
         let gap = lexical::gap(source, pos);
         if let Some(unclosed) = gap.unclosed {
@@ -137,15 +236,16 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
         if pos >= source.len() {
             break;
         }
-        if let Some((clause, end)) = reuse.take(pos) {
+        let (chunk, bound) = bounds.of(pos);
+        if let Some(m) = reuse.take(pos, chunk) {
             reuse.stats.0 += 1;
-            reuse.keep(pos, end, &clause);
-            out.push(clause);
-            pos = end;
+            pos = m.end;
+            out.push(m.clause.clone());
+            reuse.kept.push(m);
             continue;
         }
         reuse.stats.1 += 1;
-        let rest = &source[pos..];
+        let rest = &source[pos..bound];
         match MatlabParser::parse(Rule::item, rest) {
             Ok(mut pairs) => {
                 let Some(item) = pairs.next() else { break };
@@ -160,7 +260,13 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
                     depth::discard(clause);
                     out.push(too_deep_clause(source, pos, pos + len, diagnostics));
                 } else {
-                    reuse.keep(pos, pos + len, &clause);
+                    reuse.kept.push(Memoised {
+                        start: pos,
+                        end: pos + len,
+                        chunk,
+                        bound,
+                        clause: clause.clone(),
+                    });
                     out.push(clause);
                 }
                 pos += len;

@@ -85,7 +85,7 @@ impl FunctionMemo {
         functions: &[Function],
         mut analyse: impl FnMut(&Function) -> FunctionResult,
     ) -> Vec<FunctionResult> {
-        let user: HashSet<&str> = a.user_functions.iter().map(String::as_str).collect();
+        let user = UserFunctions::of(a);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
         let out = functions
@@ -118,8 +118,53 @@ impl FunctionMemo {
     }
 }
 
+/// The names of the file's functions, and how long they are.
+struct UserFunctions<'a> {
+    names: HashSet<&'a str>,
+    shortest: usize,
+    longest: usize,
+}
+
+impl<'a> UserFunctions<'a> {
+    fn of(a: &'a ValueAnalysis) -> UserFunctions<'a> {
+        let names: HashSet<&str> = a.user_functions.iter().map(String::as_str).collect();
+        let lengths = || names.iter().map(|n| n.len());
+        UserFunctions {
+            shortest: lengths().min().unwrap_or(1),
+            longest: lengths().max().unwrap_or(0),
+            names,
+        }
+    }
+}
+
+impl UserFunctions<'_> {
+    /// The file's functions named in `text`: every word (a run of ASCII letters, digits
+    /// and `_` from a letter) that is one. Words are found bytewise; splitting at other
+    /// bytes can only find more names, never fewer, so the key stays safe.
+    fn named_in<'t>(&self, text: &'t str) -> Vec<&'t str> {
+        let b = text.as_bytes();
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if !b[i].is_ascii_alphabetic() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if (self.shortest..=self.longest).contains(&word.len()) && self.names.contains(word) {
+                found.push(word);
+            }
+        }
+        found
+    }
+}
+
 /// What a function's analysis depends on (module docs), as one string.
-fn key(a: &ValueAnalysis, user: &HashSet<&str>, f: &Function, place: Place) -> String {
+fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> String {
     let mut relative = f.clone();
     let back = place.inverse();
     // The analysis never reads the function's own span, which for a script is the
@@ -134,10 +179,7 @@ fn key(a: &ValueAnalysis, user: &HashSet<&str>, f: &Function, place: Place) -> S
     let ir = format!("{relative:?}");
     // Every name the analysis may look up among the file's functions (call targets,
     // handles, `str2func` texts) occurs in the IR, so scanning its words finds them all.
-    let mut callees: Vec<&str> = ir
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| user.contains(w))
-        .collect();
+    let mut callees = user.named_in(&ir);
     callees.sort_unstable();
     callees.dedup();
     let shares_workspace = a.nested_in.iter().any(|(_, parent)| *parent == f.name);
