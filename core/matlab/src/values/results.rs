@@ -314,10 +314,15 @@ pub(super) fn collect(
             (Some(env), _) => a.step(s, env),
             (None, _) => (State::Nonviable, Effect::default()),
         };
+        // A `for` whose body runs no iteration binds its variable never: no value to
+        // show (MATLAB leaves it `[]`, Octave an empty row), and certainly not π.
+        let unbound = matches!(s.kind, StmtKind::For { .. })
+            && before.is_some()
+            && matches!(after, State::Nonviable);
         let defs = s
             .defs()
             .into_iter()
-            .filter(|v| !is_temp(v))
+            .filter(|v| !is_temp(v) && !unbound)
             .map(|v| {
                 let value = match &after {
                     State::Reachable(env) => env.get(v).cloned().unwrap_or_else(Value::unknown),
