@@ -248,14 +248,23 @@ fn code_line(l: LineModel) -> impl IntoView {
     view! { <div class="line">{segs}{notes}</div> }
 }
 
-/// The Problems list under the editor: `ul#diagnostics > li.diagnostic`.
+/// Problems listed at first, and added per "show more". Not virtualised like the other
+/// long lists: a problem's message wraps to several lines, so rows have no fixed
+/// height; a page bounds the work when a long file has thousands of problems.
+pub const PROBLEMS_PAGE: usize = 200;
+
+/// The Problems list under the editor: `ul#diagnostics > li.diagnostic`, then a
+/// `li.more` button while some are not listed.
 #[component]
 pub fn ProblemsList() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(PROBLEMS_PAGE);
+    let total = move || ctx.report.with(|r| r.diagnostics.len());
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
+                .take(shown.get())
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
@@ -284,7 +293,14 @@ pub fn ProblemsList() -> impl IntoView {
                 <h2>"Problems"</h2>
                 <span id="status" class=status_class role="status">{status_text}</span>
             </div>
-            <ul id="diagnostics">{items}</ul>
+            <ul id="diagnostics">
+                {items}
+                <li class="more" hidden=move || { shown.get() >= total() }>
+                    <button on:click=move |_| shown.update(|n| *n += PROBLEMS_PAGE)>
+                        {move || format!("Show {} more problems (of {})", PROBLEMS_PAGE.min(total().saturating_sub(shown.get())), total())}
+                    </button>
+                </li>
+            </ul>
         </div>
     }
 }

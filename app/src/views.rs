@@ -11,7 +11,7 @@
 
 use crate::app::Ctx;
 use crate::browser;
-use crate::editor::jump_to;
+use crate::editor::{jump_to, PROBLEMS_PAGE};
 use crate::model;
 use crate::state::GENERIC_VIEWS;
 use leptos::html::{self, ElementType};
@@ -439,13 +439,17 @@ fn OutlineView() -> impl IntoView {
 }
 
 /// Every diagnostic with its code and longer help, for reading rather than jumping.
+/// Paged like the Problems list (not virtualised: help text makes rows of any height).
 #[component]
 fn DiagnosticDetails() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(PROBLEMS_PAGE);
+    let total = move || ctx.report.with(|r| r.diagnostics.len());
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
+                .take(shown.get())
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
@@ -466,6 +470,11 @@ fn DiagnosticDetails() -> impl IntoView {
     };
     view! {
         <ul class="diagnostic-details">{items}</ul>
+        <div class="more" hidden=move || { shown.get() >= total() }>
+            <button on:click=move |_| shown.update(|n| *n += PROBLEMS_PAGE)>
+                {move || format!("Show {} more diagnostics (of {})", PROBLEMS_PAGE.min(total().saturating_sub(shown.get())), total())}
+            </button>
+        </div>
         <p class="empty" hidden=move || ctx.report.with(|r| !r.diagnostics.is_empty())>"No diagnostics: nothing to report."</p>
     }
 }
