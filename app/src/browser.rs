@@ -72,3 +72,18 @@ pub fn insert_text_at_caret(text: &str) -> bool {
         })
         .unwrap_or(false)
 }
+
+/// `f` throttled to once per animation frame: calls in the same frame run it once,
+/// at the frame (for scroll listeners: measure once, however many events fire).
+pub fn once_per_frame(f: impl Fn() + Clone + 'static) -> impl Fn() + Clone + 'static {
+    let pending = std::rc::Rc::new(std::cell::Cell::new(false));
+    move || {
+        if !pending.replace(true) {
+            let (pending, f) = (pending.clone(), f.clone());
+            leptos::prelude::request_animation_frame(move || {
+                pending.set(false);
+                f();
+            });
+        }
+    }
+}

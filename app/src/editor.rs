@@ -2,6 +2,12 @@
 //! The textarea owns text, caret and native undo; the layer underneath paints
 //! tokens, diagnostic underlines and shape notes. Both share one scroll container
 //! and identical metrics, so no scroll syncing is needed. Also the Problems list.
+//!
+//! The layer and the gutter are virtualised: they paint only the lines in the scroll
+//! container's visible window plus [`OVERSCAN`] lines each side, padded above so they
+//! line up with the textarea, and sized (height from the line count, width from the
+//! widest line) as if every line were there. The window is recomputed on scroll, once
+//! per animation frame; a keystroke re-tokenises only the painted lines.
 
 use crate::app::Ctx;
 use crate::model::{self, LineModel};
@@ -11,6 +17,10 @@ use leptos::prelude::*;
 
 /// Padding of the textarea and the highlight layer, in CSS pixels (style.css `--pad`).
 const PAD: f64 = 10.0;
+/// Height of an editor line, in CSS pixels (style.css `--lh`).
+const LH: f64 = 20.0;
+/// Lines painted above and below the visible ones.
+const OVERSCAN: usize = 50;
 
 /// Focuses the editor with the caret at 1-based `line`/`col` and scrolls it into view.
 pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
@@ -24,31 +34,103 @@ pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
     opts.set_prevent_scroll(true);
     let _ = el.focus_with_options(&opts);
     let _ = el.set_selection_range(offset, offset);
-    let selector = format!(".highlight > .line:nth-child({})", line.max(1));
-    if let Ok(Some(target)) = document().query_selector(&selector) {
-        let o = web_sys::ScrollIntoViewOptions::new();
-        o.set_block(web_sys::ScrollLogicalPosition::Center);
-        target.scroll_into_view_with_scroll_into_view_options(&o);
+    // The line may not be painted (the layer is virtualised): its place follows from
+    // the line height. Centre it vertically; scroll sideways only if the column is off
+    // screen (the gutter covers the left of the scroller).
+    let Ok(Some(scroller)) = el.closest(".editor-scroll") else {
+        return;
+    };
+    let height = scroller.client_height() as f64;
+    let top = PAD + (line.max(1) - 1) as f64 * LH - (height - LH) / 2.0;
+    scroller.set_scroll_top(top.max(0.0) as i32);
+    let column = ctx.code.with_untracked(|c| {
+        let text = c.split('\n').nth(line.max(1) as usize - 1).unwrap_or("");
+        let before: String = text.chars().take(col.max(1) as usize - 1).collect();
+        text::visual_width(&before, model::TAB)
+    });
+    let probe = document()
+        .query_selector(".editor-scroll .probe")
+        .ok()
+        .flatten();
+    let cw = probe.map_or(8.0, |p| p.get_bounding_client_rect().width() / 10.0);
+    let gutter = document()
+        .query_selector(".editor-scroll .gutter")
+        .ok()
+        .flatten()
+        .map_or(0.0, |g| g.get_bounding_client_rect().width());
+    let x = PAD + column as f64 * cw;
+    let (left, width) = (
+        scroller.scroll_left() as f64,
+        scroller.client_width() as f64 - gutter,
+    );
+    if x < left + cw || x > left + width - 2.0 * cw {
+        scroller.set_scroll_left((x - width / 2.0).max(0.0) as i32);
     }
 }
 
 #[component]
 pub fn Editor(initial_code: String) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let index = Memo::new(move |_| ctx.code.with(|c| model::LineIndex::new(c)));
+    // The scroller's (scrollTop, clientHeight), measured once per frame while scrolling.
+    let viewport = RwSignal::new((0.0, 1000.0));
+    let range = Memo::new(move |previous| {
+        let (top, height) = viewport.get();
+        let total = index.with(model::LineIndex::len);
+        model::window(previous, top - PAD, height, LH, total, OVERSCAN)
+    });
     let lines = Memo::new(move |_| {
         let notation = ctx.notation.get();
+        let range = range.get();
         ctx.lang.with(|lang| {
             ctx.code.with(|c| {
-                ctx.report
-                    .with(|r| model::editor_lines(c, lang, r, notation))
+                index.with(|i| {
+                    ctx.report
+                        .with(|r| model::editor_lines(c, i, range, lang, r, notation))
+                })
             })
         })
     });
     let hovers = Memo::new(move |_| {
         ctx.code
-            .with(|c| lines.with(|l| model::hover_targets(c, l)))
+            .with(|c| index.with(|i| lines.with(|l| model::hover_targets(c, i, l))))
     });
     let probe: NodeRef<html::Span> = NodeRef::new();
+    let scroller: NodeRef<html::Div> = NodeRef::new();
+    let measure = move || {
+        if let Some(s) = scroller.get_untracked() {
+            let v = (s.scroll_top() as f64, s.client_height() as f64);
+            if viewport.get_untracked() != v {
+                viewport.set(v);
+            }
+        }
+    };
+    let on_scroll = browser::once_per_frame(measure);
+    // Once mounted, and whenever the window is resized.
+    Effect::new(move |_| {
+        if scroller.get().is_some() {
+            measure();
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    // Full height and width as if every line were painted; the painted window starts
+    // below a padding of the lines above it.
+    let first_px = move || PAD + range.with(|r| r.start) as f64 * LH;
+    let layer_style = move || {
+        let (total, widest) = index.with(|i| (i.len(), i.widest));
+        format!(
+            "height: {}px; padding-top: {}px; min-width: calc({}ch + {}px)",
+            total as f64 * LH + 2.0 * PAD,
+            first_px(),
+            widest + 1,
+            2.0 * PAD
+        )
+    };
+    let gutter_style = move || {
+        let digits = index.with(|i| i.len().to_string().len()).max(2);
+        format!("padding-top: {}px; --digits: {digits}ch", first_px())
+    };
 
     let on_keydown = move |ev: web_sys::KeyboardEvent| {
         let plain = !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key() && !ev.shift_key();
@@ -99,13 +181,13 @@ pub fn Editor(initial_code: String) -> impl IntoView {
     };
 
     view! {
-        <div class="editor-scroll">
+        <div class="editor-scroll" node_ref=scroller on:scroll=move |_| on_scroll()>
             <div class="editor-inner">
-                <div class="gutter" aria-hidden="true">
+                <div class="gutter" aria-hidden="true" style=gutter_style>
                     <For each=move || lines.get() key=|l| (l.no, l.marker.clone()) children=gutter_line />
                 </div>
                 <div class="code-area">
-                    <pre class="highlight" aria-hidden="true">
+                    <pre class="highlight" aria-hidden="true" style=layer_style>
                         <For each=move || lines.get() key=|l| l.clone() children=code_line />
                     </pre>
                     <span class="probe" aria-hidden="true" node_ref=probe>"0000000000"</span>
@@ -166,14 +248,23 @@ fn code_line(l: LineModel) -> impl IntoView {
     view! { <div class="line">{segs}{notes}</div> }
 }
 
-/// The Problems list under the editor: `ul#diagnostics > li.diagnostic`.
+/// Problems listed at first, and added per "show more". Not virtualised like the other
+/// long lists: a problem's message wraps to several lines, so rows have no fixed
+/// height; a page bounds the work when a long file has thousands of problems.
+pub const PROBLEMS_PAGE: usize = 200;
+
+/// The Problems list under the editor: `ul#diagnostics > li.diagnostic`, then a
+/// `li.more` button while some are not listed.
 #[component]
 pub fn ProblemsList() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(PROBLEMS_PAGE);
+    let total = move || ctx.report.with(|r| r.diagnostics.len());
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
+                .take(shown.get())
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
@@ -202,7 +293,14 @@ pub fn ProblemsList() -> impl IntoView {
                 <h2>"Problems"</h2>
                 <span id="status" class=status_class role="status">{status_text}</span>
             </div>
-            <ul id="diagnostics">{items}</ul>
+            <ul id="diagnostics">
+                {items}
+                <li class="more" hidden=move || { shown.get() >= total() }>
+                    <button on:click=move |_| shown.update(|n| *n += PROBLEMS_PAGE)>
+                        {move || format!("Show {} more problems (of {})", PROBLEMS_PAGE.min(total().saturating_sub(shown.get())), total())}
+                    </button>
+                </li>
+            </ul>
         </div>
     }
 }

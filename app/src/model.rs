@@ -57,27 +57,103 @@ pub fn note_class(class: &str) -> &'static str {
     }
 }
 
-/// Builds every editor line. `report` may lag behind `source` by one keystroke's
-/// debounce, so every position from it is clamped.
+/// Where each line of a text starts (byte offsets) and how wide the widest line is
+/// (visual columns, tabs expanded): one pass over the text, so the editor can paint any
+/// window of lines and give its layer the full width without painting every line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    pub widest: usize,
+}
+
+impl LineIndex {
+    pub fn new(source: &str) -> LineIndex {
+        let mut starts = vec![0];
+        let mut widest = 0;
+        for (i, b) in source.bytes().enumerate() {
+            if b == b'\n' {
+                let start = *starts.last().unwrap_or(&0);
+                widest = widest.max(visual_width(&source[start..i], TAB));
+                starts.push(i + 1);
+            }
+        }
+        let last = *starts.last().unwrap_or(&0);
+        widest = widest.max(visual_width(&source[last..], TAB));
+        LineIndex { starts, widest }
+    }
+
+    /// Number of lines (an empty text has one, empty, line).
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The text of 0-based line `i` (empty past the end), without its newline.
+    pub fn line<'a>(&self, source: &'a str, i: usize) -> &'a str {
+        let Some(&start) = self.starts.get(i) else {
+            return "";
+        };
+        let end = self.starts.get(i + 1).map_or(source.len(), |next| next - 1);
+        source.get(start..end).unwrap_or("")
+    }
+}
+
+/// The rows to render of a list of `total` rows, each `row` pixels tall, when the
+/// pixels `top..top + height` of the list are on screen: the visible rows plus
+/// `overscan` on each side. The previous window is kept while it still covers the
+/// visible rows, so scrolling re-renders once every `overscan` rows, not every frame.
+pub fn window(
+    previous: Option<&std::ops::Range<usize>>,
+    top: f64,
+    height: f64,
+    row: f64,
+    total: usize,
+    overscan: usize,
+) -> std::ops::Range<usize> {
+    let row = if row > 0.0 { row } else { 1.0 };
+    let first = ((top / row).floor().max(0.0) as usize).min(total);
+    let last = (((top + height.max(0.0)) / row).ceil().max(0.0) as usize).min(total);
+    if let Some(p) = previous {
+        let p = p.start.min(total)..p.end.min(total);
+        if p.start <= first && last <= p.end && p.len() <= last - first + 4 * overscan {
+            return p;
+        }
+    }
+    first.saturating_sub(overscan)..(last + overscan).min(total)
+}
+
+/// Builds the editor lines with 0-based indices in `range` (clamped to the text).
+/// `report` may lag behind `source` by one keystroke's debounce, so every position
+/// from it is clamped.
 pub fn editor_lines(
     source: &str,
+    index: &LineIndex,
+    range: std::ops::Range<usize>,
     lang: &str,
     report: &Report,
     notation: Notation,
 ) -> Vec<LineModel> {
-    let mut lines: Vec<LineModel> = source
-        .split('\n')
-        .enumerate()
-        .map(|(i, text)| LineModel {
+    let count = index.len();
+    let range = range.start.min(count)..range.end.min(count);
+    let first = range.start;
+    let mut lines: Vec<LineModel> = range
+        .map(|i| LineModel {
             no: i as u32 + 1,
-            segs: paint_line(text, i as u32 + 1, lang, report),
+            segs: paint_line(index.line(source, i), i as u32 + 1, lang, report),
             notes: Vec::new(),
             marker: None,
         })
         .collect();
+    // The line a 1-based report line falls on, clamped to the text, if painted.
+    let painted = lines.len();
+    let slot = |line: u32| {
+        let i = (line.max(1) as usize - 1).min(count - 1);
+        i.checked_sub(first).filter(|k| *k < painted)
+    };
     for d in &report.diagnostics {
-        let i = (d.range.line.max(1) as usize - 1).min(lines.len() - 1);
-        let m = &mut lines[i].marker;
+        let Some(k) = slot(d.range.line) else {
+            continue;
+        };
+        let m = &mut lines[k].marker;
         *m = Some(match m.take() {
             None => (d.severity.as_str(), d.message.clone()),
             Some((cls, msg)) => {
@@ -91,7 +167,9 @@ pub fn editor_lines(
         });
     }
     for s in &report.statements {
-        let Some(line) = lines.get_mut(s.range.line.max(1) as usize - 1) else {
+        // Notes of lines past the end are dropped, not clamped.
+        let i = s.range.line.max(1) as usize - 1;
+        let Some(line) = i.checked_sub(first).and_then(|k| lines.get_mut(k)) else {
             continue;
         };
         if s.nonviable {
@@ -206,9 +284,10 @@ fn seg(text: String, token_class: &str, diag: Option<usize>, report: &Report) ->
 
 /// Where the tooltips are, in visual columns, for the textarea's hover handler
 /// (the highlight layer sits under the textarea and never sees the mouse).
-pub fn hover_targets(source: &str, lines: &[LineModel]) -> Vec<HoverTarget> {
+pub fn hover_targets(source: &str, index: &LineIndex, lines: &[LineModel]) -> Vec<HoverTarget> {
     let mut out = Vec::new();
-    for (text, line) in source.split('\n').zip(lines) {
+    for line in lines {
+        let text = index.line(source, line.no as usize - 1);
         let mut col = 0;
         for s in &line.segs {
             let w = visual_width_from(&s.text, col);
@@ -461,10 +540,57 @@ pub(crate) mod tests {
         }
     }
 
+    fn all_lines(src: &str, report: &Report, notation: Notation) -> Vec<LineModel> {
+        let index = LineIndex::new(src);
+        editor_lines(src, &index, 0..index.len(), "matlab", report, notation)
+    }
+
+    #[test]
+    fn line_index_finds_every_line_and_the_widest() {
+        let src = "ab\n\tx\n\nlast";
+        let index = LineIndex::new(src);
+        assert_eq!(index.len(), 4);
+        let lines: Vec<&str> = (0..5).map(|i| index.line(src, i)).collect();
+        assert_eq!(lines, ["ab", "\tx", "", "last", ""]);
+        assert_eq!(index.widest, 5, "a tab is 4 columns");
+        assert_eq!(LineIndex::new("").len(), 1);
+        assert_eq!(LineIndex::new("a\n").line("a\n", 1), "");
+    }
+
+    #[test]
+    fn a_window_paints_only_its_lines_as_the_whole_would() {
+        let src = "a = rand(3,2);\nc = a*b;\nd = 1;";
+        let index = LineIndex::new(src);
+        let whole = all_lines(src, &fake_report(), Notation::Paper);
+        let part = editor_lines(src, &index, 1..2, "matlab", &fake_report(), Notation::Paper);
+        assert_eq!(part.len(), 1);
+        assert_eq!(part[0], whole[1]);
+        let clamped = editor_lines(src, &index, 2..9, "matlab", &fake_report(), Notation::Paper);
+        assert_eq!(clamped, whole[2..]);
+        let hovers = hover_targets(src, &index, &part);
+        assert!(hovers.iter().all(|h| h.line == 2) && !hovers.is_empty());
+    }
+
+    #[test]
+    fn windows_cover_the_screen_with_overscan_and_move_rarely() {
+        // 1,000 rows of 20 px, 400 px on screen.
+        let w = window(None, 0.0, 400.0, 20.0, 1000, 50);
+        assert_eq!(w, 0..70);
+        let w = window(None, 10_000.0, 400.0, 20.0, 1000, 50);
+        assert_eq!(w, 450..570);
+        // Scrolling a little keeps the window; far, it moves.
+        assert_eq!(window(Some(&w), 10_400.0, 400.0, 20.0, 1000, 50), 450..570);
+        assert_eq!(window(Some(&w), 12_000.0, 400.0, 20.0, 1000, 50), 550..670);
+        // The end, and a list that shrank under the window.
+        assert_eq!(window(None, 19_800.0, 400.0, 20.0, 1000, 50), 940..1000);
+        assert_eq!(window(Some(&(940..1000)), 0.0, 400.0, 20.0, 10, 50), 0..10);
+        assert_eq!(window(None, 0.0, 400.0, 20.0, 0, 50), 0..0);
+    }
+
     #[test]
     fn diagnostics_underline_exactly_their_range() {
         let src = "a = rand(3,2);\nc = a*b;";
-        let lines = editor_lines(src, "matlab", &fake_report(), Notation::Paper);
+        let lines = all_lines(src, &fake_report(), Notation::Paper);
         let underlined: String = lines[1]
             .segs
             .iter()
@@ -481,12 +607,12 @@ pub(crate) mod tests {
     #[test]
     fn notes_carry_shape_check_and_condition() {
         let src = "a = rand(3,2);\nc = a*b;";
-        let lines = editor_lines(src, "matlab", &fake_report(), Notation::Times);
+        let lines = all_lines(src, &fake_report(), Notation::Times);
         assert_eq!(lines[0].notes[0].text, "a 3×2");
         assert_eq!(lines[0].notes[0].class, "check-proven");
         assert_eq!(lines[1].notes[0].class, "check-error");
         assert!(lines[1].notes[0].title.contains("condition θ: 2 == n"));
-        let hovers = hover_targets(src, &lines);
+        let hovers = hover_targets(src, &LineIndex::new(src), &lines);
         let note = hovers
             .iter()
             .find(|h| h.line == 2 && h.text.starts_with("c :"))
@@ -497,7 +623,7 @@ pub(crate) mod tests {
     #[test]
     fn stale_report_positions_are_clamped() {
         // The report describes two lines; the text now has one short line.
-        let lines = editor_lines("x", "matlab", &fake_report(), Notation::Paper);
+        let lines = all_lines("x", &fake_report(), Notation::Paper);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].marker.as_ref().map(|m| m.0), Some("error"));
     }
@@ -512,7 +638,7 @@ pub(crate) mod tests {
     fn unreachable_statements_are_not_reached_never_pi() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelse\n  A = ones(3,3);\nend\n";
         let report = shapex::analyze(src, &shapex::Options::default());
-        let lines = editor_lines(src, "matlab", &report, Notation::Paper);
+        let lines = all_lines(src, &report, Notation::Paper);
         let notes = |l: usize| {
             lines[l]
                 .notes

@@ -3,13 +3,74 @@
 //! language view renders its payload with the one component for the payload's kind, so
 //! a new language needs no code here. Only the selected tab renders; the others are
 //! empty `hidden` sections, so hidden tabs cost nothing.
+//!
+//! Long views are virtualised: listings, the Outline and the Shapes table have rows of
+//! one fixed height and render only the rows in the scroller's visible window (plus
+//! [`OVERSCAN`] each side), padded to their full height, so a 10,000-line file's views
+//! open and scroll as fast as a short one's.
 
 use crate::app::Ctx;
-use crate::editor::jump_to;
+use crate::browser;
+use crate::editor::{jump_to, PROBLEMS_PAGE};
 use crate::model;
 use crate::state::GENERIC_VIEWS;
+use leptos::html::{self, ElementType};
 use leptos::prelude::*;
 use shapex::report::view::{self, CellValue, Payload};
+use std::ops::Range;
+
+/// Rows rendered above and below the visible ones: lines of a listing or the Outline,
+/// and rows of a table (fewer: a row of the Shapes table has a cell per variable).
+const OVERSCAN: usize = 40;
+const TABLE_OVERSCAN: usize = 12;
+/// Heights, in CSS pixels, of a listing line (style.css `--lh`), an Outline item
+/// (`.outline-item`) and a Shapes table row (`table.shapes tr`).
+const LINE_PX: f64 = 20.0;
+const OUTLINE_PX: f64 = 26.0;
+const ROW_PX: f64 = 28.0;
+
+/// The views' scroller (`.view-body`) and a tick that moves, at most once per frame,
+/// when it scrolls or the window resizes: virtual lists measure themselves then.
+#[derive(Clone, Copy)]
+struct ViewScroll {
+    body: NodeRef<html::Div>,
+    tick: RwSignal<u64>,
+}
+
+/// The rows of a list of `total()` rows, `row` pixels tall, starting at the top of
+/// `list`, that are visible in the views' scroller, with `overscan` rows each side.
+fn rows_in_view<E>(
+    list: NodeRef<E>,
+    row: f64,
+    overscan: usize,
+    total: impl Fn() -> usize + Send + Sync + 'static,
+) -> Memo<Range<usize>>
+where
+    E: ElementType + 'static,
+    E::Output: wasm_bindgen::JsCast + AsRef<web_sys::Element> + Clone + 'static,
+{
+    let scroll = expect_context::<ViewScroll>();
+    // Measure once the list is in the page.
+    Effect::new(move |_| {
+        if list.get().is_some() {
+            scroll.tick.update(|t| *t += 1);
+        }
+    });
+    Memo::new(move |previous| {
+        scroll.tick.track();
+        let (top, height) = match (scroll.body.get_untracked(), list.get_untracked()) {
+            (Some(body), Some(list)) => (
+                body.get_bounding_client_rect().top()
+                    - AsRef::<web_sys::Element>::as_ref(&list)
+                        .get_bounding_client_rect()
+                        .top(),
+                body.client_height() as f64,
+            ),
+            _ => (0.0, 1200.0),
+        };
+        model::window(previous, top, height, row, total(), overscan)
+    })
+}
 
 #[component]
 pub fn Views() -> impl IntoView {
@@ -65,9 +126,18 @@ pub fn Views() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     };
+    let scroll = ViewScroll {
+        body: NodeRef::new(),
+        tick: RwSignal::new(0),
+    };
+    provide_context(scroll);
+    let tick = move || scroll.tick.update(|t| *t += 1);
+    let on_scroll = browser::once_per_frame(tick);
+    let resize = window_event_listener(leptos::ev::resize, move |_| tick());
+    on_cleanup(move || resize.remove());
     view! {
         <nav class="tabs" role="tablist">{buttons}</nav>
-        <div class="view-body">{panels}</div>
+        <div class="view-body" node_ref=scroll.body on:scroll=move |_| on_scroll()>{panels}</div>
     }
 }
 
@@ -85,33 +155,37 @@ fn panel(id: &'static str, empty: &'static str) -> AnyView {
 fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let payload = Memo::new(move |_| ctx.report.with(|r| r.view(id).cloned()));
-    move || match payload.get() {
-        None => view! { <p class="empty">{empty}</p> }.into_any(),
-        Some(Payload::Table(t)) => view! { <TableView table=t empty=empty /> }.into_any(),
-        Some(Payload::Text(t)) => {
-            let marker = t.marker.clone();
-            view! { <Listing lines=text_lines(&t.text, marker.as_deref()) empty=empty /> }
-                .into_any()
-        }
-        Some(Payload::AnnotatedSource(a)) => {
-            // Notes refer to the text that was analysed, not to newer keystrokes.
-            let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, &a));
-            view! { <Listing lines=lines empty=empty /> }.into_any()
-        }
-        Some(Payload::Graph(g)) => {
-            view! { <GraphView vertices=g.vertices edges=g.edges empty=empty /> }.into_any()
-        }
-        Some(Payload::Lattice(l)) => {
-            view! { <GraphView vertices=l.nodes edges=l.covers upwards=true empty=empty /> }
-                .into_any()
-        }
+    // Borrowed, so a 10,000-line file's payload is not copied once more per render.
+    move || {
+        payload.with(|p| match p {
+            None => view! { <p class="empty">{empty}</p> }.into_any(),
+            Some(Payload::Table(t)) => {
+                view! { <TableView table=t.clone() empty=empty /> }.into_any()
+            }
+            Some(Payload::Text(t)) => {
+                view! { <Listing lines=text_lines(&t.text, t.marker.as_deref()) empty=empty /> }
+                    .into_any()
+            }
+            Some(Payload::AnnotatedSource(a)) => {
+                // Notes refer to the text that was analysed, not to newer keystrokes.
+                let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, a));
+                view! { <Listing lines=lines empty=empty /> }.into_any()
+            }
+            Some(Payload::Graph(g)) => view! {
+                <GraphView vertices=g.vertices.clone() edges=g.edges.clone() empty=empty />
+            }
+            .into_any(),
+            Some(Payload::Lattice(l)) => view! {
+                <GraphView vertices=l.nodes.clone() edges=l.covers.clone() upwards=true empty=empty />
+            }
+            .into_any(),
+        })
     }
 }
 
-/// Rows of a table rendered at a time: a 10,000-line file has thousands of rows and
-/// columns, so a page shows [`TABLE_PAGE`] rows and only the columns those rows set.
-const TABLE_PAGE: usize = 100;
-
+/// A table: its rows are virtualised (the body renders the visible rows between two
+/// spacer rows), and its columns are those the rendered rows set, since a 10,000-line
+/// file's table has thousands of columns.
 #[component]
 fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -119,13 +193,12 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
     let total = table.rows.len();
-    let page = RwSignal::new(0usize);
-    let pages = total.div_ceil(TABLE_PAGE);
     let table = StoredValue::new(table);
+    let body: NodeRef<html::Tbody> = NodeRef::new();
+    let rows = rows_in_view(body, ROW_PX, TABLE_OVERSCAN, move || total);
     let content = move || {
         let notation = ctx.notation.get();
-        let start = page.get() * TABLE_PAGE;
-        let range = start..(start + TABLE_PAGE).min(total);
+        let range = rows.get();
         table.with_value(|t| {
             let mut shown: Vec<usize> = t.rows[range.clone()]
                 .iter()
@@ -137,7 +210,9 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                 .iter()
                 .map(|&c| view! { <th scope="col">{t.columns[c].clone()}</th> })
                 .collect::<Vec<_>>();
-            let body = t
+            let above = format!("height: {}px", range.start as f64 * ROW_PX);
+            let below = format!("height: {}px", (total - range.end) as f64 * ROW_PX);
+            let body_rows = t
                 .carried(range.clone())
                 .into_iter()
                 .zip(&t.rows[range])
@@ -165,7 +240,7 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                         })
                         .collect::<Vec<_>>();
                     view! {
-                        <tr>
+                        <tr class="row">
                             <th scope="row" class="stmt" on:click=move |_| jump_to(ctx, line, 1)>
                                 <span class="lineno">{line}</span>" "{row.label.clone()}
                             </th>
@@ -175,22 +250,16 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                 })
                 .collect::<Vec<_>>();
             view! {
-                <table class="shapes">
-                    <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
-                    <tbody>{body}</tbody>
-                </table>
+                <thead><tr><th scope="col">"statement"</th>{head}</tr></thead>
+                <tbody node_ref=body>
+                    <tr class="spacer" aria-hidden="true" style=above></tr>
+                    {body_rows}
+                    <tr class="spacer" aria-hidden="true" style=below></tr>
+                </tbody>
             }
         })
     };
-    view! {
-        <div class="pager" hidden=move || { pages <= 1 }>
-            <button class="prev" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p -= 1)>"◀ earlier"</button>
-            <span class="page">{move || format!("rows {}–{} of {total}", page.get() * TABLE_PAGE + 1, ((page.get() + 1) * TABLE_PAGE).min(total))}</span>
-            <button class="next" disabled=move || page.get() + 1 >= pages on:click=move |_| page.update(|p| *p += 1)>"later ▶"</button>
-        </div>
-        {content}
-    }
-    .into_any()
+    view! { <table class="shapes">{content}</table> }.into_any()
 }
 
 /// A listing line and its class.
@@ -227,36 +296,39 @@ fn annotated_lines(source: &str, a: &view::AnnotatedSource) -> Vec<ListingLine> 
         .collect()
 }
 
-/// Lines of a listing built at first; the rest on request, so opening the IR or Checks
-/// of a 10,000-line file does not build hundreds of thousands of nodes at once.
-const LISTING_PAGE: usize = 2_000;
-
-/// A read-only listing; inserted lines (checks) are emphasised.
+/// A read-only listing; inserted lines (checks) are emphasised. Virtualised: the
+/// `pre` has the full height and width, and holds the visible lines below a padding.
 #[component]
 fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
     if lines.iter().all(|(l, _)| l.trim().is_empty()) {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
     let total = lines.len();
-    let shown = RwSignal::new(LISTING_PAGE);
+    let widest = lines
+        .iter()
+        .map(|(l, _)| crate::text::visual_width(l, model::TAB))
+        .max()
+        .unwrap_or(0);
     let lines = StoredValue::new(lines);
+    let list: NodeRef<html::Pre> = NodeRef::new();
+    let rows = rows_in_view(list, LINE_PX, OVERSCAN, move || total);
     let body = move || {
+        let range = rows.get();
         lines.with_value(|ls| {
-            ls.iter()
-                .take(shown.get())
+            ls[range]
+                .iter()
                 .map(|(l, class)| view! { <div class=*class>{l.clone()}</div> })
                 .collect::<Vec<_>>()
         })
     };
-    view! {
-        <pre class="listing">{body}</pre>
-        <div class="pager" hidden=move || { shown.get() >= total }>
-            <button class="more" on:click=move |_| shown.update(|n| *n += LISTING_PAGE)>
-                {move || format!("Show {} more lines (of {total})", LISTING_PAGE.min(total.saturating_sub(shown.get())))}
-            </button>
-        </div>
-    }
-    .into_any()
+    let style = move || {
+        format!(
+            "height: {}px; padding-top: {}px; min-width: {widest}ch",
+            total as f64 * LINE_PX,
+            rows.with(|r| r.start) as f64 * LINE_PX
+        )
+    };
+    view! { <pre class="listing" node_ref=list style=style>{body}</pre> }.into_any()
 }
 
 /// A graph or a lattice as SVG, vertices in layers by longest path from a source (see
@@ -325,16 +397,18 @@ fn svg_of(
     }
 }
 
+/// Every statement, indented by depth; virtualised like a listing.
 #[component]
 fn OutlineView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let shown = RwSignal::new(LISTING_PAGE);
+    let list: NodeRef<html::Ul> = NodeRef::new();
     let total = move || ctx.report.with(|r| r.statements.len());
+    let rows = rows_in_view(list, OUTLINE_PX, OVERSCAN, total);
     let items = move || {
+        let range = rows.get();
         ctx.report.with(|r| {
-            r.statements
+            r.statements[range.start.min(r.statements.len())..range.end.min(r.statements.len())]
                 .iter()
-                .take(shown.get())
                 .map(|s| {
                     let line = s.range.line;
                     let style = format!("padding-left: {}em", 0.5 + 1.25 * s.depth as f32);
@@ -351,25 +425,31 @@ fn OutlineView() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
+    let style = move || {
+        format!(
+            "height: {}px; padding-top: {}px",
+            total() as f64 * OUTLINE_PX,
+            rows.with(|r| r.start) as f64 * OUTLINE_PX
+        )
+    };
     view! {
-        <ul id="outline">{items}</ul>
-        <div class="pager" hidden=move || { shown.get() >= total() }>
-            <button class="more" on:click=move |_| shown.update(|n| *n += LISTING_PAGE)>
-                {move || format!("Show more statements ({} of {} shown)", shown.get().min(total()), total())}
-            </button>
-        </div>
+        <ul id="outline" node_ref=list style=style>{items}</ul>
         <p class="empty" hidden=move || ctx.report.with(|r| !r.statements.is_empty())>"No statements parsed."</p>
     }
 }
 
 /// Every diagnostic with its code and longer help, for reading rather than jumping.
+/// Paged like the Problems list (not virtualised: help text makes rows of any height).
 #[component]
 fn DiagnosticDetails() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(PROBLEMS_PAGE);
+    let total = move || ctx.report.with(|r| r.diagnostics.len());
     let items = move || {
         ctx.report.with(|r| {
             r.diagnostics
                 .iter()
+                .take(shown.get())
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
@@ -390,6 +470,11 @@ fn DiagnosticDetails() -> impl IntoView {
     };
     view! {
         <ul class="diagnostic-details">{items}</ul>
+        <div class="more" hidden=move || { shown.get() >= total() }>
+            <button on:click=move |_| shown.update(|n| *n += PROBLEMS_PAGE)>
+                {move || format!("Show {} more diagnostics (of {})", PROBLEMS_PAGE.min(total().saturating_sub(shown.get())), total())}
+            </button>
+        </div>
         <p class="empty" hidden=move || ctx.report.with(|r| !r.diagnostics.is_empty())>"No diagnostics: nothing to report."</p>
     }
 }

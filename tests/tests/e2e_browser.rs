@@ -10,7 +10,10 @@
 //! The DOM contract these tests rely on is listed in the infra brief and the app's
 //! `view!`: `#app[data-ready][data-analyzed]`, `textarea#editor`,
 //! `ul#diagnostics > li.diagnostic[data-line][data-col]`, `select#examples`,
-//! `button#share`, `input#share-url`, `div#banner`.
+//! `button#share`, `input#share-url`, `div#banner`; for the long-file test also the
+//! scrollers `.editor-scroll` and `.view-body`, the painted `.highlight > .line`s with
+//! their `.gutter-line .lineno`s, `button#tab-<view>`, `#outline > li.outline-item[data-line]`
+//! and `table.shapes tr.row .lineno`.
 
 mod browser;
 
@@ -573,6 +576,170 @@ async fn screenshot(env: &Env) -> Result<()> {
         let public = root.join("public/screenshot.png");
         std::fs::write(&public, &png).map_err(|e| e.to_string())?;
         eprintln!("screenshot: {}", public.display());
+    }
+    app.session.close().await;
+    Ok(())
+}
+
+#[test]
+fn e2e_long_files_render_only_what_is_visible() {
+    run(|env| Box::pin(long_file(env)));
+}
+
+/// Lines of the long program: virtualised views must still show every line when it
+/// is scrolled to, and the painted window must line up with the textarea.
+const LONG: usize = 3_000;
+
+/// Scrolls `scroller` (a CSS selector) to `top` and waits two frames, so the window
+/// has followed.
+async fn scroll_to(app: &App, scroller: &str, top: f64) -> Result<()> {
+    app.session
+        .client
+        .execute_async(
+            "const [sel, top, done] = arguments;
+             document.querySelector(sel).scrollTop = top;
+             requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+            vec![json!(scroller), json!(top)],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The painted editor line numbered `no`: [its text and notes, its top minus where line `no`
+/// of the textarea is, whether it is inside the scroller's visible area], or null.
+const PAINTED_LINE: &str = "
+    const no = arguments[0];
+    const gutter = [...document.querySelectorAll('.gutter-line .lineno')];
+    const i = gutter.findIndex((g) => g.textContent === String(no));
+    if (i < 0) return null;
+    const line = document.querySelectorAll('.highlight > .line')[i].getBoundingClientRect();
+    const text = document.querySelectorAll('.highlight > .line')[i].textContent;
+    const area = document.querySelector('#editor').getBoundingClientRect();
+    const view = document.querySelector('.editor-scroll').getBoundingClientRect();
+    return [text, line.top - (area.top + 10 + (no - 1) * 20),
+            line.top >= view.top && line.bottom <= view.bottom];";
+
+async fn long_file(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    let mut program: Vec<String> = (1..LONG)
+        .map(|k| format!("v{k} = zeros({k}, 2);"))
+        .collect();
+    let last = "bad = [1 2] * [3 4];";
+    program.push(last.into());
+    let program = program.join("\n");
+    let before = app.analyzed().await?;
+    app.session
+        .js(
+            "const e = document.querySelector('#editor'); e.value = arguments[0];
+             e.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![json!(program)],
+        )
+        .await?;
+    app.wait_for_analysis(&before, "the error on the last line", on_line(LONG as u32))
+        .await?;
+    app.settle().await?;
+
+    let painted = app
+        .session
+        .js(
+            "return document.querySelectorAll('.highlight > .line').length;",
+            vec![],
+        )
+        .await?;
+    let painted = painted.as_u64().unwrap_or(0) as usize;
+    ensure(painted > 10 && painted < LONG / 10, || {
+        format!("the highlight layer should paint a window of lines, not {painted} of {LONG}")
+    })?;
+
+    // Scrolled to the end, the last line is painted where the textarea has it.
+    scroll_to(&app, ".editor-scroll", 1e9).await?;
+    let shown = app.session.js(PAINTED_LINE, vec![json!(LONG)]).await?;
+    ensure(
+        shown[0].as_str().is_some_and(|t| t.starts_with(last))
+            && shown[1].as_f64().is_some_and(|d| d.abs() < 1.0)
+            && shown[2] == json!(true),
+        || {
+            format!("after scrolling to the end, line {LONG} should be painted in place and visible: {shown}")
+        },
+    )?;
+
+    // From the top, the Problems list jumps to the last line: it becomes painted and
+    // visible, and the caret goes there.
+    scroll_to(&app, ".editor-scroll", 0.0).await?;
+    app.session
+        .client
+        .find(Locator::Css(&format!(
+            "ul#diagnostics > li.diagnostic[data-line='{LONG}']"
+        )))
+        .await
+        .map_err(|e| format!("no diagnostic on line {LONG}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let shown = app
+        .session
+        .wait_until("the jump to paint the line", ANALYSIS, || async {
+            let v = app.session.js(PAINTED_LINE, vec![json!(LONG)]).await?;
+            Ok((v[2] == json!(true)).then_some(v))
+        })
+        .await?;
+    ensure(shown[1].as_f64().is_some_and(|d| d.abs() < 1.0), || {
+        format!("the jumped-to line should be painted in place: {shown}")
+    })?;
+    let caret = app
+        .session
+        .js(
+            "const e = document.querySelector('#editor');
+             return [document.activeElement === e, e.value.slice(0, e.selectionStart).split('\\n').length];",
+            vec![],
+        )
+        .await?;
+    ensure(caret == json!([true, LONG]), || {
+        format!("the caret should be on line {LONG} in the focused editor: {caret}")
+    })?;
+
+    // The Outline and the Shapes table, scrolled to their ends, show the last line's
+    // statement in view, though they render only a window of rows.
+    for (tab, rows, line_of) in [
+        ("outline", "#outline > li.outline-item", "r.dataset.line"),
+        (
+            "shapes",
+            "table.shapes tr.row",
+            "r.querySelector('.lineno').textContent",
+        ),
+    ] {
+        app.session
+            .client
+            .find(Locator::Css(&format!("#tab-{tab}")))
+            .await
+            .map_err(|e| format!("#tab-{tab}: {e}"))?
+            .click()
+            .await
+            .map_err(|e| e.to_string())?;
+        scroll_to(&app, ".view-body", 1e9).await?;
+        let script = format!(
+            "const body = document.querySelector('.view-body').getBoundingClientRect();
+             const rows = [...document.querySelectorAll(\"{rows}\")];
+             const seen = rows.filter((r) => {{
+                 const b = r.getBoundingClientRect();
+                 return b.top >= body.top - 1 && b.bottom <= body.bottom + 1;
+             }}).map((r) => {line_of});
+             return [rows.length, seen];"
+        );
+        let v = app.session.js(&script, vec![]).await?;
+        let count = v[0].as_u64().unwrap_or(0) as usize;
+        let seen: Vec<&str> = v[1]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        ensure(
+            count > 0 && count < LONG / 10 && seen.contains(&LONG.to_string().as_str()),
+            || {
+                format!("the {tab} view scrolled to its end should show line {LONG} among few rendered rows: {count} rendered, visible {seen:?}")
+            },
+        )?;
     }
     app.session.close().await;
     Ok(())
