@@ -86,7 +86,8 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
         )
         .await?;
     analysed_after(session, before).await?;
-    // One keystroke at a time, spread over the file: a space at the end of a line.
+    // One keystroke at a time, spread over the file: a space at the end of a line,
+    // inserted as typing does (`insertText` at the caret fires the `input` event).
     let lines = program.lines().count();
     let mut samples = Vec::with_capacity(KEYSTROKES);
     let mut analysis = Vec::with_capacity(KEYSTROKES);
@@ -98,8 +99,9 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
                 "const e = document.querySelector('#editor');
                  let at = -1;
                  for (let i = 0; i <= arguments[0]; i++) at = e.value.indexOf('\\n', at + 1);
-                 e.setRangeText(' ', at, at, 'end');
-                 e.dispatchEvent(new Event('input', { bubbles: true }));",
+                 e.focus({ preventScroll: true });
+                 e.setSelectionRange(at, at);
+                 document.execCommand('insertText', false, ' ');",
                 vec![json!(line)],
             )
             .await?;
