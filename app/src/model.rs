@@ -12,6 +12,13 @@ use shapex::report::{Report, Severity, TokenKind};
 pub const TAB: usize = 4;
 /// Spaces between a line's code and its shape notes.
 const NOTE_GAP: usize = 4;
+/// Shape notes shown beside one line; the rest are counted in a last note (a pasted
+/// line of 50,000 statements must not paint 50,000 notes: the Shapes tab lists them).
+pub const MAX_NOTES: usize = 12;
+/// A line longer than this (in characters) is painted without token colours, split
+/// only where diagnostics start and end: highlighting a 200,000-character line would
+/// build a DOM node per token.
+pub const MAX_HIGHLIGHTED_CHARS: usize = 4_000;
 
 /// A run of characters painted alike.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -185,6 +192,9 @@ pub fn editor_lines(
             continue;
         }
         for def in &s.defs {
+            if line.notes.len() > MAX_NOTES {
+                break;
+            }
             let shape = def.shape.format(&def.display, notation);
             line.notes.push(Note {
                 title: def.title(&shape, s),
@@ -193,7 +203,32 @@ pub fn editor_lines(
             });
         }
     }
+    for line in &mut lines {
+        cap_notes(line, report);
+    }
     lines
+}
+
+/// Keeps [`MAX_NOTES`] notes on a line and counts the others in a last one.
+fn cap_notes(line: &mut LineModel, report: &Report) {
+    if line.notes.len() <= MAX_NOTES {
+        return;
+    }
+    let defs: usize = report
+        .statements
+        .iter()
+        .filter(|s| s.range.line == line.no && !s.nonviable)
+        .map(|s| s.defs.len())
+        .sum();
+    line.notes.truncate(MAX_NOTES);
+    let more = defs.saturating_sub(MAX_NOTES).max(1);
+    line.notes.push(Note {
+        text: format!("… {more} more"),
+        class: "more",
+        title: format!(
+            "{more} more shapes are defined on this line: the Shapes tab lists every statement."
+        ),
+    });
 }
 
 /// Splits a line into runs of equal (token kind, diagnostic) so that diagnostics
@@ -202,7 +237,12 @@ fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg>
     let chars: Vec<char> = text.chars().collect();
     let mut kind = vec![TokenKind::Space; chars.len()];
     let byte_to_char: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
-    for t in analysis::tokens(lang, text) {
+    let tokens = if chars.len() > MAX_HIGHLIGHTED_CHARS {
+        Vec::new()
+    } else {
+        analysis::tokens(lang, text)
+    };
+    for t in tokens {
         let a = byte_to_char.partition_point(|&b| b < t.start);
         let b = byte_to_char.partition_point(|&b| b < t.end);
         kind[a..b].fill(t.kind);
@@ -618,6 +658,30 @@ pub(crate) mod tests {
             .find(|h| h.line == 2 && h.text.starts_with("c :"))
             .unwrap();
         assert_eq!(note.start, "c = a*b;".len() + NOTE_GAP);
+    }
+
+    #[test]
+    fn a_line_of_many_statements_shows_a_few_notes_and_counts_the_rest() {
+        let src = "x=1;".repeat(30);
+        let report = shapex::analyze(&src, &shapex::Options::default());
+        let lines = all_lines(&src, &report, Notation::Times);
+        assert_eq!(lines[0].notes.len(), MAX_NOTES + 1);
+        let last = &lines[0].notes[MAX_NOTES];
+        assert_eq!((last.text.as_str(), last.class), ("… 18 more", "more"));
+    }
+
+    #[test]
+    fn a_very_long_line_is_painted_in_few_runs_but_keeps_its_underlines() {
+        let src = format!("{}y = ones(2) * ones(3);", "x=1;".repeat(2_000));
+        let report = shapex::analyze(&src, &shapex::Options::default());
+        let lines = all_lines(&src, &report, Notation::Times);
+        let segs = &lines[0].segs;
+        assert!(segs.len() <= 3, "{} runs", segs.len());
+        assert_eq!(
+            segs.iter().map(|s| s.text.as_str()).collect::<String>(),
+            src
+        );
+        assert!(segs.iter().any(|s| s.class.contains("diag-error")));
     }
 
     #[test]
