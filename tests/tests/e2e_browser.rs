@@ -376,6 +376,91 @@ async fn edit_fix_share(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// Three functions: each edit below touches one of them or moves them all.
+const FUNCTIONS: &str = "function r = first(a)\n  r = a * 2;\nend\n\
+                         function s = second(b)\n  s = ones(3, 2) * b;\nend\n\
+                         function t = third(c)\n  t = zeros(2, 2);\nend\n";
+
+#[test]
+fn e2e_edits_are_analysed_as_a_full_analysis_would() {
+    run(|env| Box::pin(incremental_edits(env)));
+}
+
+/// The worker keeps what it analysed and re-analyses only what an edit can affect; the
+/// Problems list after each typed edit must be what a fresh native analysis of the
+/// editor's text reports (the oracle: `shapex::analyze`).
+async fn incremental_edits(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    // Pasted (typing it would auto-indent), then edited by typing.
+    app.session
+        .js(
+            "const e = document.querySelector('#editor'); e.value = arguments[0];
+             e.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![json!(FUNCTIONS)],
+        )
+        .await?;
+    app.settle().await?;
+    // The native analysis runs in the mode the page shows (the default example may
+    // have chosen paper mode).
+    let mode = app
+        .session
+        .js("return document.querySelector('#opt-mode').value;", vec![])
+        .await?;
+    let options = match mode.as_str() {
+        Some("paper") => shapex::Mode::Paper.options(),
+        _ => shapex::Mode::Modern.options(),
+    };
+    // (text after which to type, what to type): a definite error in the third
+    // function, a line above everything, a fix in the second, a new function.
+    let edits = [
+        ("  t = zeros(2, 2);", "\n  u = ones(3, 2) * ones(4, 4);"),
+        ("", "% moved down\n"),
+        ("ones(3, 2) * b", "'"),
+        (
+            "u = ones(3, 2) * ones(4, 4);\nend\n",
+            "function z = fourth()\n  z = [1 2] + [1 2 3];\nend\n",
+        ),
+    ];
+    for (after, typed) in edits {
+        let text = app.editor_text().await?;
+        let at = text
+            .find(after)
+            .map(|i| i + after.len())
+            .ok_or_else(|| format!("{after:?} not in {text:?}"))?;
+        app.insert_at(at, typed).await?;
+        app.settle().await?;
+        let text = app.editor_text().await?;
+        let expected: Vec<String> = shapex::analyze(&text, &options)
+            .diagnostics
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}:{} {} {}",
+                    d.range.line,
+                    d.range.col,
+                    d.severity.as_str(),
+                    d.message
+                )
+            })
+            .collect();
+        let shown: Vec<String> = app
+            .diagnostics()
+            .await?
+            .into_iter()
+            .map(|d| d.text.trim().to_string())
+            .collect();
+        ensure(shown == expected, || {
+            format!("after typing {typed:?} the page shows\n  {shown:#?}\nbut a full analysis of\n{text}\nreports\n  {expected:#?}")
+        })?;
+        ensure(!expected.is_empty() || typed == "'", || {
+            "the edits should leave errors to compare".into()
+        })?;
+    }
+    app.session.close().await;
+    Ok(())
+}
+
 #[test]
 fn e2e_damaged_link_shows_banner_and_default_example() {
     run(|env| Box::pin(damaged_link(env)));
