@@ -11,10 +11,9 @@
 
 mod browser;
 
-use browser::{ChromeDriver, Result, Session, StaticServer};
+use browser::{Result, Session};
 use serde_json::json;
 use shapex_tests::corpus::octave_program;
-use shapex_tests::require::{require, Tool};
 use std::time::Duration;
 
 const KEYSTROKES: usize = 40;
@@ -22,34 +21,19 @@ const KEYSTROKES: usize = 40;
 #[test]
 #[ignore = "a benchmark: scripts/bench runs it"]
 fn keystroke_to_result_in_the_browser() {
-    let (Some(dist), Some(driver), Some(chrome), Some(_)) = (
-        require(Tool::AppDist),
-        require(Tool::ChromeDriver),
-        require(Tool::Chromium),
-        require(Tool::OctaveMFiles),
-    ) else {
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    let outcome: Result<()> = runtime.block_on(async {
-        let server = StaticServer::start(&dist)?;
-        let driver = ChromeDriver::start(&driver, &chrome)?;
-        for lines in [1_000, 10_000] {
-            let program = octave_program(lines).ok_or("not enough Octave m-files")?;
-            let session = Session::open(&driver).await?;
-            let result = measure(&session, &server.base_url, &program).await;
-            session.close().await;
-            let (first, samples, analysis) = result?;
-            report(lines, program.lines().count(), first, samples, analysis);
-        }
-        Ok(())
+    browser::bench(|base_url, driver| {
+        Box::pin(async move {
+            for lines in [1_000, 10_000] {
+                let program = octave_program(lines).ok_or("not enough Octave m-files")?;
+                let session = Session::open(driver).await?;
+                let result = measure(&session, base_url, &program).await;
+                session.close().await;
+                let (first, samples, analysis) = result?;
+                report(lines, program.lines().count(), first, samples, analysis);
+            }
+            Ok(())
+        })
     });
-    if let Err(e) = outcome {
-        panic!("{e}");
-    }
 }
 
 async fn number(session: &Session, attr: &str) -> Result<f64> {

@@ -12,10 +12,9 @@
 
 mod browser;
 
-use browser::{ChromeDriver, Result, Session, StaticServer};
+use browser::{Result, Session};
 use serde_json::{json, Value};
 use shapex_tests::corpus::octave_program;
-use shapex_tests::require::{require, Tool};
 use std::time::Duration;
 
 const LINES: usize = 10_000;
@@ -26,30 +25,15 @@ const SCROLLS: usize = 12;
 #[test]
 #[ignore = "a benchmark: scripts/bench runs it"]
 fn views_on_a_ten_thousand_line_file() {
-    let (Some(dist), Some(driver), Some(chrome), Some(_)) = (
-        require(Tool::AppDist),
-        require(Tool::ChromeDriver),
-        require(Tool::Chromium),
-        require(Tool::OctaveMFiles),
-    ) else {
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    let outcome: Result<()> = runtime.block_on(async {
-        let server = StaticServer::start(&dist)?;
-        let driver = ChromeDriver::start(&driver, &chrome)?;
-        let program = octave_program(LINES).ok_or("not enough Octave m-files")?;
-        let session = Session::open(&driver).await?;
-        let result = measure(&session, &server.base_url, &program).await;
-        session.close().await;
-        result
+    browser::bench(|base_url, driver| {
+        Box::pin(async move {
+            let program = octave_program(LINES).ok_or("not enough Octave m-files")?;
+            let session = Session::open(driver).await?;
+            let result = measure(&session, base_url, &program).await;
+            session.close().await;
+            result
+        })
     });
-    if let Err(e) = outcome {
-        panic!("{e}");
-    }
 }
 
 /// Helpers installed in the page: `__frame(t0)` resolves with the ms since `t0` once

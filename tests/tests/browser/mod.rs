@@ -15,6 +15,41 @@ use std::time::{Duration, Instant};
 
 pub type Result<T, E = String> = std::result::Result<T, E>;
 
+/// Runs a browser benchmark when everything it needs is present (the release build,
+/// ChromeDriver, Chromium, and Octave's m-files, which the realistic files are made
+/// of): starts a server on the build and a driver, and awaits `bench` with the server's
+/// base URL and the driver. Panics with the error it returns.
+#[allow(dead_code)] // used by the benchmarks, not by the end-to-end test
+pub fn bench<F>(bench: F)
+where
+    F: for<'a> FnOnce(
+        &'a str,
+        &'a ChromeDriver,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + 'a>>,
+{
+    use shapex_tests::require::{require, Tool};
+    let (Some(dist), Some(driver), Some(chrome), Some(_)) = (
+        require(Tool::AppDist),
+        require(Tool::ChromeDriver),
+        require(Tool::Chromium),
+        require(Tool::OctaveMFiles),
+    ) else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let outcome: Result<()> = runtime.block_on(async {
+        let server = StaticServer::start(&dist)?;
+        let driver = ChromeDriver::start(&driver, &chrome)?;
+        bench(&server.base_url, &driver).await
+    });
+    if let Err(e) = outcome {
+        panic!("{e}");
+    }
+}
+
 /// Serves a `trunk build` output directory over HTTP on a free loopback port.
 pub struct StaticServer {
     server: Arc<tiny_http::Server>,
