@@ -1,11 +1,14 @@
 //! Fuzz target: any bytes, read as UTF-8 (lossily), through `shapex::analyze`
 //! with default options. `analyze` must return for every input without panicking,
-//! hanging or exhausting memory (ARCHITECTURE.md, Invariants). Run with scripts/fuzz.
+//! hanging or exhausting memory (ARCHITECTURE.md, Invariants). And incremental
+//! re-analysis must give the same report: the text is also analysed in a `Session`
+//! that saw it first without its middle third (an edit that inserts that third).
+//! Run with scripts/fuzz.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapex::{Analyzer, Options};
+use shapex::{Analyzer, Options, Session};
 use std::sync::OnceLock;
 
 /// One analyzer for the whole run: building the builtin table is the largest fixed
@@ -20,4 +23,17 @@ fuzz_target!(|data: &[u8]| {
     for d in &report.diagnostics {
         assert!(d.span.start <= d.span.end && d.span.end <= source.len());
     }
+    let boundary = |mut i: usize| {
+        while !source.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (a, b) = (boundary(source.len() / 3), boundary(2 * source.len() / 3));
+    let before = format!("{}{}", &source[..a], &source[b..]);
+    let mut session = Session::default();
+    analyzer.analyze_in(&mut session, &before, &Options::default());
+    let again = analyzer.analyze_in(&mut session, &source, &Options::default());
+    // Debug text, so that a NaN compares equal to itself.
+    assert_eq!(format!("{again:?}"), format!("{report:?}"), "incremental differs");
 });
