@@ -229,10 +229,16 @@ fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> O
     if !study.settled || study.exits.is_empty() {
         return None;
     }
+    // A variable whose shape the loop leaves unknown teaches nothing ("r keeps ? in
+    // every iteration" was 2 in 5 of the notes on the real-code corpus): say nothing.
+    let unknown = Shape::Unknown.display(crate::shape::Notation::Paper);
     let mut parts = Vec::new();
     for name in loops::assigned_names(study, is_temp) {
         let h = loops::shape_history(study, &name);
         let steady = h[1..].windows(2).all(|w| w[0] == w[1]);
+        if h.last() == Some(&unknown) {
+            continue;
+        }
         if h.iter().all(|s| *s == h[0]) {
             parts.push(format!("{name} keeps {} in every iteration", h[0]));
         } else if steady && h[0] == "undefined" {

@@ -447,3 +447,23 @@ fn long_known_size_vectors_are_capped_too() {
     let r = run("s = [2 2 2];\nx = zeros(s);\n");
     assert_eq!(shape_of(&r, "x"), "<2,2,2>");
 }
+
+/// Loop notes (Joisha §9) name what the loop study learned; a variable the loop leaves
+/// unknown is left out, and a note with nothing left is not made.
+#[test]
+fn loop_notes_leave_out_what_stays_unknown() {
+    let notes = |src: &str| -> Vec<String> {
+        run(src)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "shape.loop")
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    let known = notes("a = zeros(2, 3);\nfor i = 1:4\n  a = a + 1;\n  u = load('f');\nend\n");
+    assert_eq!(known.len(), 1, "{known:?}");
+    assert!(known[0].contains("a keeps <2,3>"), "{known:?}");
+    assert!(!known[0].contains('?'), "{known:?}");
+    let unknown = notes("for i = 1:4\n  u = load('f');\nend\n");
+    assert!(unknown.is_empty(), "{unknown:?}");
+}
