@@ -9,7 +9,7 @@ pub mod view;
 
 pub use language::{Language, LanguageInfo, Memo, OptionSpec, Options, DEFAULT_LANG};
 pub use shapex_text::{Diagnostic, LineIndex, Range, Severity, Span, Token, TokenKind};
-pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport};
+pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote};
 pub use view::{Payload, View, ViewSpec};
 
 use serde::{Deserialize, Serialize};

@@ -78,6 +78,17 @@ pub struct StatementReport {
     /// reached", and the CLI's JSON has `"reachable": false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonviable: bool,
+    /// What the symbols in `defs` and `condition` stand for (`n#2`: "the value of n
+    /// (line 7)"), for a reader's hover.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<SymbolNote>,
+}
+
+/// One symbol a statement shows and what it stands for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolNote {
+    pub name: String,
+    pub meaning: String,
 }
 
 impl CheckStatus {
@@ -153,6 +164,9 @@ impl Def {
         }
         if let Some(r) = &s.rule {
             t.push_str(&format!("\nrule: {r}"));
+        }
+        for n in &s.symbols {
+            t.push_str(&format!("\n{}: {}", n.name, n.meaning));
         }
         t
     }

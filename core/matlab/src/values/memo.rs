@@ -219,6 +219,9 @@ fn moved_stmt(s: &StmtResult, by: Place) -> StmtResult {
     for (_, _, origin) in &mut s.effect.evidence {
         *origin = origin.map(|o| by.span(o));
     }
+    for g in &mut s.glossary {
+        g.site = g.site.map(|o| by.span(o));
+    }
     s
 }
 

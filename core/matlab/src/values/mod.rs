@@ -9,6 +9,7 @@
 //! nonviable, as the thesis's error builtins do.
 
 mod eval;
+mod gloss;
 mod loops;
 mod memo;
 mod results;
@@ -18,6 +19,7 @@ mod transfer;
 #[cfg(test)]
 mod tests;
 
+pub use gloss::Gloss;
 pub use memo::FunctionMemo;
 pub use results::{
     analyze_program, analyze_program_with, FunctionResult, ProgramResult, StmtResult,

@@ -2,6 +2,7 @@
 //! what the Report shows: the values it defines, the outcome of its shape rules, and
 //! whether it is reachable.
 
+use super::gloss::{self, Gloss};
 use super::loops::{self, LoopStudy};
 use super::memo::FunctionMemo;
 use super::transfer::{Effect, ValueAnalysis};
@@ -35,6 +36,9 @@ pub struct StmtResult {
     /// For a result taken from a simulated loop iteration: which one (1-based), and the
     /// loop variable's value in it when known (`t = 3`).
     pub iteration: Option<(usize, Option<String>)>,
+    /// What the symbols in its shapes and conditions stand for (filled once the
+    /// function's analysis is complete).
+    pub glossary: Vec<Gloss>,
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +141,7 @@ fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> Funct
             );
         }
     }
+    gloss::gloss_all(&f.body, &mut statements);
     FunctionResult {
         name: f.name.clone(),
         statements,
@@ -346,6 +351,7 @@ pub(super) fn collect(
             effect,
             facts_before: before.map(|env| env.facts),
             iteration: None,
+            glossary: Vec::new(),
         });
         for child in s.children() {
             collect(a, is_temp, flow, child, out);

@@ -6,8 +6,8 @@
 use super::results::{ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule};
 use shapex_dims::Constraint;
-use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport};
-use shapex_text::Span;
+use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport, SymbolNote};
+use shapex_text::{LineIndex, Span};
 use std::collections::HashMap;
 
 /// Fills `statements` (one per source statement) and appends shape diagnostics.
@@ -23,9 +23,11 @@ pub fn fill_report(
             by_origin.entry(s.origin).or_default().push(s);
         }
     }
+    let lines = LineIndex::new(source);
     for st in statements.iter_mut() {
         if let Some(irs) = by_origin.get(&st.span) {
             summarise(st, irs);
+            st.symbols = symbols(st, irs, &lines);
         }
     }
     for d in &result.diagnostics {
@@ -56,6 +58,42 @@ pub fn fill_report(
             }
         }
     }
+}
+
+/// What each symbol the statement shows (in its defs' shapes or its condition) stands
+/// for, with the line it comes from.
+fn symbols(st: &StatementReport, irs: &[&StmtResult], lines: &LineIndex) -> Vec<SymbolNote> {
+    let shown: Vec<&str> = st
+        .defs
+        .iter()
+        .map(|d| d.display.as_str())
+        .chain(st.condition.as_deref())
+        .collect();
+    let mut out: Vec<SymbolNote> = Vec::new();
+    for g in irs.iter().filter(|r| r.viable).flat_map(|r| &r.glossary) {
+        if out.iter().any(|n| n.name == g.name) || !shown.iter().any(|t| mentions(t, &g.name)) {
+            continue;
+        }
+        let meaning = match g.site {
+            Some(site) => format!("{} (line {})", g.meaning, lines.line_col(site.start).line),
+            None => g.meaning.clone(),
+        };
+        out.push(SymbolNote {
+            name: g.name.clone(),
+            meaning,
+        });
+    }
+    out
+}
+
+/// Whether `text` shows the symbol `name` as a whole (`n` is not in `n#2` or `nn`).
+fn mentions(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '#' | '~' | '@' | '.');
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
 }
 
 /// A rule gave up on a number too large to analyse (`cat(1e9, a, b)`): say so, so an

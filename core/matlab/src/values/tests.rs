@@ -467,3 +467,44 @@ fn loop_notes_leave_out_what_stays_unknown() {
     let unknown = notes("for i = 1:4\n  u = load('f');\nend\n");
     assert!(unknown.is_empty(), "{unknown:?}");
 }
+
+/// Every symbol a statement shows says what it stands for and where it comes from, so
+/// a hover can explain `a~j1` or `x_1` (and moving the function keeps the lines right:
+/// see the incremental tests).
+#[test]
+fn shown_symbols_say_what_they_stand_for() {
+    let src = "function y = f(x, c)\n  n = size(x, 1);\n  if c\n    a = ones(2, n);\n  else\n    a = ones(4, n);\n  end\n  k = numel(find(x));\n  y = [a; zeros(k, n)] * x;\nend\n";
+    let r = run(src);
+    let on_line = |line: u32| -> Vec<(String, String)> {
+        r.statements
+            .iter()
+            .filter(|s| s.range.line == line)
+            .flat_map(|s| {
+                s.symbols
+                    .iter()
+                    .map(|n| (n.name.clone(), n.meaning.clone()))
+            })
+            .collect()
+    };
+    assert_eq!(
+        on_line(4),
+        [("x_1".to_string(), "extent 1 of the input x".to_string())]
+    );
+    let last = on_line(9);
+    let meaning = |name: &str| last.iter().find(|(n, _)| n == name).map(|(_, m)| m.clone());
+    assert_eq!(
+        meaning("a~j1").as_deref(),
+        Some("extent 1 of a where paths with different extents meet (line 3)"),
+        "{last:?}"
+    );
+    assert_eq!(
+        meaning("k").as_deref(),
+        Some("the value of k (line 8)"),
+        "{last:?}"
+    );
+    assert_eq!(
+        meaning("x_2").as_deref(),
+        Some("extent 2 of the input x"),
+        "{last:?}"
+    );
+}
