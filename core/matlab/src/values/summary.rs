@@ -153,7 +153,13 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
         .iter()
         .filter(|(_, o)| status(o) == st.check)
         .collect();
-    let conditions: Vec<String> = shown.iter().map(|(s, o)| residual(s, o)).collect();
+    // Each condition once: two rules proven outright both read `true`.
+    let mut conditions: Vec<String> = Vec::new();
+    for c in shown.iter().map(|(s, o)| residual(s, o)) {
+        if !conditions.contains(&c) {
+            conditions.push(c);
+        }
+    }
     if !conditions.is_empty() {
         st.condition = Some(conditions.join(" ∧ "));
     }

@@ -508,3 +508,12 @@ fn shown_symbols_say_what_they_stand_for() {
         "{last:?}"
     );
 }
+
+/// A statement whose rules are all proven outright shows its condition once (it read
+/// `true ∧ true` for `[a; b] * x`).
+#[test]
+fn a_condition_is_shown_once() {
+    let r = run("a = ones(2, 3);\nb = zeros(4, 3);\ny = [a; b] * ones(3, 1);\n");
+    let line3 = r.statements.iter().find(|s| s.range.line == 3);
+    assert_eq!(line3.and_then(|s| s.condition.as_deref()), Some("true"));
+}
