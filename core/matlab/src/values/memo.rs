@@ -5,7 +5,8 @@
 //! whole simulation budget; see `results::analyze_function`), so its result is a
 //! function of three things only:
 //! - its lowered IR, up to where it sits in the file: statement ids and byte offsets
-//!   are taken relative to the function's first statement and first byte;
+//!   are taken relative to its first statement (its own span is left out: the
+//!   analysis never reads it, and a script's is the whole file);
 //! - which of the names it mentions are functions of the file (a call to one is not a
 //!   builtin) and whether a nested function shares its workspace;
 //! - the mode and the lowering's temporary prefix.
@@ -13,7 +14,7 @@
 //! The [`FunctionMemo`] keys results by exactly that, stores them relative, and moves
 //! them to where the function now is. Whatever the memo holds, the result equals a full
 //! analysis: a miss analyses, a hit returns what the same key gave before (the property
-//! test `incremental` in `tests/` edits fixtures at random and compares).
+//! test `incremental` in `tests/`, the fuzz target and an end-to-end test compare).
 //!
 //! When the whole-program analysis lands, a function's key must also hold what it
 //! learns from its callees.
