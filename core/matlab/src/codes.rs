@@ -36,7 +36,7 @@ pub fn explain(code: &str) -> Option<String> {
         ));
     }
     let rule = code.strip_prefix("shape.")?;
-    let rule = Rule::ALL.into_iter().find(|r| r.code() == rule)?;
+    let rule = Rule::ALL.iter().copied().find(|r| r.code() == rule)?;
     Some(format!(
         "A definite shape error under rule {}: the statement needs {}, and that fails for every value of the unknown extents, so the statement always fails.",
         rule.name(),
@@ -58,7 +58,7 @@ mod tests {
         assert!(explain("tame.wild.evalin").unwrap().contains("evalin"));
         assert_eq!(explain("shape.no-such-rule"), None);
         assert_eq!(explain("nonsense"), None);
-        for r in Rule::ALL {
+        for &r in Rule::ALL {
             assert!(!r.code().contains(' '), "{r:?}");
         }
     }

@@ -16,10 +16,25 @@ use shapex_report::CheckStatus;
 pub const SOURCE_PAPER: &str = "Joisha Table 2";
 pub const SOURCE_EXTENSION: &str = "extension: MATLAB semantics";
 
-/// The shape rules by name: Joisha et al.'s Table 2 operators and the extensions MATLAB
-/// needs. A definite error's diagnostic code is `shape.` + [`Rule::code`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rule {
+/// Declares [`Rule`] and [`Rule::ALL`] from one list, so no rule can be left out of
+/// the code registry (`shapex explain`).
+macro_rules! rules {
+    ($($(#[$doc:meta])* $rule:ident,)*) => {
+        /// The shape rules by name: Joisha et al.'s Table 2 operators and the extensions
+        /// MATLAB needs. A definite error's diagnostic code is `shape.` + [`Rule::code`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Rule {
+            $($(#[$doc])* $rule,)*
+        }
+
+        impl Rule {
+            /// Every rule, for the code registry (`shapex explain`).
+            pub const ALL: &'static [Rule] = &[$(Rule::$rule,)*];
+        }
+    };
+}
+
+rules! {
     AssignIndex,
     Broadcast,
     /// The analysis gave up on a number too large to analyse ([`Outcome::capped`]);
@@ -58,46 +73,6 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// Every rule, for the code registry (`shapex explain`).
-    pub const ALL: [Rule; 33] = {
-        use Rule::*;
-        [
-            AssignIndex,
-            Broadcast,
-            Capped,
-            Cat,
-            Colon,
-            Conditional,
-            Create,
-            Delete,
-            Diag,
-            Dims,
-            Elementwise,
-            ElementwiseExpansion,
-            GrowLinear,
-            Horzcat,
-            Index,
-            Mldivide,
-            Mpower,
-            Mrdivide,
-            Mtimes,
-            Permute,
-            Reduce,
-            Repmat,
-            Reshape,
-            Scalar,
-            Square,
-            Squeeze,
-            Subscript,
-            Transpose,
-            Unary,
-            Unknown,
-            Vector,
-            Vertcat,
-            VertcatCharRows,
-        ]
-    };
-
     /// The name shown with the rule (`mtimes`, `elementwise (implicit expansion)`).
     pub fn name(self) -> &'static str {
         use Rule::*;
