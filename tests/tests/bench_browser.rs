@@ -62,13 +62,7 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
     analysed_after(session, 0.0).await?;
     let first = number(session, "data-first-result-ms").await?;
     let before = number(session, "data-analyzed").await?;
-    session
-        .js(
-            "const e = document.querySelector('#editor'); e.value = arguments[0];
-             e.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![json!(program)],
-        )
-        .await?;
+    session.paste(program).await?;
     analysed_after(session, before).await?;
     // One keystroke at a time, spread over the file: a space at the end of a line,
     // inserted as typing does (`insertText` at the caret fires the `input` event).

@@ -120,13 +120,7 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<()> {
     settled_after(session, 0.0).await?;
     session.js(SETUP, vec![]).await?;
     let before = analysed(session).await?;
-    session
-        .js(
-            "const e = document.querySelector('#editor'); e.value = arguments[0];
-             e.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![json!(program)],
-        )
-        .await?;
+    session.paste(program).await?;
     settled_after(session, before).await?;
     let lines = program.lines().count();
     println!("views on a {lines}-line file (target {LINES})");

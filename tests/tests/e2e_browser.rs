@@ -393,13 +393,7 @@ async fn incremental_edits(env: &Env) -> Result<()> {
     let app = env.app().await?;
     app.open(&env.server.base_url).await?;
     // Pasted (typing it would auto-indent), then edited by typing.
-    app.session
-        .js(
-            "const e = document.querySelector('#editor'); e.value = arguments[0];
-             e.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![json!(FUNCTIONS)],
-        )
-        .await?;
+    app.session.paste(FUNCTIONS).await?;
     app.settle().await?;
     // The native analysis runs in the mode the page shows (the default example may
     // have chosen paper mode).
@@ -715,13 +709,7 @@ async fn long_file(env: &Env) -> Result<()> {
     program.push(last.into());
     let program = program.join("\n");
     let before = app.analyzed().await?;
-    app.session
-        .js(
-            "const e = document.querySelector('#editor'); e.value = arguments[0];
-             e.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![json!(program)],
-        )
-        .await?;
+    app.session.paste(&program).await?;
     app.wait_for_analysis(&before, "the error on the last line", on_line(LONG as u32))
         .await?;
     app.settle().await?;

@@ -247,6 +247,19 @@ impl Session {
             .map_err(|e| format!("script failed: {e}\n{script}"))
     }
 
+    /// Replaces the editor's text with `text` at once, as a paste does (typing would
+    /// auto-indent), and lets the app hear it (`input`).
+    #[allow(dead_code)] // not every test binary pastes
+    pub async fn paste(&self, text: &str) -> Result<()> {
+        self.js(
+            "const e = document.querySelector('#editor'); e.value = arguments[0];
+             e.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![json!(text)],
+        )
+        .await
+        .map(drop)
+    }
+
     /// Polls `probe` until it returns `Some`, or fails after `timeout` saying `what`.
     pub async fn wait_until<T, F, Fut>(
         &self,
