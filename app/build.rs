@@ -1,6 +1,8 @@
 //! Embeds the examples gallery at compile time: reads `tests/fixtures/gallery.json`
-//! and writes `gallery_gen.rs` with one `include_str!` per listed file, so a missing
-//! or misspelt example fails the build instead of the page.
+//! and writes `gallery_gen.rs` with each listed file's text, so a missing or misspelt
+//! example fails the build instead of the page. The fixtures' expectations for the
+//! tests (`% expect: …` trailing comments, `% mode:` and `% differential` front
+//! matter) are taken out: a student reads the program, not its test.
 
 use std::{env, fs, path::PathBuf};
 
@@ -10,7 +12,11 @@ struct Entry {
     title: String,
     file: String,
     lang: String,
-    mode: String,
+    /// The examples menu's group (`<optgroup>`): a paper, or "Start here".
+    group: String,
+    /// Language settings the example opens with (`{"mode": "paper"}`).
+    #[serde(default)]
+    settings: std::collections::BTreeMap<String, String>,
     view: String,
     citation: String,
 }
@@ -33,12 +39,37 @@ fn main() {
             .canonicalize()
             .unwrap_or_else(|err| panic!("gallery entry `{}`: {}: {err}", e.id, path.display()));
         println!("cargo:rerun-if-changed={}", path.display());
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("gallery entry `{}`: {}: {err}", e.id, path.display()));
         out.push_str(&format!(
-            "    GalleryEntry {{ id: {:?}, title: {:?}, file: {:?}, lang: {:?}, mode: {:?}, view: {:?}, citation: {:?}, source: include_str!({:?}) }},\n",
-            e.id, e.title, e.file, e.lang, e.mode, e.view, e.citation, path.display().to_string()
+            "    GalleryEntry {{ id: {:?}, title: {:?}, file: {:?}, lang: {:?}, group: {:?}, settings: &{:?}, view: {:?}, citation: {:?}, source: {:?} }},\n",
+            e.id, e.title, e.file, e.lang, e.group, e.settings.iter().collect::<Vec<_>>(), e.view, e.citation, without_expectations(&text)
         ));
     }
     out.push_str("];\n");
     let dest = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join("gallery_gen.rs");
     fs::write(&dest, out).expect("write gallery_gen.rs");
+}
+
+/// The program without the fixture's test annotations (see the module doc).
+fn without_expectations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let front_matter = ["% mode:", "% differential"]
+            .iter()
+            .any(|p| trimmed.starts_with(p));
+        if front_matter {
+            continue;
+        }
+        let code = match line.find("% expect") {
+            // A trailing expectation; a line that is only one goes entirely.
+            Some(at) if line[..at].trim().is_empty() => continue,
+            Some(at) => line[..at].trim_end(),
+            None => line,
+        };
+        out.push_str(code);
+        out.push('\n');
+    }
+    out
 }

@@ -24,6 +24,9 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 pub const DEBOUNCE_MS: u64 = 120;
 /// The "analysing…" indicator appears only when a result takes longer than this.
 pub const BUSY_AFTER_MS: u64 = 200;
+/// Results older than the text are dimmed, and "analysing…" shown, once the text
+/// has changed this long ago without a fresh result (from the edit, debounce included).
+pub const STALE_AFTER_MS: u64 = 300;
 /// An analysis running longer than this is stopped (the worker is restarted).
 pub const BUDGET_MS: u64 = 20_000;
 /// The worker's loader, written by Trunk next to `index.html`.

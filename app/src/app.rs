@@ -2,7 +2,7 @@
 //! example), autosave, debounced analysis, sharing, and the page layout.
 
 use crate::editor::{Editor, ProblemsList};
-use crate::gallery::{self, GALLERY};
+use crate::gallery;
 use crate::state::{Notation, ViewState};
 use crate::views::Views;
 use crate::{analysis, browser, share};
@@ -42,6 +42,18 @@ pub struct Ctx {
     pub example: RwSignal<String>,
     /// The state the current URL fragment encodes, while it still matches.
     pub linked: RwSignal<Option<ViewState>>,
+    /// The user's code that a link or an example replaced: one click brings it back.
+    pub previous: RwSignal<Option<ViewState>>,
+    /// A result for the current text is overdue (shown as "analysing…" while the
+    /// views are dimmed), counted from the edit, not from the request.
+    pub overdue: RwSignal<bool>,
+    /// The fragment Share set last: its `hashchange` is ours, not a link to open.
+    pub own_hash: StoredValue<String>,
+    /// True while the app itself replaces the editor's text (its `input` event is not
+    /// the user replacing the whole text).
+    pub replacing: StoredValue<bool>,
+    /// The legend panel is open.
+    pub legend: RwSignal<bool>,
     pub editor: NodeRef<html::Textarea>,
 }
 
@@ -63,10 +75,20 @@ impl Ctx {
     }
 
     /// Replaces the whole state, including the textarea's text (which is not bound
-    /// reactively, so that typing never resets the caret).
-    pub fn load(&self, s: ViewState) {
+    /// reactively, so that typing never resets the caret). The text is replaced as an
+    /// edit, so Ctrl+Z undoes it; and when the editor held the user's own code (not
+    /// an example as shipped, not the link it came from), that code is set aside in
+    /// [`Ctx::previous`] (and in localStorage) so that nothing is lost.
+    pub fn replace(&self, s: ViewState) {
+        let current = self.snapshot_untracked();
+        if current.code != s.code && self.is_user_work(&current.code) {
+            browser::save_previous(Some(&current));
+            self.previous.set(Some(current));
+        }
         if let Some(el) = self.editor.get_untracked() {
-            el.set_value(&s.code);
+            self.replacing.set_value(true);
+            browser::replace_all_text(&el, &s.code);
+            self.replacing.set_value(false);
         }
         self.code.set(s.code);
         self.lang.set(s.lang);
@@ -76,37 +98,116 @@ impl Ctx {
     }
 
     pub fn load_example(&self, entry: &gallery::GalleryEntry) {
-        self.load(entry.state(self.notation.get_untracked()));
+        self.replace(entry.state(self.notation.get_untracked()));
         self.example.set(entry.id.to_string());
+    }
+
+    /// Brings back the code a replacement set aside (setting aside what replaced it,
+    /// if that was the user's too).
+    pub fn restore_previous(&self) {
+        if let Some(p) = self.previous.get_untracked() {
+            self.previous.set(None);
+            browser::save_previous(None);
+            self.replace(p);
+            self.example.set(String::new());
+        }
+    }
+
+    fn snapshot_untracked(&self) -> ViewState {
+        untrack(|| self.snapshot())
+    }
+
+    /// Whether replacing `code` would lose something: it is not empty, not an example
+    /// as shipped, and not the text of the link the page opened.
+    fn is_user_work(&self, code: &str) -> bool {
+        !code.trim().is_empty()
+            && !gallery::is_example_text(code)
+            && !self
+                .linked
+                .with_untracked(|l| l.as_ref().is_some_and(|l| l.code == code))
     }
 }
 
-/// Where the first state comes from: a share link wins over the autosave, which
-/// wins over the default example. A bad link explains itself in the banner.
-fn initial_state() -> (ViewState, Option<String>, Option<ViewState>, &'static str) {
+/// Where the first state comes from, and what the page says about it.
+struct Start {
+    state: ViewState,
+    /// The textarea's first text when it differs from `state.code`: the autosaved
+    /// work a link replaces, so that the replacement is an edit Ctrl+Z undoes.
+    textarea: Option<String>,
+    banner: Option<String>,
+    linked: Option<ViewState>,
+    previous: Option<ViewState>,
+    example: &'static str,
+}
+
+/// A share link wins over the autosave, which wins over the default example. A link
+/// never costs the user's autosaved work: it is kept one click away, and a damaged
+/// link opens nothing (the banner says why) and leaves the work on screen.
+fn initial_state() -> Start {
     let default = gallery::default_entry();
+    let saved = browser::load_saved();
     let hash = browser::location_hash();
-    if hash.len() > 1 {
-        return match share::decode(&hash) {
-            Ok(s) => (s.clone(), None, Some(s), ""),
-            Err(e) => (
-                default.state(Notation::default()),
-                Some(format!("{e} Showing the default example instead.")),
-                None,
-                default.id,
-            ),
-        };
+    let fallback = |banner: Option<String>| match saved.clone() {
+        Some(s) => Start {
+            state: s,
+            textarea: None,
+            banner,
+            linked: None,
+            previous: browser::load_previous(),
+            example: "",
+        },
+        None => Start {
+            state: default.state(Notation::default()),
+            textarea: None,
+            banner,
+            linked: None,
+            previous: browser::load_previous(),
+            example: default.id,
+        },
+    };
+    if hash.len() <= 1 {
+        return fallback(None);
     }
-    match browser::load_saved() {
-        Some(s) => (s, None, None, ""),
-        None => (default.state(Notation::default()), None, None, default.id),
+    match share::decode(&hash) {
+        Ok(s) => {
+            let kept = saved.filter(|w| {
+                w.code != s.code && !w.code.trim().is_empty() && !gallery::is_example_text(&w.code)
+            });
+            if let Some(w) = &kept {
+                browser::save_previous(Some(w));
+            }
+            Start {
+                textarea: kept.as_ref().map(|w| w.code.clone()),
+                previous: kept.or_else(browser::load_previous),
+                state: s.clone(),
+                banner: None,
+                linked: Some(s),
+                example: "",
+            }
+        }
+        Err(e) => {
+            let what = if saved.is_some() {
+                "Your own code is shown instead."
+            } else {
+                "Showing the default example instead."
+            };
+            fallback(Some(format!("{e} {what}")))
+        }
     }
 }
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (init, banner, linked, example) = initial_state();
-    let initial_code = init.code.clone();
+    let Start {
+        state: init,
+        textarea,
+        banner,
+        linked,
+        previous,
+        example,
+    } = initial_state();
+    let initial_code = textarea.clone().unwrap_or_else(|| init.code.clone());
+    let link_code = textarea.is_some().then(|| init.code.clone());
     let ctx = Ctx {
         code: RwSignal::new(init.code.clone()),
         lang: RwSignal::new(init.lang),
@@ -124,9 +225,30 @@ pub fn App() -> impl IntoView {
         share_url: RwSignal::new(String::new()),
         example: RwSignal::new(example.to_string()),
         linked: RwSignal::new(linked),
+        previous: RwSignal::new(previous),
+        overdue: RwSignal::new(false),
+        own_hash: StoredValue::new(String::new()),
+        replacing: StoredValue::new(false),
+        legend: RwSignal::new(false),
         editor: NodeRef::new(),
     };
     provide_context(ctx);
+    // A link opened over autosaved work: the textarea starts with the work and the
+    // link's text replaces it as an edit once mounted, so Ctrl+Z brings the work back.
+    if let Some(code) = link_code {
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let Some(el) = ctx.editor.get() else {
+                return false;
+            };
+            ctx.replacing.set_value(true);
+            browser::replace_all_text(&el, &code);
+            ctx.replacing.set_value(false);
+            true
+        });
+    }
     analyse_on_change(ctx);
     autosave(ctx);
     follow_hash_changes(ctx);
@@ -137,14 +259,16 @@ pub fn App() -> impl IntoView {
             data-analysis-ms=move || format!("{:.1}", ctx.analysis_ms.get())
             data-first-result-ms=move || ctx.first_result_ms.get().map(|t| format!("{t:.1}")).unwrap_or_default()>
             <Header />
-            <div id="busy" class="busy" role="status" hidden=move || !ctx.busy.get()>"analysing…"</div>
+            <div id="busy" class="busy" role="status" hidden=move || !(ctx.busy.get() || ctx.overdue.get())>"analysing…"</div>
             <div id="banner" role="alert" class="banner" hidden=move || ctx.banner.with(Option::is_none)>
                 <span>{move || ctx.banner.get().unwrap_or_default()}</span>
                 <button class="banner-close" aria-label="Dismiss" on:click=move |_| ctx.banner.set(None)>
                     "×"
                 </button>
             </div>
-            <div class="panes">
+            <Notices />
+            <Legend />
+            <div class="panes" class:stale=move || ctx.overdue.get()>
                 <section class="pane editor-pane" aria-label="Editor">
                     <Editor initial_code=initial_code />
                     <ProblemsList />
@@ -165,6 +289,9 @@ fn analyse_on_change(ctx: Ctx) {
         report: Box::new(move |analysed| {
             let sent_at = analysed.sent_at;
             ctx.analysis_ms.set(analysed.analysis_ms);
+            if ctx.code.with_untracked(|c| *c == analysed.source) {
+                ctx.overdue.set(false);
+            }
             ctx.analysed.set(analysed.source);
             ctx.report.set(analysed.report);
             // Once the views have updated (the next frame), record how long the result
@@ -189,6 +316,7 @@ fn analyse_on_change(ctx: Ctx) {
             let source = ctx.code.get_untracked();
             ctx.report.set(failed_report(&source, &message));
             ctx.analysed.set(source);
+            ctx.overdue.set(false);
             ctx.banner.set(Some(format!(
                 "{FAILED} ({message}). The rest of the app still works: your text is kept, and the next edit is analysed again."
             )));
@@ -197,8 +325,28 @@ fn analyse_on_change(ctx: Ctx) {
         busy: Box::new(move |b| ctx.busy.set(b)),
     });
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    let grace: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     Effect::new(move |_| {
         let source = ctx.code.get();
+        // Once the text has changed, the results on screen belong to an older text:
+        // after a short grace they are dimmed and "analysing…" shows, even while the
+        // user keeps typing (the grace timer is not restarted by later keystrokes).
+        if grace.with_value(Option::is_none) {
+            let handle = set_timeout_with_handle(
+                move || {
+                    grace.set_value(None);
+                    if ctx
+                        .code
+                        .with_untracked(|c| ctx.analysed.with_untracked(|a| a != c))
+                    {
+                        ctx.overdue.set(true);
+                    }
+                },
+                Duration::from_millis(analysis::STALE_AFTER_MS),
+            )
+            .ok();
+            grace.set_value(handle);
+        }
         let options = shapex::Options {
             lang: ctx.lang.get(),
             settings: ctx.settings.get(),
@@ -254,39 +402,104 @@ fn autosave(ctx: Ctx) {
     });
 }
 
-/// Opening another share link in the same tab (or Back) loads it.
+/// Opening another share link in the same tab (or Back) loads it, setting the user's
+/// code aside first; a damaged link opens nothing. The fragment Share itself set is
+/// not a link to open.
 fn follow_hash_changes(ctx: Ctx) {
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = browser::location_hash();
-        if hash.len() <= 1 {
+        let fragment = hash.strip_prefix('#').unwrap_or(&hash);
+        if fragment.is_empty() || ctx.own_hash.with_value(|own| own == fragment) {
             return;
         }
         match share::decode(&hash) {
             Ok(s) => {
                 if s != ctx.snapshot() {
-                    ctx.load(s.clone());
+                    ctx.replace(s.clone());
+                    ctx.example.set(String::new());
                 }
                 ctx.linked.set(Some(s));
                 ctx.banner.set(None);
             }
-            Err(e) => {
-                ctx.banner
-                    .set(Some(format!("{e} Showing the default example instead.")));
-                ctx.load_example(gallery::default_entry());
-            }
+            Err(e) => ctx.banner.set(Some(format!("{e} Your code is unchanged."))),
         }
     });
     on_cleanup(move || handle.remove());
 }
 
+/// Share makes a link to this exact view and copies it; it never changes the text or
+/// the autosave. A program too large for a link is downloaded as a file instead.
 fn share_now(ctx: Ctx) {
     let s = ctx.snapshot();
-    let fragment = share::encode(&s);
-    let url = browser::url_with_fragment(&fragment);
-    ctx.linked.set(Some(s));
-    browser::set_location_hash(&fragment);
-    browser::copy_to_clipboard(&url);
-    ctx.share_url.set(url);
+    match share::link(&s) {
+        Ok(fragment) => {
+            let url = browser::url_with_fragment(&fragment);
+            ctx.own_hash.set_value(fragment.clone());
+            ctx.linked.set(Some(s));
+            browser::set_location_hash(&fragment);
+            browser::copy_to_clipboard(&url);
+            ctx.share_url.set(url);
+        }
+        Err(chars) => {
+            let name = download_name(&s.lang);
+            browser::download(&name, &s.code);
+            ctx.share_url.set(String::new());
+            ctx.banner.set(Some(format!(
+                "This program is too large for a link ({} KB of link data; links hold up to {} KB), so it was downloaded as {name} instead: send the file, and open it with Open file….",
+                chars.div_ceil(1024),
+                share::MAX_LINK_CHARS / 1024
+            )));
+        }
+    }
+}
+
+/// `program.<ext>` with the language's first file extension.
+fn download_name(lang: &str) -> String {
+    let ext = analysis::language(lang)
+        .extensions
+        .first()
+        .copied()
+        .unwrap_or("txt");
+    format!("program.{ext}")
+}
+
+/// Loads a local file into the editor (the other half of sharing a large program),
+/// choosing the language by its extension.
+fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    let name = file.name();
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let lang = ext
+        .and_then(|e| {
+            analysis::languages()
+                .into_iter()
+                .find(|l| l.extensions.contains(&e.as_str()))
+                .map(|l| l.id.to_string())
+        })
+        .unwrap_or_else(|| ctx.lang.get_untracked());
+    let promise = file.text();
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(promise).await;
+        match text.ok().and_then(|t| t.as_string()) {
+            Some(code) => {
+                let mut s = ctx.snapshot();
+                if s.lang != lang {
+                    s.settings.clear();
+                }
+                s.code = code;
+                s.lang = lang;
+                ctx.replace(s);
+                ctx.example.set(String::new());
+                ctx.banner.set(None);
+            }
+            None => ctx
+                .banner
+                .set(Some(format!("{name} could not be read as text."))),
+        }
+        input.set_value("");
+    });
 }
 
 #[component]
@@ -315,6 +528,24 @@ fn Header() -> impl IntoView {
             view! { <option value=id selected=move || ctx.lang.with(|c| c == id)>{l.name}</option> }
         })
         .collect::<Vec<_>>();
+    let example_groups = gallery::groups()
+        .into_iter()
+        .map(|(group, entries)| {
+            let options = entries
+                .into_iter()
+                .map(|e| {
+                    let id = e.id;
+                    view! {
+                        <option value=id title=e.citation selected=move || ctx.example.get() == id>
+                            {e.title}
+                        </option>
+                    }
+                })
+                .collect::<Vec<_>>();
+            view! { <optgroup label=group>{options}</optgroup> }
+        })
+        .collect::<Vec<_>>();
+    let file_input: NodeRef<html::Input> = NodeRef::new();
     view! {
         <header class="top">
             <div class="brand">
@@ -333,7 +564,7 @@ fn Header() -> impl IntoView {
                         let n = if event_target_value(&ev) == "times" { Notation::Times } else { Notation::Paper };
                         ctx.notation.set(n)
                     }>
-                        <option value="paper" selected=move || ctx.notation.get() == Notation::Paper>"<3,4>"</option>
+                        <option value="paper" selected=move || ctx.notation.get() == Notation::Paper>"<3,4> (the paper's)"</option>
                         <option value="times" selected=move || ctx.notation.get() == Notation::Times>"3×4"</option>
                     </select>
                 </label>
@@ -341,22 +572,22 @@ fn Header() -> impl IntoView {
                     <span>"Examples"</span>
                     <select id="examples" on:change=on_example>
                         <option value="" selected=move || gallery::find(&ctx.example.get()).is_none()>"Choose an example…"</option>
-                        {GALLERY
-                            .iter()
-                            .map(|e| {
-                                let id = e.id;
-                                view! {
-                                    <option value=id title=e.citation selected=move || ctx.example.get() == id>
-                                        {e.title}
-                                    </option>
-                                }
-                            })
-                            .collect::<Vec<_>>()}
+                        {example_groups}
                     </select>
                 </label>
-                <div class="share">
+                <div class="actions">
+                    <button id="legend-toggle" aria-controls="legend" aria-expanded=move || ctx.legend.get().to_string()
+                        on:click=move |_| ctx.legend.update(|l| *l = !*l)>"Legend"</button>
+                    <button id="open-file" title="Open a program from a file on this computer"
+                        on:click=move |_| if let Some(i) = file_input.get_untracked() { i.click() }>"Open file…"</button>
+                    <input id="file-input" type="file" hidden node_ref=file_input
+                        aria-label="Program file to open"
+                        on:change=move |_| if let Some(i) = file_input.get_untracked() { open_file(ctx, i) } />
+                    <button id="download" title="Save this program as a file"
+                        on:click=move |_| { let s = ctx.snapshot(); browser::download(&download_name(&s.lang), &s.code); }>"Download"</button>
                     <button id="share" class="primary" on:click=move |_| share_now(ctx)>"Share"</button>
                     <input id="share-url" readonly placeholder="Share makes a link to this exact view"
+                        aria-label="Share link"
                         prop:value=move || ctx.share_url.get()
                         on:focus=move |ev| {
                             use wasm_bindgen::JsCast;
@@ -368,7 +599,8 @@ fn Header() -> impl IntoView {
     }
 }
 
-/// One language option as a select (`<select id="opt-mode">` for MATLAB's semantics).
+/// One language option as a select (`<select id="opt-mode">` for MATLAB's semantics),
+/// with what the chosen value means in words.
 #[component]
 fn OptionControl(spec: shapex::report::OptionSpec) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -383,13 +615,111 @@ fn OptionControl(spec: shapex::report::OptionSpec) -> impl IntoView {
         .iter()
         .map(|&(value, label)| view! { <option value=value selected=move || current() == value>{label}</option> })
         .collect::<Vec<_>>();
+    let help = spec.help.clone();
+    let title = move || {
+        let v = current();
+        help.iter()
+            .find(|(value, _)| *value == v)
+            .map(|(_, h)| h.to_string())
+            .unwrap_or_default()
+    };
     view! {
-        <label class="field">
+        <label class="field" title=title>
             <span>{spec.label}</span>
             <select id=format!("opt-{key}") on:change=move |ev| {
                 let v = event_target_value(&ev);
                 ctx.settings.update(|s| { s.insert(key.to_string(), v); });
             }>{choices}</select>
         </label>
+    }
+}
+
+/// Notes above the panes that need no hover: the user's code set aside by a link or
+/// an example (one click restores it), and every option not at its default, in words,
+/// with a way back to the default (a paper example's MATLAB 5 semantics).
+#[component]
+fn Notices() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let language = ctx.language();
+    let restore = move || {
+        ctx.previous.with(|p| {
+            p.as_ref().map(|p| {
+                let lines = p.code.lines().count();
+                view! {
+                    <div class="notice" id="previous-notice" role="status">
+                        <span>{format!("Your previous code ({lines} lines) was set aside when this program was opened.")}</span>
+                        <button id="restore-previous" on:click=move |_| ctx.restore_previous()>"Restore your previous code"</button>
+                        <button class="notice-close" aria-label="Forget the previous code" title="Forget it"
+                            on:click=move |_| { ctx.previous.set(None); browser::save_previous(None); }>"×"</button>
+                    </div>
+                }
+            })
+        })
+    };
+    let options = move || {
+        language.with(|l| {
+            l.options
+                .iter()
+                .filter_map(|o| {
+                    let value = ctx.settings.with(|s| s.get(o.key).cloned())?;
+                    if value == o.default_value() {
+                        return None;
+                    }
+                    let label = o.choices.iter().find(|c| c.0 == value)?.1;
+                    let help = o.help.iter().find(|h| h.0 == value).map_or("", |h| h.1);
+                    let (key, default) = (o.key, o.default_value());
+                    let default_label = o.choices.first().map_or("", |c| c.1);
+                    Some(view! {
+                        <div class="notice" id=format!("option-notice-{key}") role="status">
+                            <span><b>{format!("{}: {label}.", o.label)}</b>" "{help}</span>
+                            <button on:click=move |_| ctx.settings.update(|s| { s.insert(key.to_string(), default.to_string()); })>
+                                {format!("Use {default_label}")}
+                            </button>
+                        </div>
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! { <div class="notices">{restore}{options}</div> }
+}
+
+/// The legend: what the colours, the notations, π, run-time checks and the minted
+/// symbols mean, readable without hovering (a projector, a touch screen) and printable.
+#[component]
+fn Legend() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <section id="legend" class="legend" aria-label="Legend" hidden=move || !ctx.legend.get()>
+            <div class="legend-head">
+                <h2>"Legend"</h2>
+                <button onclick="window.print()" title="Print the legend">"Print"</button>
+                <button class="notice-close" aria-label="Close the legend" on:click=move |_| ctx.legend.set(false)>"×"</button>
+            </div>
+            <dl>
+                <dt><span class="note check-proven">"c <3,4>"</span></dt>
+                <dd>"Green: the statement's shape condition is proven — it holds on every run, so no run-time check is needed."</dd>
+                <dt><span class="note check-runtime">"c <m,n>"</span></dt>
+                <dd>"Amber: a run-time check — whether the statement fails depends on sizes only known when the program runs. The Checks view shows the condition that is still checked (▶)."</dd>
+                <dt><span class="note check-error">"c illegal"</span></dt>
+                <dd>"Red: a definite shape error — the statement fails on every run that reaches it. Later lines that use its result are not checked again."</dd>
+                <dt><span class="note check-none">"c <1,1>"</span></dt>
+                <dd>"Grey: the statement has no shape condition (an assignment of a known value)."</dd>
+                <dt><span class="note unreached">"not reached"</span></dt>
+                <dd>"No run reaches the statement: a branch that cannot be taken, or code after a definite error."</dd>
+                <dt><code>"<3,4>"</code>" or "<code>"3×4"</code></dt>
+                <dd>"A shape: 3 rows and 4 columns. <3,4> is the notation of Joisha et al. (2000); 3×4 is the familiar one (the Notation control switches every view)."</dd>
+                <dt><code>"?"</code></dt>
+                <dd>"An unknown shape (or unknown rank): the analysis cannot know it, and claims nothing about it."</dd>
+                <dt><code>"m, n, x_1, ?₁"</code></dt>
+                <dd>"Symbols stand for sizes known only at run time: a variable's value (n), an extent of an input (x_1 is the number of rows of x), or a size the analysis met (?₁, explained where it appears: hover a shape, or read the tooltip of a table cell)."</dd>
+                <dt><code>"π / illegal"</code></dt>
+                <dd>"The paper's illegal shape π: the value of a statement that always fails."</dd>
+                <dt><code>"θ"</code></dt>
+                <dd>"A conformance condition: what must hold of the sizes for the statement not to fail (e.g. p2 == q1 for a matrix product)."</dd>
+                <dt>"Semantics"</dt>
+                <dd>"Modern (R2016b+): arrays of compatible sizes broadcast (implicit expansion). Paper (MATLAB 5, strict): Joisha et al.'s rules, where element-wise operands must have equal shapes or one must be a scalar."</dd>
+            </dl>
+        </section>
     }
 }

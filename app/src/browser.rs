@@ -4,8 +4,11 @@
 
 use crate::state::ViewState;
 use leptos::prelude::window;
+use wasm_bindgen::JsCast;
 
 const STORAGE_KEY: &str = "shapex.state.v1";
+/// The user's code that a link or an example replaced, one click from coming back.
+const PREVIOUS_KEY: &str = "shapex.previous.v1";
 
 pub fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
@@ -42,16 +45,97 @@ pub fn url_with_fragment(fragment: &str) -> String {
 }
 
 pub fn load_saved() -> Option<ViewState> {
-    let storage = window().local_storage().ok()??;
-    let json = storage.get_item(STORAGE_KEY).ok()??;
-    serde_json::from_str(&json).ok()
+    load(STORAGE_KEY)
 }
 
 pub fn save(state: &ViewState) {
-    if let (Ok(Some(storage)), Ok(json)) = (window().local_storage(), serde_json::to_string(state))
-    {
-        let _ = storage.set_item(STORAGE_KEY, &json);
+    store(STORAGE_KEY, Some(state));
+}
+
+/// The code a replacement set aside ([`save_previous`]), if any.
+pub fn load_previous() -> Option<ViewState> {
+    load(PREVIOUS_KEY)
+}
+
+pub fn save_previous(state: Option<&ViewState>) {
+    store(PREVIOUS_KEY, state);
+}
+
+fn load(key: &str) -> Option<ViewState> {
+    let storage = window().local_storage().ok()??;
+    let json = storage.get_item(key).ok()??;
+    serde_json::from_str(&json).ok()
+}
+
+fn store(key: &str, state: Option<&ViewState>) {
+    let Ok(Some(storage)) = window().local_storage() else {
+        return;
+    };
+    match state.map(serde_json::to_string) {
+        Some(Ok(json)) => {
+            let _ = storage.set_item(key, &json);
+        }
+        _ => {
+            let _ = storage.remove_item(key);
+        }
     }
+}
+
+/// Offers `text` as a file download named `name` (a program too large for a link).
+pub fn download(name: &str, text: &str) -> bool {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/plain;charset=utf-8");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return false;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return false;
+    };
+    let anchor = leptos::prelude::document()
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    let Some(a) = anchor else {
+        return false;
+    };
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // The click has started the download; the URL may go once this task ends.
+    leptos::prelude::set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
+    true
+}
+
+/// Replaces the textarea's whole text through the browser's editing commands, so the
+/// replacement joins the native undo stack and Ctrl+Z brings the old text back.
+/// Falls back to assigning the value (no undo) where the command is unavailable.
+pub fn replace_all_text(el: &web_sys::HtmlTextAreaElement, text: &str) {
+    if el.value() == text {
+        return;
+    }
+    let _ = el.focus();
+    el.select();
+    // insertText of "" deletes; of a text, replaces the selection with it.
+    let done = if text.is_empty() {
+        leptos::prelude::document()
+            .dyn_into::<web_sys::HtmlDocument>()
+            .ok()
+            .and_then(|d| d.exec_command("delete").ok())
+            .unwrap_or(false)
+    } else {
+        insert_text_at_caret(text)
+    };
+    if !done || el.value() != text {
+        el.set_value(text);
+    }
+    let _ = el.set_selection_range(0, 0);
+    el.set_scroll_top(0);
 }
 
 /// Best effort: the clipboard may be unavailable (insecure origin, permissions).
@@ -62,7 +146,6 @@ pub fn copy_to_clipboard(text: &str) {
 /// Inserts text at the caret through the browser's editing commands, so the
 /// insertion joins the textarea's native undo stack (assigning `value` would not).
 pub fn insert_text_at_caret(text: &str) -> bool {
-    use wasm_bindgen::JsCast;
     leptos::prelude::document()
         .dyn_into::<web_sys::HtmlDocument>()
         .ok()

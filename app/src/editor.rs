@@ -71,6 +71,7 @@ pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
 #[component]
 pub fn Editor(initial_code: String) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let language = ctx.language();
     let index = Memo::new(move |_| ctx.code.with(|c| model::LineIndex::new(c)));
     // The scroller's (scrollTop, clientHeight), measured once per frame while scrolling.
     let viewport = RwSignal::new((0.0, 1000.0));
@@ -79,14 +80,21 @@ pub fn Editor(initial_code: String) -> impl IntoView {
         let total = index.with(model::LineIndex::len);
         model::window(previous, top - PAD, height, LH, total, OVERSCAN)
     });
+    // How lines of the analysed text moved in the current one: notes and markers of
+    // an older result follow their lines, and lines being edited show none.
+    let shift = Memo::new(move |_| {
+        ctx.analysed
+            .with(|old| ctx.code.with(|new| model::LineShift::between(old, new)))
+    });
     let lines = Memo::new(move |_| {
         let notation = ctx.notation.get();
         let range = range.get();
+        let shift = shift.get();
         ctx.lang.with(|lang| {
             ctx.code.with(|c| {
                 index.with(|i| {
                     ctx.report
-                        .with(|r| model::editor_lines(c, i, range, lang, r, notation))
+                        .with(|r| model::editor_lines(c, i, range, lang, r, notation, &shift))
                 })
             })
         })
@@ -132,9 +140,17 @@ pub fn Editor(initial_code: String) -> impl IntoView {
         format!("padding-top: {}px; --digits: {digits}ch", first_px())
     };
 
+    // Esc, then Tab, leaves the editor (Tab alone indents): the keyboard way out.
+    let escaped = StoredValue::new(false);
     let on_keydown = move |ev: web_sys::KeyboardEvent| {
         let plain = !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key() && !ev.shift_key();
-        match ev.key().as_str() {
+        let key = ev.key();
+        if escaped.get_value() && key == "Tab" {
+            escaped.set_value(false);
+            return;
+        }
+        escaped.set_value(key == "Escape");
+        match key.as_str() {
             "Tab" if plain => {
                 ev.prevent_default();
                 browser::insert_text_at_caret("    ");
@@ -194,14 +210,22 @@ pub fn Editor(initial_code: String) -> impl IntoView {
                     <textarea
                         id="editor"
                         node_ref=ctx.editor
-                        aria-label="MATLAB source"
+                        aria-label=move || language.with(|l| format!("{} source (Esc then Tab leaves the editor)", l.name))
                         spellcheck="false"
                         autocomplete="off"
                         autocapitalize="off"
                         wrap="off"
                         prop:value=initial_code
                         on:input=move |ev| {
-                            ctx.code.set(event_target_value(&ev));
+                            let new = event_target_value(&ev);
+                            // A paste over the whole text is a new program: it takes the
+                            // language's default settings (not an example's paper mode).
+                            let whole = !ctx.replacing.get_value()
+                                && ctx.code.with_untracked(|old| model::replaces_whole_text(old, &new));
+                            if whole && ctx.settings.with_untracked(|s| !s.is_empty()) {
+                                ctx.settings.set(Default::default());
+                            }
+                            ctx.code.set(new);
                             ctx.example.set(String::new());
                         }
                         on:keydown=on_keydown
@@ -268,7 +292,8 @@ pub fn ProblemsList() -> impl IntoView {
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
-                    let help = d.help.clone();
+                    let notation = ctx.notation.get();
+                    let help = d.help.as_deref().map(|h| notation.rewrite(h));
                     view! {
                         <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
                             data-code=d.code.clone() title=help tabindex="0"
@@ -276,16 +301,31 @@ pub fn ProblemsList() -> impl IntoView {
                             on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
                             <span class="pos">{format!("{line}:{col}")}</span>
                             " "<span class=format!("sev sev-{sev}")>{sev}</span>
-                            " "<span class="msg">{d.message.clone()}</span>
+                            " "<span class="msg">{notation.rewrite(&d.message)}</span>
                         </li>
                     }
                 })
                 .collect::<Vec<_>>()
         })
     };
+    // A verdict about an older text is not shown as the current one.
+    let fresh = move || ctx.code.with(|c| ctx.analysed.with(|a| a == c));
     let (status_text, status_class) = (
-        move || ctx.report.with(model::status).0,
-        move || format!("status status-{}", ctx.report.with(model::status).1),
+        move || {
+            if fresh() {
+                ctx.report.with(model::status).0
+            } else {
+                "analysing…".to_string()
+            }
+        },
+        move || {
+            let class = if fresh() {
+                ctx.report.with(model::status).1
+            } else {
+                "pending"
+            };
+            format!("status status-{class}")
+        },
     );
     view! {
         <div class="problems">

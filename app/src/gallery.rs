@@ -11,7 +11,10 @@ pub struct GalleryEntry {
     /// Path relative to `tests/fixtures`.
     pub file: &'static str,
     pub lang: &'static str,
-    pub mode: &'static str,
+    /// The examples menu's group: a paper, or "Start here".
+    pub group: &'static str,
+    /// Language settings the example opens with (a paper's MATLAB 5 semantics).
+    pub settings: &'static [(&'static str, &'static str)],
     pub view: &'static str,
     pub citation: &'static str,
     pub source: &'static str,
@@ -19,8 +22,8 @@ pub struct GalleryEntry {
 
 include!(concat!(env!("OUT_DIR"), "/gallery_gen.rs"));
 
-/// The example shown on a first visit and after a damaged link.
-pub const DEFAULT_ID: &str = "joisha-example3";
+/// The example shown on a first visit: a modern MATLAB shape bug with its fix.
+pub const DEFAULT_ID: &str = "start-here";
 
 pub fn find(id: &str) -> Option<&'static GalleryEntry> {
     GALLERY.iter().find(|e| e.id == id)
@@ -30,14 +33,33 @@ pub fn default_entry() -> &'static GalleryEntry {
     find(DEFAULT_ID).unwrap_or(&GALLERY[0])
 }
 
+/// The menu's groups in order of first appearance, each with its entries.
+pub fn groups() -> Vec<(&'static str, Vec<&'static GalleryEntry>)> {
+    let mut out: Vec<(&str, Vec<&GalleryEntry>)> = Vec::new();
+    for e in GALLERY {
+        match out.iter_mut().find(|(g, _)| *g == e.group) {
+            Some((_, list)) => list.push(e),
+            None => out.push((e.group, vec![e])),
+        }
+    }
+    out
+}
+
+/// Whether `code` is an example's text as shipped (so replacing it loses nothing).
+pub fn is_example_text(code: &str) -> bool {
+    let code = code.trim();
+    GALLERY.iter().any(|e| e.source.trim() == code)
+}
+
 impl GalleryEntry {
     /// The editor state this example opens with; the language takes defaults for
     /// settings the index leaves out (and views it does not offer).
     pub fn state(&self, notation: crate::state::Notation) -> ViewState {
-        let mut settings = std::collections::BTreeMap::new();
-        if !self.mode.is_empty() {
-            settings.insert("mode".to_string(), self.mode.to_string());
-        }
+        let settings = self
+            .settings
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         ViewState {
             code: self.source.to_string(),
             lang: self.lang.to_string(),
@@ -54,8 +76,13 @@ mod tests {
     use crate::state::Notation;
 
     #[test]
-    fn default_example_is_joisha_example3_and_every_entry_has_source() {
-        assert_eq!(default_entry().id, "joisha-example3");
+    fn default_example_is_modern_and_every_entry_has_source() {
+        let d = default_entry();
+        assert_eq!(d.id, "start-here");
+        assert!(
+            d.settings.is_empty(),
+            "the first screen uses today's MATLAB"
+        );
         let languages = crate::analysis::languages();
         for e in GALLERY {
             let lang = languages
@@ -85,5 +112,29 @@ mod tests {
         assert_eq!(s.view, "checks");
         assert_eq!(s.lang, "matlab");
         assert!(s.code.contains("c = a*b;"));
+    }
+
+    #[test]
+    fn groups_keep_order_and_every_entry() {
+        let groups = groups();
+        assert_eq!(groups[0].0, "Start here");
+        assert_eq!(
+            groups.iter().map(|g| g.1.len()).sum::<usize>(),
+            GALLERY.len()
+        );
+    }
+
+    #[test]
+    fn the_default_example_has_a_definite_error_with_a_fix() {
+        let d = default_entry();
+        let report = shapex::analyze(d.source, &shapex::Options::new(d.lang));
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .any(|x| x.code.starts_with("shape.mtimes")),
+            "{:?}",
+            report.diagnostics
+        );
     }
 }

@@ -128,9 +128,91 @@ pub fn window(
     first.saturating_sub(overscan)..(last + overscan).min(total)
 }
 
+/// Where the lines of an analysed text are in the current text, so that an older
+/// result's notes and markers follow their lines while a new result is pending. Lines
+/// before the edit keep their number, lines after it move by `delta`, and lines the
+/// edit touched have no place (their notes are not shown: they would be about text
+/// that is no longer there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineShift {
+    /// Lines 1..=`kept` are unchanged and in place.
+    kept: u32,
+    /// Old lines from this one on are unchanged and move by `delta`.
+    tail: u32,
+    delta: i64,
+}
+
+impl LineShift {
+    /// No change: every line in place.
+    pub const SAME: LineShift = LineShift {
+        kept: u32::MAX,
+        tail: u32::MAX,
+        delta: 0,
+    };
+
+    /// How lines of `old` moved in `new`, from the common prefix and suffix (one
+    /// linear scan; an edit is one contiguous change between them).
+    pub fn between(old: &str, new: &str) -> LineShift {
+        if old == new {
+            return LineShift::SAME;
+        }
+        let (a, b) = (old.as_bytes(), new.as_bytes());
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let room = a.len().min(b.len()) - prefix;
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(room)
+            .take_while(|(x, y)| x == y)
+            .count();
+        let newlines = |s: &[u8]| s.iter().filter(|&&c| c == b'\n').count() as i64;
+        // Lines wholly before the first changed byte.
+        let kept = newlines(&a[..prefix]) as u32;
+        // The first unchanged byte after the change; its line is unchanged only if the
+        // change ended at a line start.
+        let end = a.len() - suffix;
+        let at_line_start = end == 0 || a[end - 1] == b'\n';
+        let tail = 1 + newlines(&a[..end]) as u32 + u32::from(!at_line_start);
+        LineShift {
+            kept,
+            tail,
+            delta: newlines(b) - newlines(a),
+        }
+    }
+
+    /// The current line of old 1-based line `line`, if it was not edited.
+    pub fn map(&self, line: u32) -> Option<u32> {
+        if line <= self.kept {
+            Some(line)
+        } else if line >= self.tail {
+            u32::try_from(line as i64 + self.delta).ok()
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether `new` replaces the whole of `old` (a paste over everything, a first text
+/// in an empty editor): at most 2% of `old` (or a few bytes, such as a final `;\n`)
+/// survives at its start and end.
+pub fn replaces_whole_text(old: &str, new: &str) -> bool {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    prefix + suffix <= (a.len() / 50).max(4) && old != new
+}
+
 /// Builds the editor lines with 0-based indices in `range` (clamped to the text).
-/// `report` may lag behind `source` by one keystroke's debounce, so every position
-/// from it is clamped.
+/// `report` may be about an older text: `shift` moves its lines to where they are
+/// now (and hides those being edited), and every position from it is clamped.
 pub fn editor_lines(
     source: &str,
     index: &LineIndex,
@@ -138,6 +220,7 @@ pub fn editor_lines(
     lang: &str,
     report: &Report,
     notation: Notation,
+    shift: &LineShift,
 ) -> Vec<LineModel> {
     let count = index.len();
     let range = range.start.min(count)..range.end.min(count);
@@ -145,7 +228,14 @@ pub fn editor_lines(
     let mut lines: Vec<LineModel> = range
         .map(|i| LineModel {
             no: i as u32 + 1,
-            segs: paint_line(index.line(source, i), i as u32 + 1, lang, report),
+            segs: paint_line(
+                index.line(source, i),
+                i as u32 + 1,
+                lang,
+                report,
+                shift,
+                notation,
+            ),
             notes: Vec::new(),
             marker: None,
         })
@@ -157,25 +247,28 @@ pub fn editor_lines(
         i.checked_sub(first).filter(|k| *k < painted)
     };
     for d in &report.diagnostics {
-        let Some(k) = slot(d.range.line) else {
+        let Some(k) = shift.map(d.range.line).and_then(slot) else {
             continue;
         };
         let m = &mut lines[k].marker;
         *m = Some(match m.take() {
-            None => (d.severity.as_str(), d.message.clone()),
+            None => (d.severity.as_str(), notation.rewrite(&d.message)),
             Some((cls, msg)) => {
                 let worse = if cls == "error" {
                     cls
                 } else {
                     d.severity.as_str()
                 };
-                (worse, format!("{msg}\n{}", d.message))
+                (worse, format!("{msg}\n{}", notation.rewrite(&d.message)))
             }
         });
     }
     for s in &report.statements {
-        // Notes of lines past the end are dropped, not clamped.
-        let i = s.range.line.max(1) as usize - 1;
+        // Notes of lines past the end (or being edited) are dropped, not clamped.
+        let Some(no) = shift.map(s.range.line) else {
+            continue;
+        };
+        let i = no.max(1) as usize - 1;
         let Some(line) = i.checked_sub(first).and_then(|k| lines.get_mut(k)) else {
             continue;
         };
@@ -204,20 +297,20 @@ pub fn editor_lines(
         }
     }
     for line in &mut lines {
-        cap_notes(line, report);
+        cap_notes(line, report, shift);
     }
     lines
 }
 
 /// Keeps [`MAX_NOTES`] notes on a line and counts the others in a last one.
-fn cap_notes(line: &mut LineModel, report: &Report) {
+fn cap_notes(line: &mut LineModel, report: &Report, shift: &LineShift) {
     if line.notes.len() <= MAX_NOTES {
         return;
     }
     let defs: usize = report
         .statements
         .iter()
-        .filter(|s| s.range.line == line.no && !s.nonviable)
+        .filter(|s| shift.map(s.range.line) == Some(line.no) && !s.nonviable)
         .map(|s| s.defs.len())
         .sum();
     line.notes.truncate(MAX_NOTES);
@@ -233,7 +326,14 @@ fn cap_notes(line: &mut LineModel, report: &Report) {
 
 /// Splits a line into runs of equal (token kind, diagnostic) so that diagnostics
 /// become wavy underlines with their message as the title.
-fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg> {
+fn paint_line(
+    text: &str,
+    line_no: u32,
+    lang: &str,
+    report: &Report,
+    shift: &LineShift,
+    notation: Notation,
+) -> Vec<Seg> {
     let chars: Vec<char> = text.chars().collect();
     let mut kind = vec![TokenKind::Space; chars.len()];
     let byte_to_char: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
@@ -251,8 +351,13 @@ fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg>
     let mut diag: Vec<Option<usize>> = vec![None; chars.len()];
     let mut trailing: Option<usize> = None;
     for (k, d) in report.diagnostics.iter().enumerate() {
-        let r = d.range;
-        if line_no < r.line || line_no > r.end_line.max(r.line) {
+        let mut r = d.range;
+        let (Some(first), Some(last)) = (shift.map(r.line), shift.map(r.end_line.max(r.line)))
+        else {
+            continue;
+        };
+        (r.line, r.end_line) = (first, last);
+        if line_no < r.line || line_no > r.end_line {
             continue;
         }
         let a = if line_no == r.line {
@@ -283,6 +388,7 @@ fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg>
                 kind[start].class(),
                 diag[start],
                 report,
+                notation,
             ));
             start = i;
         }
@@ -290,7 +396,7 @@ fn paint_line(text: &str, line_no: u32, lang: &str, report: &Report) -> Vec<Seg>
     if let Some(k) = trailing {
         // A diagnostic at the end of the line (e.g. "missing `)`") gets one
         // underlined blank so it stays visible.
-        segs.push(seg(" ".into(), "tok-space", Some(k), report));
+        segs.push(seg(" ".into(), "tok-space", Some(k), report, notation));
     }
     segs
 }
@@ -304,7 +410,13 @@ fn worse(current: Option<usize>, candidate: usize, report: &Report) -> Option<us
     }
 }
 
-fn seg(text: String, token_class: &str, diag: Option<usize>, report: &Report) -> Seg {
+fn seg(
+    text: String,
+    token_class: &str,
+    diag: Option<usize>,
+    report: &Report,
+    notation: Notation,
+) -> Seg {
     match diag {
         None => Seg {
             text,
@@ -316,7 +428,7 @@ fn seg(text: String, token_class: &str, diag: Option<usize>, report: &Report) ->
             Seg {
                 text,
                 class: format!("{token_class} diag diag-{}", d.severity.as_str()),
-                title: Some(format!("{} [{}]", d.message, d.code)),
+                title: Some(format!("{} [{}]", notation.rewrite(&d.message), d.code)),
             }
         }
     }
@@ -582,7 +694,78 @@ pub(crate) mod tests {
 
     fn all_lines(src: &str, report: &Report, notation: Notation) -> Vec<LineModel> {
         let index = LineIndex::new(src);
-        editor_lines(src, &index, 0..index.len(), "matlab", report, notation)
+        editor_lines(
+            src,
+            &index,
+            0..index.len(),
+            "matlab",
+            report,
+            notation,
+            &LineShift::SAME,
+        )
+    }
+
+    #[test]
+    fn line_shift_moves_lines_after_an_edit_and_hides_edited_ones() {
+        let old = "a\nb\nc\nd\n";
+        // Two lines inserted at the start of line 3.
+        let s = LineShift::between(old, "a\nb\nx\ny\nc\nd\n");
+        assert_eq!(
+            (1..=4).map(|l| s.map(l)).collect::<Vec<_>>(),
+            [Some(1), Some(2), Some(5), Some(6)]
+        );
+        // A character typed in line 2: only line 2 loses its notes.
+        let s = LineShift::between(old, "a\nbz\nc\nd\n");
+        assert_eq!(
+            (1..=4).map(|l| s.map(l)).collect::<Vec<_>>(),
+            [Some(1), None, Some(3), Some(4)]
+        );
+        // Line 1 deleted.
+        let s = LineShift::between(old, "b\nc\nd\n");
+        assert_eq!(s.map(2), Some(1));
+        assert_eq!(s.map(4), Some(3));
+        assert_eq!(LineShift::between(old, old).map(3), Some(3));
+        // Every mapped line has the same text in the new source.
+        let new = "a\nb\nq\nc\nd\n";
+        let s = LineShift::between(old, new);
+        let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+        for l in 1..=o.len() as u32 {
+            if let Some(m) = s.map(l) {
+                assert_eq!(o[l as usize - 1], n[m as usize - 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn stale_notes_follow_their_lines() {
+        let old = "a = rand(3,2);\nc = a*b;\nd = 1;";
+        let new = "% a comment\n% another\na = rand(3,2);\nc = a*b;\nd = 1;";
+        let index = LineIndex::new(new);
+        let shift = LineShift::between(old, new);
+        let lines = editor_lines(
+            new,
+            &index,
+            0..index.len(),
+            "matlab",
+            &fake_report(),
+            Notation::Paper,
+            &shift,
+        );
+        assert!(lines[0].notes.is_empty() && lines[1].notes.is_empty());
+        assert!(lines[2].notes.iter().any(|n| n.text.starts_with("a ")));
+        assert!(lines[3].notes.iter().any(|n| n.text.starts_with("c ")));
+        assert!(lines[3].marker.is_some() || fake_report().diagnostics.is_empty());
+    }
+
+    #[test]
+    fn pasting_over_everything_replaces_the_whole_text() {
+        assert!(replaces_whole_text("a = 1;\nb = 2;\n", "x = zeros(3);\n"));
+        assert!(replaces_whole_text("", "x = 1;"));
+        assert!(!replaces_whole_text(
+            "a = 1;\nb = 2;\n",
+            "a = 1;\nb = 2;\nc"
+        ));
+        assert!(!replaces_whole_text("abc", "abc"));
     }
 
     #[test]
@@ -602,10 +785,27 @@ pub(crate) mod tests {
         let src = "a = rand(3,2);\nc = a*b;\nd = 1;";
         let index = LineIndex::new(src);
         let whole = all_lines(src, &fake_report(), Notation::Paper);
-        let part = editor_lines(src, &index, 1..2, "matlab", &fake_report(), Notation::Paper);
+        let same = &LineShift::SAME;
+        let part = editor_lines(
+            src,
+            &index,
+            1..2,
+            "matlab",
+            &fake_report(),
+            Notation::Paper,
+            same,
+        );
         assert_eq!(part.len(), 1);
         assert_eq!(part[0], whole[1]);
-        let clamped = editor_lines(src, &index, 2..9, "matlab", &fake_report(), Notation::Paper);
+        let clamped = editor_lines(
+            src,
+            &index,
+            2..9,
+            "matlab",
+            &fake_report(),
+            Notation::Paper,
+            same,
+        );
         assert_eq!(clamped, whole[2..]);
         let hovers = hover_targets(src, &index, &part);
         assert!(hovers.iter().all(|h| h.line == 2) && !hovers.is_empty());

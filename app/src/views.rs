@@ -168,7 +168,8 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
             }
             Some(Payload::AnnotatedSource(a)) => {
                 // Notes refer to the text that was analysed, not to newer keystrokes.
-                let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, a));
+                let notation = ctx.notation.get();
+                let lines = ctx.analysed.with_untracked(|c| annotated_lines(c, a, notation));
                 view! { <Listing lines=lines empty=empty /> }.into_any()
             }
             Some(Payload::Graph(g)) => view! {
@@ -281,7 +282,13 @@ fn text_lines(text: &str, marker: Option<&str>) -> Vec<ListingLine> {
         .collect()
 }
 
-fn annotated_lines(source: &str, a: &view::AnnotatedSource) -> Vec<ListingLine> {
+/// The annotated source as listing lines; notes (not the user's code) are written in
+/// the chosen notation.
+fn annotated_lines(
+    source: &str,
+    a: &view::AnnotatedSource,
+    notation: shapex::report::Notation,
+) -> Vec<ListingLine> {
     let classes: std::collections::HashMap<&str, &str> = a
         .notes
         .iter()
@@ -289,9 +296,9 @@ fn annotated_lines(source: &str, a: &view::AnnotatedSource) -> Vec<ListingLine> 
         .collect();
     a.render(source)
         .lines()
-        .map(|l| {
-            let class = classes.get(l.trim_start()).copied().unwrap_or("code-line");
-            (l.to_string(), class)
+        .map(|l| match classes.get(l.trim_start()) {
+            Some(&class) => (notation.rewrite(l), class),
+            None => (l.to_string(), "code-line"),
         })
         .collect()
 }
@@ -453,15 +460,17 @@ fn DiagnosticDetails() -> impl IntoView {
                 .map(|d| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
+                    let notation = ctx.notation.get();
                     view! {
-                        <li class=format!("detail {sev}") on:click=move |_| jump_to(ctx, line, col)>
+                        <li class=format!("detail {sev}") tabindex="0" on:click=move |_| jump_to(ctx, line, col)
+                            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
                             <div class="detail-head">
                                 <span class=format!("sev sev-{sev}")>{sev}</span>
                                 <code>{d.code.clone()}</code>
                                 <span class="pos">{format!("line {line}, column {col}")}</span>
                             </div>
-                            <div class="msg">{d.message.clone()}</div>
-                            {d.help.clone().map(|h| view! { <div class="help">{h}</div> })}
+                            <div class="msg">{notation.rewrite(&d.message)}</div>
+                            {d.help.as_deref().map(|h| view! { <div class="help">{notation.rewrite(h)}</div> })}
                         </li>
                     }
                 })

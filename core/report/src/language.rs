@@ -78,6 +78,9 @@ pub struct OptionSpec {
     pub label: &'static str,
     /// (value, label); the first is the default.
     pub choices: Vec<(&'static str, &'static str)>,
+    /// (value, what it means in a sentence), shown beside the control and when a value
+    /// other than the default is in force.
+    pub help: Vec<(&'static str, &'static str)>,
 }
 
 impl OptionSpec {

@@ -122,6 +122,57 @@ pub enum Notation {
     Times,
 }
 
+impl Notation {
+    /// Rewrites the shape tuples in a message (`<3,4>`, `<m,n+1>`) in this notation,
+    /// so that diagnostics written in the paper's notation read like the views:
+    /// `<3,4>` becomes `3×4` in [`Notation::Times`]. Text that is not a tuple (a `<`
+    /// comparison, a tuple with spaces) is left alone.
+    pub fn rewrite(self, text: &str) -> String {
+        if self == Notation::Paper || !text.contains('<') {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(open) = rest.find('<') {
+            let before = &rest[..open];
+            out.push_str(before);
+            let after = &rest[open + 1..];
+            let glued = before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let tuple = after
+                .find('>')
+                .map(|close| &after[..close])
+                .filter(|inner| {
+                    inner.contains(',')
+                        && !inner.starts_with(',')
+                        && !inner.ends_with(',')
+                        && !inner.contains(|c: char| c.is_whitespace() || c == '<' || c == '=')
+                });
+            match tuple {
+                Some(inner) if !glued => {
+                    let dims: Vec<DimView> = inner
+                        .split(',')
+                        .map(|d| {
+                            d.parse()
+                                .map_or_else(|_| DimView::Symbolic(d.into()), DimView::Known)
+                        })
+                        .collect();
+                    out.push_str(&join_dims(&dims, "×", true));
+                    rest = &after[inner.len() + 1..];
+                }
+                _ => {
+                    out.push('<');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 impl ShapeView {
     /// Writes the shape in `notation`: `<3,n>` (paper; the analysis's own `display`
     /// wins when given) or `3×n`.
@@ -169,5 +220,26 @@ impl Def {
             t.push_str(&format!("\n{}: {}", n.name, n.meaning));
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod notation_tests {
+    use super::Notation;
+
+    #[test]
+    fn messages_follow_the_notation() {
+        let t = Notation::Times;
+        assert_eq!(
+            t.rewrite("inner dimensions differ: <3,4> * <5,p1+q1>"),
+            "inner dimensions differ: 3×4 * 5×(p1+q1)"
+        );
+        assert_eq!(
+            t.rewrite("needs n < 3, or x<y,z>"),
+            "needs n < 3, or x<y,z>"
+        );
+        assert_eq!(t.rewrite("a <b"), "a <b");
+        assert_eq!(t.rewrite("<1,0,4>."), "1×0×4.");
+        assert_eq!(Notation::Paper.rewrite("<3,4>"), "<3,4>");
     }
 }

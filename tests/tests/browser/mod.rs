@@ -13,6 +13,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod app;
+
 pub type Result<T, E = String> = std::result::Result<T, E>;
 
 /// Runs a browser benchmark when everything it needs is present (the release build,
