@@ -85,3 +85,19 @@ ensure_binaryen() {
     (cd "$dir" && npm install --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION")
     wasm-opt --version | grep -q "version $BINARYEN_VERSION" || die "wasm-opt $BINARYEN_VERSION did not install"
 }
+
+# axe-core, the accessibility checker the end-to-end test injects into the page, from
+# npm at a pinned version; AXE_CORE_JS names its script for the test.
+AXE_VERSION=4.11.0
+ensure_axe() {
+    local dir="${XDG_CACHE_HOME:-$HOME/.cache}/shapex/axe-core-$AXE_VERSION"
+    export AXE_CORE_JS="$dir/node_modules/axe-core/axe.min.js"
+    if [ -f "$AXE_CORE_JS" ]; then
+        return 0
+    fi
+    ensure_apt npm:npm
+    banner "install: axe-core $AXE_VERSION from npm"
+    mkdir -p "$dir"
+    (cd "$dir" && npm install --no-audit --no-fund --silent "axe-core@$AXE_VERSION")
+    [ -f "$AXE_CORE_JS" ] || die "axe-core $AXE_VERSION did not install"
+}

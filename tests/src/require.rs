@@ -34,6 +34,9 @@ pub enum Tool {
     /// The release build of the app (`$SHAPEX_DIST` with an `index.html`): the
     /// end-to-end browser test.
     AppDist,
+    /// axe-core's `axe.min.js` (`$AXE_CORE_JS`): the accessibility check of the
+    /// end-to-end test.
+    AxeCore,
 }
 
 /// The outcome of looking for a [`Tool`].
@@ -53,6 +56,7 @@ impl Tool {
             Tool::Chromium => "Chromium",
             Tool::ChromeDriver => "chromedriver",
             Tool::AppDist => "the app's release build",
+            Tool::AxeCore => "axe-core",
         }
     }
 
@@ -76,6 +80,10 @@ impl Tool {
                  e2e` does both; its native step skips the tests named e2e_*, which need the \
                  build)"
             }
+            Tool::AxeCore => {
+                "install the npm package `axe-core` and set AXE_CORE_JS to its axe.min.js \
+                 (scripts/test does: `ensure_axe` in scripts/lib.sh)"
+            }
         }
     }
 
@@ -94,6 +102,14 @@ impl Tool {
                 &["chromium", "chromium-browser", "google-chrome"],
             ),
             Tool::ChromeDriver => from_env_or_path("CHROMEDRIVER", &["chromedriver"]),
+            Tool::AxeCore => match std::env::var_os("AXE_CORE_JS") {
+                None => Lookup::Absent("AXE_CORE_JS is not set".into()),
+                Some(path) if Path::new(&path).is_file() => Lookup::Found(path.into()),
+                Some(path) => Lookup::Broken(format!(
+                    "AXE_CORE_JS={} is not a file",
+                    Path::new(&path).display()
+                )),
+            },
             Tool::AppDist => match std::env::var_os("SHAPEX_DIST") {
                 None => Lookup::Absent("SHAPEX_DIST is not set".into()),
                 Some(dir) => {
