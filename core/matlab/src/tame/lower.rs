@@ -701,7 +701,21 @@ impl Lowerer {
     }
 
     fn call(&mut self, out: &mut Out, span: Span, targets: Vec<Var>, func: &str, args: Vec<Var>) {
-        if WILD.contains(&func) {
+        // `clear x y`, `clear all`, `clear('x')`: literal words, a known effect (see
+        // `clearing`); only names computed at run time make `clear` wild.
+        let words: Option<Vec<&str>> = args.iter().map(|a| self.literal_text(out, a)).collect();
+        let clearing = words.and_then(|w| super::clearing(func, &w));
+        if clearing == Some(super::Clearing::Any) {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    shapex_text::Severity::Info,
+                    "tame.clear.approximate",
+                    format!("`{func}` with these options may remove any variable: every variable is unknown after it"),
+                    span,
+                )
+                .with_help("`clear` with names (`clear x y`), wildcards (`clear a*`) or none is analysed exactly"),
+            );
+        } else if WILD.contains(&func) && clearing.is_none() {
             self.diagnostics.push(
                 Diagnostic::warning(
                     &format!("tame.wild.{func}"),
@@ -720,6 +734,21 @@ impl Lowerer {
                 args,
             },
         );
+    }
+
+    /// The text of `var` when it is a temporary this block just set to a string
+    /// literal (the words of command syntax, `clear('x')`).
+    fn literal_text<'o>(&self, out: &'o Out, var: &Var) -> Option<&'o str> {
+        if !ir::is_temp(&self.prefix, var) {
+            return None;
+        }
+        out.iter().rev().find_map(|s| match &s.kind {
+            StmtKind::AssignLiteral {
+                lhs,
+                value: Literal::Str { value, .. },
+            } if lhs == var => Some(value.as_str()),
+            _ => None,
+        })
     }
 
     /// The targets an operation writes for `dest` (a fresh temporary for `Any`).

@@ -5,7 +5,7 @@ use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
-use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+use crate::tame::{Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
 
@@ -61,6 +61,8 @@ enum WorkspaceEffect {
     Havoc,
     /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
     LoadToStruct,
+    /// `clear`/`clearvars` with known words: only removes variables.
+    Clear(Clearing),
 }
 
 /// Refutations become unknowns, and results unknown, for a call whose operands may be
@@ -79,8 +81,13 @@ fn overloadable(result: &mut eval::CallResult) {
 }
 
 /// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
-/// features): after them no variable's value is known.
-fn workspace_effect(func: &str, targets: &[Var]) -> Option<WorkspaceEffect> {
+/// features): after them no variable's value is known, except after a `clear` whose
+/// words (`args`' texts, when all are known) say which variables it removes.
+fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<WorkspaceEffect> {
+    let words: Option<Vec<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
+    if let Some(clearing) = words.and_then(|w| crate::tame::clearing(func, &w)) {
+        return Some(WorkspaceEffect::Clear(clearing));
+    }
     match func {
         "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
         "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms"
@@ -133,16 +140,20 @@ impl ValueAnalysis<'_> {
                     effect.op = func.clone();
                     self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
                     bind_unknown(&mut env, targets);
-                } else if let Some(kind) = workspace_effect(func, targets) {
+                } else if let Some(kind) = workspace_effect(func, targets, &call.args) {
                     effect.op = func.clone();
-                    if matches!(kind, WorkspaceEffect::Havoc) {
-                        self.havoc(&mut env, |_| true);
-                    }
                     match kind {
                         // `S = load(...)` gives a struct of a MAT file's variables, but
                         // the matrix in an ASCII file: its class and shape are unknown.
                         WorkspaceEffect::LoadToStruct => bind_unknown(&mut env, targets),
-                        WorkspaceEffect::Havoc => bind_unknown(&mut env, targets),
+                        WorkspaceEffect::Havoc => {
+                            self.havoc(&mut env, |_| true);
+                            bind_unknown(&mut env, targets)
+                        }
+                        WorkspaceEffect::Clear(clearing) => {
+                            self.clear(&mut env, &clearing);
+                            bind_unknown(&mut env, targets)
+                        }
                     }
                 } else {
                     let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
@@ -319,7 +330,7 @@ impl ValueAnalysis<'_> {
             .as_deref()
             .filter(|f| !self.user_functions.iter().any(|u| u == f))
             .filter(|f| {
-                self.builtins.lookup(f).is_some() && workspace_effect(f, targets).is_none()
+                self.builtins.lookup(f).is_some() && workspace_effect(f, targets, &[]).is_none()
             });
         let (Some(func), Some(args)) = (builtin, args) else {
             let name = handle.handle.as_deref().unwrap_or("");
@@ -359,6 +370,39 @@ impl ValueAnalysis<'_> {
         names.dedup();
         for n in names {
             env.vars.insert(n, Value::unknown());
+        }
+    }
+
+    /// Applies a `clear` with known words. A removed variable is undefined afterwards,
+    /// as if never assigned (a tombstone, [`Value::cleared`], so that where a path that
+    /// removed it joins one that kept it the variable becomes unknown, never the stale
+    /// value); one that may or may not be removed becomes unknown.
+    fn clear(&self, env: &mut Env, clearing: &Clearing) {
+        match clearing {
+            Clearing::Remove { include, except } => {
+                let removed: Vec<String> = env
+                    .vars
+                    .iter()
+                    .filter(|(n, v)| {
+                        !v.cleared && !self.is_temp(n) && Clearing::selects(include, except, n)
+                    })
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                for n in removed {
+                    env.vars.insert(n, Value::cleared());
+                }
+            }
+            Clearing::Globals(names) => {
+                // Named ones may be removed whether or not this function declared them
+                // global (a caller or script may have); unnamed: the declared ones.
+                let globals = self.globals.borrow();
+                self.havoc(env, |n| match names {
+                    Some(ps) => ps.iter().any(|p| crate::tame::clearing::matches(p, n)),
+                    None => globals.iter().any(|g| g == n),
+                });
+            }
+            Clearing::Any => self.havoc(env, |_| true),
+            Clearing::Nothing => {}
         }
     }
 
