@@ -244,6 +244,23 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
         o.rule.name()
     );
+    // An error of one semantics only says which, and what the other would do.
+    let mode_note = s.effect.other_mode.map(|(other, truth)| {
+        let (here, there) = match other {
+            crate::Mode::Modern => ("MATLAB 5 semantics", "MATLAB R2016b+"),
+            crate::Mode::Paper => ("MATLAB R2016b+ semantics", "MATLAB 5"),
+        };
+        let verdict = match (other, truth) {
+            (crate::Mode::Modern, shapex_dims::Truth::Proven) => "broadcasts these",
+            (crate::Mode::Modern, _) => "may broadcast these (checked at run time)",
+            (crate::Mode::Paper, shapex_dims::Truth::Proven) => "accepts these",
+            (crate::Mode::Paper, _) => "may accept these (checked at run time)",
+        };
+        (format!(" (in {here}; {there} {verdict})"), other)
+    });
+    if let Some((note, _)) = &mode_note {
+        message.push_str(note);
+    }
     // The evidence: where each named operand's shape came from, so a reader can check
     // the claim (`x is <3,2> (line 4: x = ones(3,2))`).
     let evidence: Vec<String> = s
@@ -262,10 +279,18 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         message.push_str(&format!("; {}", evidence.join("; ")));
     }
     let code = format!("shape.{}", o.rule.rule.code());
-    Diagnostic::error(&code, message, s.span).with_help(format!(
+    let mut help = format!(
         "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
-        o.rule.name(), o.rule.source
-    ))
+        o.rule.name(),
+        o.rule.source
+    );
+    if let Some((_, other)) = mode_note {
+        help.push_str(&format!(
+            " It is an error of this semantics mode only: with the option mode = {} the statement is not a definite error.",
+            other.as_str()
+        ));
+    }
+    Diagnostic::error(&code, message, s.span).with_help(help)
 }
 
 /// The 1-based line and the (shortened, one-line) text of the statement at `span`.

@@ -22,6 +22,11 @@ pub struct Effect {
     /// those came from: a definite error's evidence.
     pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
     pub diverges: bool,
+    /// When the statement fails by the rules of the analysed mode but not by those of
+    /// the other one: that mode, and whether it proves the statement (`Proven`) or
+    /// leaves it to run time (`Unknown`). A definite error then says it is one of
+    /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
+    pub other_mode: Option<(Mode, Truth)>,
 }
 
 /// `array(indices…)`: the target of an indexed read or assignment.
@@ -163,6 +168,7 @@ impl ValueAnalysis<'_> {
                         // fails on arrays is then not a definite error.
                         overloadable(&mut result);
                     }
+                    effect.other_mode = self.other_mode(&call, &result, &env);
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
                     effect.diverges = result.diverges;
@@ -346,11 +352,41 @@ impl ValueAnalysis<'_> {
             mint: &mint,
         };
         let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        effect.other_mode = self.other_mode(&call, &result, env);
         effect.op = func.to_string();
         effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
         effect.diverges = result.diverges;
         self.bind(id, env, targets, result.values, &result.outcomes);
         effect.outcomes = result.outcomes;
+    }
+
+    /// How `call`, which fails by this mode's rules, fares by the other mode's: the
+    /// same call evaluated again with the other variants of every rule (only for a
+    /// definite error, so the cost is paid on failures alone). `None` when it fails
+    /// there too, or does not fail here.
+    fn other_mode(
+        &self,
+        call: &Call,
+        result: &eval::CallResult,
+        env: &Env,
+    ) -> Option<(Mode, Truth)> {
+        if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let other = self.mode.other();
+        let there = eval::call(self.builtins, other, call, &env.facts);
+        if there.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let proven = there.outcomes.iter().all(|o| o.status == Truth::Proven);
+        Some((
+            other,
+            if proven {
+                Truth::Proven
+            } else {
+                Truth::Unknown
+            },
+        ))
     }
 
     /// Forgets every variable `which` selects (not temporaries, which the lowering
