@@ -21,6 +21,8 @@ mod clear_tests;
 #[cfg(test)]
 mod mode_tests;
 #[cfg(test)]
+mod root_error_tests;
+#[cfg(test)]
 mod tests;
 
 pub use gloss::Gloss;

@@ -4,7 +4,7 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 use super::results::{ProgramResult, StmtResult};
-use crate::shape::{Notation, Outcome, Rule};
+use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
 use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport, SymbolNote};
 use shapex_text::{LineIndex, Span};
@@ -43,11 +43,25 @@ pub fn fill_report(
             ..d.clone()
         });
     }
+    // The first error of each source statement says, once, that what it defines is
+    // not checked further.
+    let mut told: std::collections::HashSet<Span> = Default::default();
     for f in &result.functions {
         for s in f.statements.iter().filter(|s| s.viable) {
             for o in &s.effect.outcomes {
                 if o.check() == CheckStatus::Error {
-                    diagnostics.push(shape_error(source, s, o));
+                    let mut d = shape_error(source, s, o);
+                    if told.insert(s.origin) {
+                        let names = defined_names(by_origin.get(&s.origin));
+                        if !names.is_empty() {
+                            let help = d.help.take().unwrap_or_default();
+                            d.help = Some(format!(
+                                "{help} Later lines that use {} are not checked: no run gets past this line.",
+                                names.join(", ")
+                            ));
+                        }
+                    }
+                    diagnostics.push(d);
                 }
                 if o.rule.rule == Rule::Capped {
                     let note = capped_note(s, o);
@@ -58,6 +72,19 @@ pub fn fill_report(
             }
         }
     }
+}
+
+/// The variables a source statement defines (its IR statements' non-temporary
+/// targets, which are the defs the report shows), quoted: `` `c` ``.
+fn defined_names(irs: Option<&Vec<&StmtResult>>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in irs.into_iter().flatten().flat_map(|s| &s.defs) {
+        let quoted = format!("`{name}`");
+        if !names.contains(&quoted) {
+            names.push(quoted);
+        }
+    }
+    names
 }
 
 /// What each symbol the statement shows (in its defs' shapes or its condition) stands
@@ -113,14 +140,33 @@ fn capped_note(s: &StmtResult, o: &Outcome) -> Diagnostic {
     ))
 }
 
+/// Whether the source statement whose IR statements are `irs` fails itself (a definite
+/// error), rather than only using a value that an earlier failure left π.
+fn fails_itself(irs: &[&StmtResult]) -> bool {
+    irs.iter().filter(|s| s.viable).any(|s| {
+        s.effect
+            .outcomes
+            .iter()
+            .any(|o| o.check() == CheckStatus::Error)
+    })
+}
+
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     let mut defs: Vec<Def> = Vec::new();
+    // π is shown where the failure is. A statement that only inherits π from an
+    // earlier one is not checked (no run gets there past the failure): its shapes are
+    // unknown to the reader, not a second "illegal" (one root cause).
+    let root = fails_itself(irs);
     for s in irs.iter().filter(|s| s.viable || !s.defs.is_empty()) {
         for (name, value) in &s.defs {
+            let shape = match &value.shape {
+                Shape::Illegal if !root => &Shape::Unknown,
+                shape => shape,
+            };
             let def = Def {
                 name: name.clone(),
-                shape: value.shape.to_view(),
-                display: value.shape.display(Notation::Paper),
+                shape: shape.to_view(),
+                display: shape.display(Notation::Paper),
                 class: value.class.map(str::to_string),
             };
             match defs.iter_mut().find(|d| d.name == *name) {

@@ -70,6 +70,43 @@ enum WorkspaceEffect {
     Clear(Clearing),
 }
 
+/// For a statement that computes with an operand holding π (a call's argument, an
+/// indexed array, a subscript, an assigned value), the operation's name.
+fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
+    let index_vars = |indices: &[Index]| -> Vec<Var> {
+        indices
+            .iter()
+            .filter_map(|i| match i {
+                Index::Var(v) => Some(v.clone()),
+                Index::Colon => None,
+            })
+            .collect()
+    };
+    let (op, read): (&str, Vec<Var>) = match &stmt.kind {
+        StmtKind::Call { func, args, .. } => (func, args.clone()),
+        StmtKind::ArrayGet { array, indices, .. } => {
+            ("index", [vec![array.clone()], index_vars(indices)].concat())
+        }
+        StmtKind::ArraySet {
+            array,
+            indices,
+            rhs,
+        }
+        | StmtKind::CellSet {
+            cell: array,
+            indices,
+            rhs,
+        } => (
+            "subsasgn",
+            [vec![array.clone(), rhs.clone()], index_vars(indices)].concat(),
+        ),
+        _ => return None,
+    };
+    read.iter()
+        .any(|v| env.get(v).is_some_and(|v| v.shape == Shape::Illegal))
+        .then(|| op.to_string())
+}
+
 /// Refutations become unknowns, and results unknown, for a call whose operands may be
 /// objects.
 fn overloadable(result: &mut eval::CallResult) {
@@ -112,6 +149,18 @@ impl ValueAnalysis<'_> {
         let input_env = env;
         let mut env = env.clone();
         let mut effect = Effect::default();
+        if let Some(op) = reads_illegal(stmt, &env) {
+            // An operand is π: every run that would get here failed at the definite
+            // error that made it (one root cause, Joisha §4.2's annihilator). The
+            // statement is not checked again — no outcome, so no second error — and
+            // what it defines inherits π.
+            effect.op = op;
+            for t in stmt.defs() {
+                env.vars
+                    .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+            }
+            return (State::Reachable(env), effect);
+        }
         match &stmt.kind {
             StmtKind::AssignLiteral { lhs, value } => {
                 env.vars.insert(lhs.clone(), literal(value));
@@ -135,13 +184,7 @@ impl ValueAnalysis<'_> {
                     targets,
                     mint: &mint,
                 };
-                if call.args.iter().any(|v| v.shape == Shape::Illegal) {
-                    effect.op = func.clone();
-                    for t in targets {
-                        env.vars
-                            .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
-                    }
-                } else if self.user_functions.iter().any(|f| f == func) {
+                if self.user_functions.iter().any(|f| f == func) {
                     effect.op = func.clone();
                     self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
                     bind_unknown(&mut env, targets);
@@ -574,13 +617,6 @@ impl ValueAnalysis<'_> {
         update: bool,
     ) {
         let base = match env.get(array) {
-            Some(v) if v.shape == Shape::Illegal => {
-                for t in targets {
-                    env.vars
-                        .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
-                }
-                return;
-            }
             // A value of unknown class and shape may be a function handle or an object
             // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
             Some(v) if v.class.is_none() && v.shape == Shape::Unknown => {
