@@ -174,6 +174,7 @@ impl Lowerer {
             span,
             origin: self.scope.origin,
             prints: false,
+            operator: None,
             kind,
         });
     }
@@ -900,7 +901,12 @@ impl Lowerer {
                 _ => {
                     let a = self.expr(lhs, Dest::Any, out);
                     let b = self.expr(rhs, Dest::Any, out);
-                    self.op_call(op.builtin_name(), vec![a, b], dest, sp, out)
+                    let t = self.op_call(op.builtin_name(), vec![a, b], dest, sp, out);
+                    // `op_call` emitted one statement, the operator's call.
+                    if let Some(s) = out.last_mut().filter(|_| lhs.span.end <= rhs.span.start) {
+                        s.operator = Some(Span::new(lhs.span.end, rhs.span.start));
+                    }
+                    t
                 }
             },
             ExprKind::Unary { op, operand } => {

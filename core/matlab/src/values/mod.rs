@@ -19,6 +19,8 @@ mod transfer;
 #[cfg(test)]
 mod clear_tests;
 #[cfg(test)]
+mod fix_tests;
+#[cfg(test)]
 mod mode_tests;
 #[cfg(test)]
 mod root_error_tests;

@@ -24,6 +24,8 @@ pub struct StmtResult {
     pub origin: Span,
     /// The span of the expression it computes.
     pub span: Span,
+    /// For a binary operator, the source between its operands (see `tame::Stmt`).
+    pub operator: Option<Span>,
     /// False when no execution reaches it (after a definite error, …).
     pub viable: bool,
     /// The variables it assigns with their values afterwards (a definite error leaves
@@ -349,6 +351,7 @@ pub(super) fn collect(
             id: s.id,
             origin: s.origin,
             span: s.span,
+            operator: s.operator,
             viable: before.is_some(),
             defs,
             effect,

@@ -336,7 +336,60 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
             other.as_str()
         ));
     }
-    Diagnostic::error(&code, message, s.span).with_help(help)
+    if let Some(k) = s.effect.transposed {
+        let side = if k == 0 { "left" } else { "right" };
+        let mut shapes: Vec<Shape> = s.effect.operands.clone();
+        if let Some(t) = shapes
+            .get(k)
+            .and_then(|o| o.as_tuple())
+            .filter(|t| t.rank() == 2)
+        {
+            shapes[k] = Shape::tuple(vec![t.extent(1), t.extent(0)]);
+            help.push_str(&format!(
+                " Did you mean to transpose the {side} operand? {} * {} conforms.",
+                shapes[0].display(Notation::Paper),
+                shapes[1].display(Notation::Paper)
+            ));
+        }
+    }
+    let diagnostic = Diagnostic::error(&code, message, s.span).with_help(help);
+    match elementwise_fix(source, s) {
+        Some(fix) => diagnostic.with_fix(fix),
+        None => diagnostic,
+    }
+}
+
+/// The fix for a matrix operator written where the element-wise one conforms (`*` for
+/// `.*`): the operator's text, found between the operands (past spaces, parentheses
+/// and `...` continuations), replaced by the element-wise one.
+fn elementwise_fix(source: &str, s: &StmtResult) -> Option<shapex_report::Fix> {
+    let (op, replacement) = match s.effect.elementwise? {
+        "times" => ("*", ".*"),
+        "rdivide" => ("/", "./"),
+        "ldivide" => ("\\", ".\\"),
+        "power" => ("^", ".^"),
+        _ => return None,
+    };
+    let gap = s.operator?;
+    let text = source.get(gap.start..gap.end)?;
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        if rest.starts_with("...") {
+            // A continuation: the rest of its line is a comment.
+            i += rest.find('\n').unwrap_or(rest.len());
+        } else if rest.starts_with(op) {
+            let start = gap.start + i;
+            return Some(shapex_report::Fix::new(
+                format!("use element-wise {replacement}"),
+                Span::new(start, start + op.len()),
+                replacement,
+            ));
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    None
 }
 
 /// The 1-based line and the (shortened, one-line) text of the statement at `span`.

@@ -27,6 +27,13 @@ pub struct Effect {
     /// leaves it to run time (`Unknown`). A definite error then says it is one of
     /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
     pub other_mode: Option<(Mode, Truth)>,
+    /// When a matrix operator (`*`, `/`, `\`, `^`) fails but its element-wise
+    /// counterpart conforms without expansion (same shapes, or a scalar): that
+    /// counterpart's builtin (`times`). The classic slip a fix offers to undo.
+    pub elementwise: Option<&'static str>,
+    /// When `a * b` fails, neither conforms element-wise, but the product with one
+    /// operand transposed would: which (0 left, 1 right), for a hint.
+    pub transposed: Option<usize>,
 }
 
 /// `array(indices…)`: the target of an indexed read or assignment.
@@ -105,6 +112,15 @@ fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
     read.iter()
         .any(|v| env.get(v).is_some_and(|v| v.shape == Shape::Illegal))
         .then(|| op.to_string())
+}
+
+fn refuted(result: &eval::CallResult) -> bool {
+    result.outcomes.iter().any(|o| o.status == Truth::Refuted)
+}
+
+/// Every condition of the call holds (and it has one).
+fn proven(result: &eval::CallResult) -> bool {
+    !result.diverges && result.outcomes.iter().all(|o| o.status == Truth::Proven)
 }
 
 /// Refutations become unknowns, and results unknown, for a call whose operands may be
@@ -212,6 +228,12 @@ impl ValueAnalysis<'_> {
                         overloadable(&mut result);
                     }
                     effect.other_mode = self.other_mode(&call, &result, &env);
+                    if refuted(&result) {
+                        effect.elementwise = self.elementwise_instead(&call, &env);
+                        if effect.elementwise.is_none() {
+                            effect.transposed = self.transposed_instead(&call, &env);
+                        }
+                    }
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
                     effect.diverges = result.diverges;
@@ -430,6 +452,49 @@ impl ValueAnalysis<'_> {
                 Truth::Unknown
             },
         ))
+    }
+
+    /// The element-wise counterpart of a failing matrix operator when it is proven to
+    /// conform by MATLAB 5's rules (no implicit expansion in either mode: a fix must
+    /// not turn `<3,1> * <1,4>`'s slip into an unintended broadcast).
+    fn elementwise_instead(&self, call: &Call, env: &Env) -> Option<&'static str> {
+        let counterpart = match call.func {
+            "mtimes" => "times",
+            "mrdivide" => "rdivide",
+            "mldivide" => "ldivide",
+            "mpower" => "power",
+            _ => return None,
+        };
+        let alternative = Call {
+            func: counterpart,
+            args: call.args.clone(),
+            ..*call
+        };
+        let there = eval::call(self.builtins, Mode::Paper, &alternative, &env.facts);
+        proven(&there).then_some(counterpart)
+    }
+
+    /// For a failing `a * b`: the operand whose transpose makes the product conform.
+    fn transposed_instead(&self, call: &Call, env: &Env) -> Option<usize> {
+        if call.func != "mtimes" || call.args.len() != 2 {
+            return None;
+        }
+        (0..2).find(|&k| {
+            let flip = Call {
+                func: "transpose",
+                args: vec![call.args[k].clone()],
+                ..*call
+            };
+            let t = eval::call(self.builtins, self.mode, &flip, &env.facts);
+            let ok = proven(&t);
+            let Some(v) = t.values.into_iter().next().filter(|_| ok) else {
+                return false;
+            };
+            let mut args = call.args.clone();
+            args[k] = v;
+            let product = Call { args, ..*call };
+            proven(&eval::call(self.builtins, self.mode, &product, &env.facts))
+        })
     }
 
     /// Forgets every variable `which` selects (not temporaries, which the lowering
