@@ -78,21 +78,19 @@ enum WorkspaceEffect {
 }
 
 /// For a statement that computes with an operand holding π (a call's argument, an
-/// indexed array, a subscript, an assigned value), the operation's name.
+/// indexed array, a subscript, an assigned value), the operation's name. (Runs on every
+/// statement, so it looks without collecting.)
 fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
-    let index_vars = |indices: &[Index]| -> Vec<Var> {
+    let illegal = |v: &Var| env.get(v).is_some_and(|v| v.shape == Shape::Illegal);
+    let subscript = |indices: &[Index]| {
         indices
             .iter()
-            .filter_map(|i| match i {
-                Index::Var(v) => Some(v.clone()),
-                Index::Colon => None,
-            })
-            .collect()
+            .any(|i| matches!(i, Index::Var(v) if illegal(v)))
     };
-    let (op, read): (&str, Vec<Var>) = match &stmt.kind {
-        StmtKind::Call { func, args, .. } => (func, args.clone()),
+    match &stmt.kind {
+        StmtKind::Call { func, args, .. } => args.iter().any(illegal).then(|| func.clone()),
         StmtKind::ArrayGet { array, indices, .. } => {
-            ("index", [vec![array.clone()], index_vars(indices)].concat())
+            (illegal(array) || subscript(indices)).then(|| "index".to_string())
         }
         StmtKind::ArraySet {
             array,
@@ -103,15 +101,9 @@ fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
             cell: array,
             indices,
             rhs,
-        } => (
-            "subsasgn",
-            [vec![array.clone(), rhs.clone()], index_vars(indices)].concat(),
-        ),
-        _ => return None,
-    };
-    read.iter()
-        .any(|v| env.get(v).is_some_and(|v| v.shape == Shape::Illegal))
-        .then(|| op.to_string())
+        } => (illegal(array) || illegal(rhs) || subscript(indices)).then(|| "subsasgn".to_string()),
+        _ => None,
+    }
 }
 
 fn refuted(result: &eval::CallResult) -> bool {
