@@ -5,7 +5,7 @@
 //! §12 (Figures 7–8) stand before their loops.
 
 use shapex_report::view::{AnnotatedSource, LineNote};
-use shapex_report::{CheckStatus, Report, StatementReport};
+use shapex_report::{CheckStatus, Diagnostic, Report, Severity, StatementReport};
 use std::collections::BTreeMap;
 
 /// The mark of a statement no execution reaches (not a failure: nothing runs there).
@@ -16,7 +16,8 @@ const NOT_REACHED: &str = "% not reached";
 pub fn inline_checks(report: &Report) -> AnnotatedSource {
     let mut before_line: BTreeMap<u32, Vec<(String, &str)>> = BTreeMap::new();
     let count = |c: CheckStatus| report.statements.iter().filter(|s| s.check == c).count();
-    for s in &report.statements {
+    let errors = own_errors(report);
+    for (i, s) in report.statements.iter().enumerate() {
         if s.nonviable {
             let lines = before_line.entry(s.range.line).or_default();
             if !lines.iter().any(|(l, _)| l == NOT_REACHED) {
@@ -24,7 +25,7 @@ pub fn inline_checks(report: &Report) -> AnnotatedSource {
             }
             continue;
         }
-        if let Some(line) = check_line(s) {
+        if let Some(line) = check_line(s, errors.get(&i).copied()) {
             before_line
                 .entry(s.range.line)
                 .or_default()
@@ -70,8 +71,45 @@ pub fn inline_checks(report: &Report) -> AnnotatedSource {
     AnnotatedSource { notes }
 }
 
-/// `s_c ← <p1,q2>; assert(p2 == q1)` for a statement whose check stays at run time.
-fn check_line(s: &StatementReport) -> Option<String> {
+/// The first error diagnostic of each statement (by index): the one whose span lies in
+/// the statement's and in no statement nested inside it (an `if` spans its body).
+fn own_errors(report: &Report) -> BTreeMap<usize, &Diagnostic> {
+    let within = |inner: shapex_report::Span, outer: shapex_report::Span| {
+        outer.start <= inner.start && inner.end <= outer.end
+    };
+    let mut owners = BTreeMap::new();
+    for d in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        let owner = report
+            .statements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| within(d.span, s.span))
+            .min_by_key(|(_, s)| s.span.end - s.span.start);
+        if let Some((i, _)) = owner {
+            owners.entry(i).or_insert(d);
+        }
+    }
+    owners
+}
+
+/// Whether a definite error's condition says something the reader can act on: it
+/// names an unknown the statement shows (`n == 5`). A condition on known extents folds
+/// to `false` (or to a comparison of numbers), and "false never holds" says nothing;
+/// the statement's diagnostic then says what failed.
+fn informative(condition: &str, s: &StatementReport) -> bool {
+    s.symbols
+        .iter()
+        .any(|n| condition.contains(n.name.as_str()))
+}
+
+/// `s_c ← <p1,q2>; assert(p2 == q1)` for a statement whose check stays at run time;
+/// for a definite error, the condition that never holds or, when that is no predicate
+/// on unknowns, the statement's own error message.
+fn check_line(s: &StatementReport, error: Option<&Diagnostic>) -> Option<String> {
     let condition = s.condition.as_deref().unwrap_or("θ");
     let shapes = s
         .defs
@@ -86,7 +124,10 @@ fn check_line(s: &StatementReport) -> Option<String> {
     };
     match s.check {
         CheckStatus::Runtime => Some(format!("{lead}assert({condition})")),
-        CheckStatus::Error => Some(format!("error: {condition} never holds")),
+        CheckStatus::Error => match error {
+            Some(d) if !informative(condition, s) => Some(format!("error: {}", d.message)),
+            _ => Some(format!("error: {condition} never holds")),
+        },
         CheckStatus::Proven | CheckStatus::None => None,
     }
 }
@@ -112,5 +153,61 @@ mod tests {
         let e = report.statements.iter().find(|s| s.label == "e").unwrap();
         assert_eq!(e.check, shapex_report::CheckStatus::Proven);
         assert!(!next_line("s_d ←").is_empty() && view.contains("\ne = d-a;\n"));
+    }
+
+    fn error_lines(src: &str, mode: Mode) -> Vec<String> {
+        let report = crate::Matlab::new().analyze(src, &mode.options());
+        let view = super::inline_checks(&report).render(src);
+        view.lines()
+            .filter(|l| l.contains("▶ error"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_definite_error_on_known_shapes_says_what_failed() {
+        // θ folds to false on known extents: the line gives the diagnostic's message.
+        let lines = error_lines("a = ones(3,4);\nb = ones(5,6);\nc = a*b;\n", Mode::Modern);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(!lines[0].contains("false never holds"), "{lines:?}");
+        assert!(
+            lines[0].contains("mtimes") && lines[0].contains("<3,4>") && lines[0].contains("<5,6>"),
+            "{lines:?}"
+        );
+        // In an if's body: the body statement gets the message, not the if.
+        let lines = error_lines(
+            "a = ones(3,4);\nif rand > 0.5\n  c = a*a;\nend\n",
+            Mode::Modern,
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("`a*a` fails"), "{lines:?}");
+        let lines = error_lines("x = [1 2 3] + [1; 2];\n", Mode::Paper);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(!lines[0].contains("false never holds"), "{lines:?}");
+    }
+
+    #[test]
+    fn a_definite_error_on_unknowns_shows_its_condition() {
+        use shapex_report::{CheckStatus, Diagnostic, Span, StatementReport, SymbolNote};
+        let d = Diagnostic::error("shape.mtimes", "`a*b` fails: …", Span::new(0, 3));
+        let mut s = StatementReport {
+            check: CheckStatus::Error,
+            condition: Some("n#1 + 1 == n#1".into()),
+            symbols: vec![SymbolNote {
+                name: "n#1".into(),
+                meaning: "the value of n".into(),
+            }],
+            ..Default::default()
+        };
+        assert_eq!(
+            super::check_line(&s, Some(&d)).unwrap(),
+            "error: n#1 + 1 == n#1 never holds"
+        );
+        s.symbols.clear();
+        s.condition = Some("false".into());
+        assert_eq!(
+            super::check_line(&s, Some(&d)).unwrap(),
+            "error: `a*b` fails: …"
+        );
     }
 }

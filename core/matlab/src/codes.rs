@@ -16,6 +16,7 @@ const CODES: &[(&str, &str)] = &[
     ("syntax.too-deep", "Brackets or expressions are nested deeper than the front end accepts (64 brackets, 256 expression levels); the statement is reported instead of being parsed, so deep input cannot exhaust the stack."),
     ("syntax.classdef", "A classdef file: recognised, not analysed (class semantics are outside Joisha et al.'s shape analysis)."),
     ("tame.wild.eval", "A call the Tamer calls wild (eval, evalin, assignin, load, …): it may create or change any variable, so every variable of the function becomes unknown after it (Dubrau 2012, §4)."),
+    ("tame.clear.approximate", "`clear -regexp …` (or another form whose effect on variables is not modelled, such as `clear java`) may remove any variable: every variable becomes unknown after it. `clear` with names, wildcards or none, `clearvars`, `clear global` and `clear functions` are analysed exactly and give no note."),
     ("tame.unsupported.multi", "An assignment form the Tame IR does not model; the statement's targets become unknown."),
     ("tame.unsupported.classdef", "Class definitions are not lowered to the Tame IR."),
     ("tame.end.outside", "`end` used outside an indexing expression, where it has no array to refer to."),

@@ -43,6 +43,14 @@ impl Mode {
         }
     }
 
+    /// The other semantics (for saying that an error is one of this mode only).
+    pub fn other(self) -> Mode {
+        match self {
+            Mode::Modern => Mode::Paper,
+            Mode::Paper => Mode::Modern,
+        }
+    }
+
     /// The mode `options` ask for (`modern` when missing or unknown).
     pub fn of(options: &Options) -> Mode {
         match options.get("mode") {

@@ -8,7 +8,7 @@ mod statement;
 pub mod view;
 
 pub use language::{Language, LanguageInfo, Memo, OptionSpec, Options, DEFAULT_LANG};
-pub use shapex_text::{Diagnostic, LineIndex, Range, Severity, Span, Token, TokenKind};
+pub use shapex_text::{Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind};
 pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote};
 pub use view::{Payload, View, ViewSpec};
 
@@ -54,6 +54,9 @@ impl Report {
         let index = LineIndex::new(source);
         for d in &mut self.diagnostics {
             d.range = Range::of(d.span, &index);
+            if let Some(fix) = &mut d.fix {
+                fix.range = Range::of(fix.span, &index);
+            }
         }
         for s in &mut self.statements {
             s.range = Range::of(s.span, &index);

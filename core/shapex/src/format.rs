@@ -31,6 +31,19 @@ struct DiagnosticJson<'a> {
     end_col: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
+    /// A suggested edit (added field; absent when there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<FixJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct FixJson<'a> {
+    title: &'a str,
+    replacement: &'a str,
+    line: u32,
+    col: u32,
+    end_line: u32,
+    end_col: u32,
 }
 
 #[derive(Serialize)]
@@ -74,6 +87,14 @@ pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
                 end_line: d.range.end_line,
                 end_col: d.range.end_col,
                 help: d.help.as_deref(),
+                fix: d.fix.as_ref().map(|f| FixJson {
+                    title: &f.title,
+                    replacement: &f.replacement,
+                    line: f.range.line,
+                    col: f.range.col,
+                    end_line: f.range.end_line,
+                    end_col: f.range.end_col,
+                }),
             })
             .collect(),
         statements: report
@@ -201,5 +222,22 @@ mod tests {
         }
         assert_eq!(d["severity"], "error");
         assert_eq!(d["line"], 2);
+        assert!(d.get("fix").is_none(), "no fix, no field: {d}");
+    }
+
+    #[test]
+    fn a_suggested_fix_is_an_added_field_with_its_position() {
+        let src = "a = ones(3,4);
+c = a * a;
+";
+        let report = crate::analyze(src, &crate::Options::default());
+        let json = to_json_value("f.m", &report);
+        let fix = &json["diagnostics"][0]["fix"];
+        assert_eq!(fix["title"], "use element-wise .*");
+        assert_eq!(fix["replacement"], ".*");
+        assert_eq!(
+            (&fix["line"], &fix["col"], &fix["end_line"], &fix["end_col"]),
+            (&2.into(), &7.into(), &2.into(), &8.into())
+        );
     }
 }

@@ -56,6 +56,42 @@ pub struct Diagnostic {
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// A suggested edit that resolves the diagnostic (one click in an editor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// A suggested fix: replace the text at `span` with `replacement` (`*` → `.*`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fix {
+    /// What the fix does, in a few words ("use element-wise .*").
+    pub title: String,
+    pub span: Span,
+    /// Filled from `span` when the report is assembled, like a diagnostic's.
+    #[serde(flatten)]
+    pub range: Range,
+    pub replacement: String,
+}
+
+impl Fix {
+    pub fn new(title: impl Into<String>, span: Span, replacement: impl Into<String>) -> Fix {
+        Fix {
+            title: title.into(),
+            span,
+            range: Range::default(),
+            replacement: replacement.into(),
+        }
+    }
+
+    /// `source` with the fix applied (unchanged when the span is not in it).
+    pub fn apply(&self, source: &str) -> String {
+        match (source.get(..self.span.start), source.get(self.span.end..)) {
+            (Some(before), Some(after)) if self.span.start <= self.span.end => {
+                format!("{before}{}{after}", self.replacement)
+            }
+            _ => source.to_string(),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -67,6 +103,7 @@ impl Diagnostic {
             span,
             range: Range::default(),
             help: None,
+            fix: None,
         }
     }
 
@@ -80,6 +117,11 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 }

@@ -5,6 +5,6 @@ mod diagnostic;
 mod span;
 mod token;
 
-pub use diagnostic::{Diagnostic, Range, Severity};
+pub use diagnostic::{Diagnostic, Fix, Range, Severity};
 pub use span::{LineCol, LineIndex, Span};
 pub use token::{Token, TokenKind};

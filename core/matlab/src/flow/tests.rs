@@ -147,6 +147,7 @@ fn s(kind: StmtKind) -> Stmt {
         span: Span::default(),
         origin: Span::default(),
         prints: false,
+        operator: None,
         kind,
     }
 }

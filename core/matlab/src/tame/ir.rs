@@ -78,6 +78,10 @@ pub struct Stmt {
     /// True on the statement that completes an unterminated source statement, so the
     /// pretty-printed IR displays the same values MATLAB would.
     pub prints: bool,
+    /// For a binary operator (`a * b`), the source between its operands: the operator
+    /// with any spaces, parentheses or line continuations around it. A suggested fix
+    /// (`*` → `.*`) edits the operator found there.
+    pub operator: Option<Span>,
     pub kind: StmtKind,
 }
 

@@ -174,6 +174,7 @@ impl Lowerer {
             span,
             origin: self.scope.origin,
             prints: false,
+            operator: None,
             kind,
         });
     }
@@ -701,7 +702,21 @@ impl Lowerer {
     }
 
     fn call(&mut self, out: &mut Out, span: Span, targets: Vec<Var>, func: &str, args: Vec<Var>) {
-        if WILD.contains(&func) {
+        // `clear x y`, `clear all`, `clear('x')`: literal words, a known effect (see
+        // `clearing`); only names computed at run time make `clear` wild.
+        let words: Option<Vec<&str>> = args.iter().map(|a| self.literal_text(out, a)).collect();
+        let clearing = words.and_then(|w| super::clearing(func, &w));
+        if clearing == Some(super::Clearing::Any) {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    shapex_text::Severity::Info,
+                    "tame.clear.approximate",
+                    format!("`{func}` with these options may remove any variable: every variable is unknown after it"),
+                    span,
+                )
+                .with_help("`clear` with names (`clear x y`), wildcards (`clear a*`) or none is analysed exactly"),
+            );
+        } else if WILD.contains(&func) && clearing.is_none() {
             self.diagnostics.push(
                 Diagnostic::warning(
                     &format!("tame.wild.{func}"),
@@ -720,6 +735,21 @@ impl Lowerer {
                 args,
             },
         );
+    }
+
+    /// The text of `var` when it is a temporary this block just set to a string
+    /// literal (the words of command syntax, `clear('x')`).
+    fn literal_text<'o>(&self, out: &'o Out, var: &Var) -> Option<&'o str> {
+        if !ir::is_temp(&self.prefix, var) {
+            return None;
+        }
+        out.iter().rev().find_map(|s| match &s.kind {
+            StmtKind::AssignLiteral {
+                lhs,
+                value: Literal::Str { value, .. },
+            } if lhs == var => Some(value.as_str()),
+            _ => None,
+        })
     }
 
     /// The targets an operation writes for `dest` (a fresh temporary for `Any`).
@@ -871,7 +901,12 @@ impl Lowerer {
                 _ => {
                     let a = self.expr(lhs, Dest::Any, out);
                     let b = self.expr(rhs, Dest::Any, out);
-                    self.op_call(op.builtin_name(), vec![a, b], dest, sp, out)
+                    let t = self.op_call(op.builtin_name(), vec![a, b], dest, sp, out);
+                    // `op_call` emitted one statement, the operator's call.
+                    if let Some(s) = out.last_mut().filter(|_| lhs.span.end <= rhs.span.start) {
+                        s.operator = Some(Span::new(lhs.span.end, rhs.span.start));
+                    }
+                    t
                 }
             },
             ExprKind::Unary { op, operand } => {

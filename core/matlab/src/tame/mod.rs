@@ -1,11 +1,13 @@
 //! The Tame IR (Dubrau 2012, ch. 4): three-address statements lowered from the MATLAB
 //! AST, each mapped back to a source span, and pretty-printed back to MATLAB.
 
+pub mod clearing;
 pub mod ir;
 mod lower;
 mod names;
 mod print;
 
+pub use clearing::{clearing, Clearing};
 pub use ir::*;
 pub use lower::{lower, Lowered};
 pub use print::{literal, print_program};

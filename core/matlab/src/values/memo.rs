@@ -176,6 +176,7 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> S
         s.id = back.id(s.id);
         s.span = back.span(s.span);
         s.origin = back.span(s.origin);
+        s.operator = s.operator.map(|o| back.span(o));
     });
     let ir = format!("{relative:?}");
     // Every name the analysis may look up among the file's functions (call targets,
@@ -203,6 +204,10 @@ fn moved(r: &FunctionResult, by: Place) -> FunctionResult {
             .iter()
             .map(|d| shapex_report::Diagnostic {
                 span: by.span(d.span),
+                fix: d.fix.clone().map(|f| shapex_report::Fix {
+                    span: by.span(f.span),
+                    ..f
+                }),
                 ..d.clone()
             })
             .collect(),
@@ -214,6 +219,7 @@ fn moved_stmt(s: &StmtResult, by: Place) -> StmtResult {
     s.id = by.id(s.id);
     s.origin = by.span(s.origin);
     s.span = by.span(s.span);
+    s.operator = s.operator.map(|o| by.span(o));
     for (_, value) in &mut s.defs {
         value.origin = value.origin.map(|o| by.span(o));
     }

@@ -17,6 +17,14 @@ mod summary;
 mod transfer;
 
 #[cfg(test)]
+mod clear_tests;
+#[cfg(test)]
+mod fix_tests;
+#[cfg(test)]
+mod mode_tests;
+#[cfg(test)]
+mod root_error_tests;
+#[cfg(test)]
 mod tests;
 
 pub use gloss::Gloss;
@@ -69,6 +77,10 @@ pub struct Value {
     /// The source statement that gave the variable this value (`x = ones(3,2)`): the
     /// evidence a definite error cites for its operands.
     pub origin: Option<shapex_text::Span>,
+    /// The variable was removed (`clear x`): it is undefined, as if never assigned, and
+    /// [`Env::get`] does not see it. Kept as an entry so that a join with a path where
+    /// it is still defined gives an unknown value rather than that path's stale one.
+    pub cleared: bool,
 }
 
 impl Value {
@@ -84,6 +96,15 @@ impl Value {
             open_rank: false,
             handle: None,
             origin: None,
+            cleared: false,
+        }
+    }
+
+    /// What a removed variable holds: see [`Value::cleared`].
+    pub fn cleared() -> Value {
+        Value {
+            cleared: true,
+            ..Value::unknown()
         }
     }
 
@@ -106,6 +127,14 @@ impl Value {
     /// Least upper bound; `fresh(k)` names extent `k` where the two shapes differ.
     pub fn join(&self, other: &Value, fresh: &mut dyn FnMut(usize) -> Dim) -> Value {
         let same = |a: &Option<Dim>, b: &Option<Dim>| if a == b { a.clone() } else { None };
+        if self.cleared || other.cleared {
+            // Removed on one path only: defined or not, with any value.
+            return if self.cleared && other.cleared {
+                Value::cleared()
+            } else {
+                Value::unknown()
+            };
+        }
         Value {
             class: if self.class == other.class {
                 self.class
@@ -141,6 +170,7 @@ impl Value {
             } else {
                 None
             },
+            cleared: false,
         }
     }
 }
@@ -180,8 +210,9 @@ pub struct Env {
 }
 
 impl Env {
+    /// The value of a defined variable (`None` when never assigned or removed).
     pub fn get(&self, var: &str) -> Option<&Value> {
-        self.vars.get(var)
+        self.vars.get(var).filter(|v| !v.cleared)
     }
 
     /// Control-flow merge. A variable defined on one side only keeps its value (the

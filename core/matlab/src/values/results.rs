@@ -24,6 +24,8 @@ pub struct StmtResult {
     pub origin: Span,
     /// The span of the expression it computes.
     pub span: Span,
+    /// For a binary operator, the source between its operands (see `tame::Stmt`).
+    pub operator: Option<Span>,
     /// False when no execution reaches it (after a definite error, …).
     pub viable: bool,
     /// The variables it assigns with their values afterwards (a definite error leaves
@@ -237,11 +239,14 @@ fn loop_note(study: &LoopStudy, is_temp: &dyn Fn(&str) -> bool, span: Span) -> O
     // A variable whose shape the loop leaves unknown teaches nothing ("r keeps ? in
     // every iteration" was 2 in 5 of the notes on the real-code corpus): say nothing.
     let unknown = Shape::Unknown.display(crate::shape::Notation::Paper);
+    // Nor does one that is π in some iteration: the definite error that made it says
+    // so, and "h is π in every iteration" for each value computed from it repeats it.
+    let illegal = Shape::Illegal.display(crate::shape::Notation::Paper);
     let mut parts = Vec::new();
     for name in loops::assigned_names(study, is_temp) {
         let h = loops::shape_history(study, &name);
         let steady = h[1..].windows(2).all(|w| w[0] == w[1]);
-        if h.last() == Some(&unknown) {
+        if h.last() == Some(&unknown) || h.contains(&illegal) {
             continue;
         }
         if h.iter().all(|s| *s == h[0]) {
@@ -346,6 +351,7 @@ pub(super) fn collect(
             id: s.id,
             origin: s.origin,
             span: s.span,
+            operator: s.operator,
             viable: before.is_some(),
             defs,
             effect,

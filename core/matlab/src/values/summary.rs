@@ -4,7 +4,7 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 use super::results::{ProgramResult, StmtResult};
-use crate::shape::{Notation, Outcome, Rule};
+use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
 use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport, SymbolNote};
 use shapex_text::{LineIndex, Span};
@@ -43,11 +43,25 @@ pub fn fill_report(
             ..d.clone()
         });
     }
+    // The first error of each source statement says, once, that what it defines is
+    // not checked further.
+    let mut told: std::collections::HashSet<Span> = Default::default();
     for f in &result.functions {
         for s in f.statements.iter().filter(|s| s.viable) {
             for o in &s.effect.outcomes {
                 if o.check() == CheckStatus::Error {
-                    diagnostics.push(shape_error(source, s, o));
+                    let mut d = shape_error(source, s, o);
+                    if told.insert(s.origin) {
+                        let names = defined_names(by_origin.get(&s.origin));
+                        if !names.is_empty() {
+                            let help = d.help.take().unwrap_or_default();
+                            d.help = Some(format!(
+                                "{help} Later lines that use {} are not checked: no run gets past this line.",
+                                names.join(", ")
+                            ));
+                        }
+                    }
+                    diagnostics.push(d);
                 }
                 if o.rule.rule == Rule::Capped {
                     let note = capped_note(s, o);
@@ -58,6 +72,19 @@ pub fn fill_report(
             }
         }
     }
+}
+
+/// The variables a source statement defines (its IR statements' non-temporary
+/// targets, which are the defs the report shows), quoted: `` `c` ``.
+fn defined_names(irs: Option<&Vec<&StmtResult>>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in irs.into_iter().flatten().flat_map(|s| &s.defs) {
+        let quoted = format!("`{name}`");
+        if !names.contains(&quoted) {
+            names.push(quoted);
+        }
+    }
+    names
 }
 
 /// What each symbol the statement shows (in its defs' shapes or its condition) stands
@@ -113,14 +140,33 @@ fn capped_note(s: &StmtResult, o: &Outcome) -> Diagnostic {
     ))
 }
 
+/// Whether the source statement whose IR statements are `irs` fails itself (a definite
+/// error), rather than only using a value that an earlier failure left π.
+fn fails_itself(irs: &[&StmtResult]) -> bool {
+    irs.iter().filter(|s| s.viable).any(|s| {
+        s.effect
+            .outcomes
+            .iter()
+            .any(|o| o.check() == CheckStatus::Error)
+    })
+}
+
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     let mut defs: Vec<Def> = Vec::new();
+    // π is shown where the failure is. A statement that only inherits π from an
+    // earlier one is not checked (no run gets there past the failure): its shapes are
+    // unknown to the reader, not a second "illegal" (one root cause).
+    let root = fails_itself(irs);
     for s in irs.iter().filter(|s| s.viable || !s.defs.is_empty()) {
         for (name, value) in &s.defs {
+            let shape = match &value.shape {
+                Shape::Illegal if !root => &Shape::Unknown,
+                shape => shape,
+            };
             let def = Def {
                 name: name.clone(),
-                shape: value.shape.to_view(),
-                display: value.shape.display(Notation::Paper),
+                shape: shape.to_view(),
+                display: shape.display(Notation::Paper),
                 class: value.class.map(str::to_string),
             };
             match defs.iter_mut().find(|d| d.name == *name) {
@@ -244,6 +290,23 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
         o.rule.name()
     );
+    // An error of one semantics only says which, and what the other would do.
+    let mode_note = s.effect.other_mode.map(|(other, truth)| {
+        let (here, there) = match other {
+            crate::Mode::Modern => ("MATLAB 5 semantics", "MATLAB R2016b+"),
+            crate::Mode::Paper => ("MATLAB R2016b+ semantics", "MATLAB 5"),
+        };
+        let verdict = match (other, truth) {
+            (crate::Mode::Modern, shapex_dims::Truth::Proven) => "broadcasts these",
+            (crate::Mode::Modern, _) => "may broadcast these (checked at run time)",
+            (crate::Mode::Paper, shapex_dims::Truth::Proven) => "accepts these",
+            (crate::Mode::Paper, _) => "may accept these (checked at run time)",
+        };
+        (format!(" (in {here}; {there} {verdict})"), other)
+    });
+    if let Some((note, _)) = &mode_note {
+        message.push_str(note);
+    }
     // The evidence: where each named operand's shape came from, so a reader can check
     // the claim (`x is <3,2> (line 4: x = ones(3,2))`).
     let evidence: Vec<String> = s
@@ -262,10 +325,71 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         message.push_str(&format!("; {}", evidence.join("; ")));
     }
     let code = format!("shape.{}", o.rule.rule.code());
-    Diagnostic::error(&code, message, s.span).with_help(format!(
+    let mut help = format!(
         "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
-        o.rule.name(), o.rule.source
-    ))
+        o.rule.name(),
+        o.rule.source
+    );
+    if let Some((_, other)) = mode_note {
+        help.push_str(&format!(
+            " It is an error of this semantics mode only: with the option mode = {} the statement is not a definite error.",
+            other.as_str()
+        ));
+    }
+    if let Some(k) = s.effect.transposed {
+        let side = if k == 0 { "left" } else { "right" };
+        let mut shapes: Vec<Shape> = s.effect.operands.clone();
+        if let Some(t) = shapes
+            .get(k)
+            .and_then(|o| o.as_tuple())
+            .filter(|t| t.rank() == 2)
+        {
+            shapes[k] = Shape::tuple(vec![t.extent(1), t.extent(0)]);
+            help.push_str(&format!(
+                " Did you mean to transpose the {side} operand? {} * {} conforms.",
+                shapes[0].display(Notation::Paper),
+                shapes[1].display(Notation::Paper)
+            ));
+        }
+    }
+    let diagnostic = Diagnostic::error(&code, message, s.span).with_help(help);
+    match elementwise_fix(source, s) {
+        Some(fix) => diagnostic.with_fix(fix),
+        None => diagnostic,
+    }
+}
+
+/// The fix for a matrix operator written where the element-wise one conforms (`*` for
+/// `.*`): the operator's text, found between the operands (past spaces, parentheses
+/// and `...` continuations), replaced by the element-wise one.
+fn elementwise_fix(source: &str, s: &StmtResult) -> Option<shapex_report::Fix> {
+    let (op, replacement) = match s.effect.elementwise? {
+        "times" => ("*", ".*"),
+        "rdivide" => ("/", "./"),
+        "ldivide" => ("\\", ".\\"),
+        "power" => ("^", ".^"),
+        _ => return None,
+    };
+    let gap = s.operator?;
+    let text = source.get(gap.start..gap.end)?;
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        if rest.starts_with("...") {
+            // A continuation: the rest of its line is a comment.
+            i += rest.find('\n').unwrap_or(rest.len());
+        } else if rest.starts_with(op) {
+            let start = gap.start + i;
+            return Some(shapex_report::Fix::new(
+                format!("use element-wise {replacement}"),
+                Span::new(start, start + op.len()),
+                replacement,
+            ));
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    None
 }
 
 /// The 1-based line and the (shortened, one-line) text of the statement at `span`.

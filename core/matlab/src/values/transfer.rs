@@ -5,7 +5,7 @@ use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
-use crate::tame::{ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+use crate::tame::{Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
 
@@ -22,6 +22,18 @@ pub struct Effect {
     /// those came from: a definite error's evidence.
     pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
     pub diverges: bool,
+    /// When the statement fails by the rules of the analysed mode but not by those of
+    /// the other one: that mode, and whether it proves the statement (`Proven`) or
+    /// leaves it to run time (`Unknown`). A definite error then says it is one of
+    /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
+    pub other_mode: Option<(Mode, Truth)>,
+    /// When a matrix operator (`*`, `/`, `\`, `^`) fails but its element-wise
+    /// counterpart conforms without expansion (same shapes, or a scalar): that
+    /// counterpart's builtin (`times`). The classic slip a fix offers to undo.
+    pub elementwise: Option<&'static str>,
+    /// When `a * b` fails, neither conforms element-wise, but the product with one
+    /// operand transposed would: which (0 left, 1 right), for a hint.
+    pub transposed: Option<usize>,
 }
 
 /// `array(indices…)`: the target of an indexed read or assignment.
@@ -61,6 +73,46 @@ enum WorkspaceEffect {
     Havoc,
     /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
     LoadToStruct,
+    /// `clear`/`clearvars` with known words: only removes variables.
+    Clear(Clearing),
+}
+
+/// For a statement that computes with an operand holding π (a call's argument, an
+/// indexed array, a subscript, an assigned value), the operation's name. (Runs on every
+/// statement, so it looks without collecting.)
+fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
+    let illegal = |v: &Var| env.get(v).is_some_and(|v| v.shape == Shape::Illegal);
+    let subscript = |indices: &[Index]| {
+        indices
+            .iter()
+            .any(|i| matches!(i, Index::Var(v) if illegal(v)))
+    };
+    match &stmt.kind {
+        StmtKind::Call { func, args, .. } => args.iter().any(illegal).then(|| func.clone()),
+        StmtKind::ArrayGet { array, indices, .. } => {
+            (illegal(array) || subscript(indices)).then(|| "index".to_string())
+        }
+        StmtKind::ArraySet {
+            array,
+            indices,
+            rhs,
+        }
+        | StmtKind::CellSet {
+            cell: array,
+            indices,
+            rhs,
+        } => (illegal(array) || illegal(rhs) || subscript(indices)).then(|| "subsasgn".to_string()),
+        _ => None,
+    }
+}
+
+fn refuted(result: &eval::CallResult) -> bool {
+    result.outcomes.iter().any(|o| o.status == Truth::Refuted)
+}
+
+/// Every condition of the call holds (and it has one).
+fn proven(result: &eval::CallResult) -> bool {
+    !result.diverges && result.outcomes.iter().all(|o| o.status == Truth::Proven)
 }
 
 /// Refutations become unknowns, and results unknown, for a call whose operands may be
@@ -79,8 +131,13 @@ fn overloadable(result: &mut eval::CallResult) {
 }
 
 /// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
-/// features): after them no variable's value is known.
-fn workspace_effect(func: &str, targets: &[Var]) -> Option<WorkspaceEffect> {
+/// features): after them no variable's value is known, except after a `clear` whose
+/// words (`args`' texts, when all are known) say which variables it removes.
+fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<WorkspaceEffect> {
+    let words: Option<Vec<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
+    if let Some(clearing) = words.and_then(|w| crate::tame::clearing(func, &w)) {
+        return Some(WorkspaceEffect::Clear(clearing));
+    }
     match func {
         "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
         "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms"
@@ -100,6 +157,18 @@ impl ValueAnalysis<'_> {
         let input_env = env;
         let mut env = env.clone();
         let mut effect = Effect::default();
+        if let Some(op) = reads_illegal(stmt, &env) {
+            // An operand is π: every run that would get here failed at the definite
+            // error that made it (one root cause, Joisha §4.2's annihilator). The
+            // statement is not checked again — no outcome, so no second error — and
+            // what it defines inherits π.
+            effect.op = op;
+            for t in stmt.defs() {
+                env.vars
+                    .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
+            }
+            return (State::Reachable(env), effect);
+        }
         match &stmt.kind {
             StmtKind::AssignLiteral { lhs, value } => {
                 env.vars.insert(lhs.clone(), literal(value));
@@ -123,26 +192,24 @@ impl ValueAnalysis<'_> {
                     targets,
                     mint: &mint,
                 };
-                if call.args.iter().any(|v| v.shape == Shape::Illegal) {
-                    effect.op = func.clone();
-                    for t in targets {
-                        env.vars
-                            .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
-                    }
-                } else if self.user_functions.iter().any(|f| f == func) {
+                if self.user_functions.iter().any(|f| f == func) {
                     effect.op = func.clone();
                     self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
                     bind_unknown(&mut env, targets);
-                } else if let Some(kind) = workspace_effect(func, targets) {
+                } else if let Some(kind) = workspace_effect(func, targets, &call.args) {
                     effect.op = func.clone();
-                    if matches!(kind, WorkspaceEffect::Havoc) {
-                        self.havoc(&mut env, |_| true);
-                    }
                     match kind {
                         // `S = load(...)` gives a struct of a MAT file's variables, but
                         // the matrix in an ASCII file: its class and shape are unknown.
                         WorkspaceEffect::LoadToStruct => bind_unknown(&mut env, targets),
-                        WorkspaceEffect::Havoc => bind_unknown(&mut env, targets),
+                        WorkspaceEffect::Havoc => {
+                            self.havoc(&mut env, |_| true);
+                            bind_unknown(&mut env, targets)
+                        }
+                        WorkspaceEffect::Clear(clearing) => {
+                            self.clear(&mut env, &clearing);
+                            bind_unknown(&mut env, targets)
+                        }
                     }
                 } else {
                     let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
@@ -151,6 +218,13 @@ impl ValueAnalysis<'_> {
                         // overloads the operation (YALMIP's `sdpvar`, a table): what
                         // fails on arrays is then not a definite error.
                         overloadable(&mut result);
+                    }
+                    effect.other_mode = self.other_mode(&call, &result, &env);
+                    if refuted(&result) {
+                        effect.elementwise = self.elementwise_instead(&call, &env);
+                        if effect.elementwise.is_none() {
+                            effect.transposed = self.transposed_instead(&call, &env);
+                        }
                     }
                     effect.op = func.clone();
                     effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
@@ -319,7 +393,7 @@ impl ValueAnalysis<'_> {
             .as_deref()
             .filter(|f| !self.user_functions.iter().any(|u| u == f))
             .filter(|f| {
-                self.builtins.lookup(f).is_some() && workspace_effect(f, targets).is_none()
+                self.builtins.lookup(f).is_some() && workspace_effect(f, targets, &[]).is_none()
             });
         let (Some(func), Some(args)) = (builtin, args) else {
             let name = handle.handle.as_deref().unwrap_or("");
@@ -335,11 +409,84 @@ impl ValueAnalysis<'_> {
             mint: &mint,
         };
         let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        effect.other_mode = self.other_mode(&call, &result, env);
         effect.op = func.to_string();
         effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
         effect.diverges = result.diverges;
         self.bind(id, env, targets, result.values, &result.outcomes);
         effect.outcomes = result.outcomes;
+    }
+
+    /// How `call`, which fails by this mode's rules, fares by the other mode's: the
+    /// same call evaluated again with the other variants of every rule (only for a
+    /// definite error, so the cost is paid on failures alone). `None` when it fails
+    /// there too, or does not fail here.
+    fn other_mode(
+        &self,
+        call: &Call,
+        result: &eval::CallResult,
+        env: &Env,
+    ) -> Option<(Mode, Truth)> {
+        if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let other = self.mode.other();
+        let there = eval::call(self.builtins, other, call, &env.facts);
+        if there.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let proven = there.outcomes.iter().all(|o| o.status == Truth::Proven);
+        Some((
+            other,
+            if proven {
+                Truth::Proven
+            } else {
+                Truth::Unknown
+            },
+        ))
+    }
+
+    /// The element-wise counterpart of a failing matrix operator when it is proven to
+    /// conform by MATLAB 5's rules (no implicit expansion in either mode: a fix must
+    /// not turn `<3,1> * <1,4>`'s slip into an unintended broadcast).
+    fn elementwise_instead(&self, call: &Call, env: &Env) -> Option<&'static str> {
+        let counterpart = match call.func {
+            "mtimes" => "times",
+            "mrdivide" => "rdivide",
+            "mldivide" => "ldivide",
+            "mpower" => "power",
+            _ => return None,
+        };
+        let alternative = Call {
+            func: counterpart,
+            args: call.args.clone(),
+            ..*call
+        };
+        let there = eval::call(self.builtins, Mode::Paper, &alternative, &env.facts);
+        proven(&there).then_some(counterpart)
+    }
+
+    /// For a failing `a * b`: the operand whose transpose makes the product conform.
+    fn transposed_instead(&self, call: &Call, env: &Env) -> Option<usize> {
+        if call.func != "mtimes" || call.args.len() != 2 {
+            return None;
+        }
+        (0..2).find(|&k| {
+            let flip = Call {
+                func: "transpose",
+                args: vec![call.args[k].clone()],
+                ..*call
+            };
+            let t = eval::call(self.builtins, self.mode, &flip, &env.facts);
+            let ok = proven(&t);
+            let Some(v) = t.values.into_iter().next().filter(|_| ok) else {
+                return false;
+            };
+            let mut args = call.args.clone();
+            args[k] = v;
+            let product = Call { args, ..*call };
+            proven(&eval::call(self.builtins, self.mode, &product, &env.facts))
+        })
     }
 
     /// Forgets every variable `which` selects (not temporaries, which the lowering
@@ -359,6 +506,39 @@ impl ValueAnalysis<'_> {
         names.dedup();
         for n in names {
             env.vars.insert(n, Value::unknown());
+        }
+    }
+
+    /// Applies a `clear` with known words. A removed variable is undefined afterwards,
+    /// as if never assigned (a tombstone, [`Value::cleared`], so that where a path that
+    /// removed it joins one that kept it the variable becomes unknown, never the stale
+    /// value); one that may or may not be removed becomes unknown.
+    fn clear(&self, env: &mut Env, clearing: &Clearing) {
+        match clearing {
+            Clearing::Remove { include, except } => {
+                let removed: Vec<String> = env
+                    .vars
+                    .iter()
+                    .filter(|(n, v)| {
+                        !v.cleared && !self.is_temp(n) && Clearing::selects(include, except, n)
+                    })
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                for n in removed {
+                    env.vars.insert(n, Value::cleared());
+                }
+            }
+            Clearing::Globals(names) => {
+                // Named ones may be removed whether or not this function declared them
+                // global (a caller or script may have); unnamed: the declared ones.
+                let globals = self.globals.borrow();
+                self.havoc(env, |n| match names {
+                    Some(ps) => ps.iter().any(|p| crate::tame::clearing::matches(p, n)),
+                    None => globals.iter().any(|g| g == n),
+                });
+            }
+            Clearing::Any => self.havoc(env, |_| true),
+            Clearing::Nothing => {}
         }
     }
 
@@ -494,13 +674,6 @@ impl ValueAnalysis<'_> {
         update: bool,
     ) {
         let base = match env.get(array) {
-            Some(v) if v.shape == Shape::Illegal => {
-                for t in targets {
-                    env.vars
-                        .insert(t.clone(), Value::of_shape(None, Shape::Illegal));
-                }
-                return;
-            }
             // A value of unknown class and shape may be a function handle or an object
             // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
             Some(v) if v.class.is_none() && v.shape == Shape::Unknown => {
