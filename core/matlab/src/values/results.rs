@@ -141,7 +141,7 @@ fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> Funct
             );
         }
     }
-    gloss::gloss_all(&f.body, &mut statements);
+    gloss::gloss_all(&f.body, &is_temp, &mut statements);
     FunctionResult {
         name: f.name.clone(),
         statements,
