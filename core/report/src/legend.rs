@@ -16,6 +16,7 @@
 use crate::statement::{Notation, ShapeView, StatementReport, SymbolNote};
 use crate::Report;
 use shapex_text::Span;
+use std::collections::{HashMap, HashSet};
 
 /// What [`SymbolNote::alias`] asks for before numbering: the symbol is shown as its
 /// name.
@@ -30,36 +31,29 @@ pub const UNKNOWN: &str = "?";
 /// appearance), or a variable's name `v` for another value of `v` (`v₂`, `v₃`, …: the
 /// bare `v` is its first) — and on return the text faces show (the name when kept).
 pub fn number_aliases(statements: &mut [StatementReport]) {
-    // (name, meaning) → alias, in order of first appearance.
-    let mut given: Vec<(String, String, String)> = Vec::new();
+    // (name, meaning) → alias; a file can show thousands of symbols, so maps.
+    let mut given: HashMap<(String, String), String> = HashMap::new();
     // How many aliases each stem has handed out.
-    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
     for s in statements.iter_mut() {
         for note in &mut s.symbols {
-            if let Some((.., alias)) = given
-                .iter()
-                .find(|(n, m, _)| *n == note.name && *m == note.meaning)
-            {
+            let key = (note.name.clone(), note.meaning.clone());
+            if let Some(alias) = given.get(&key) {
                 note.alias = alias.clone();
                 continue;
             }
             let alias = match note.alias.as_str() {
                 KEEP => note.name.clone(),
                 stem => {
+                    // A variable's bare name is its first value, so its others start at 2.
                     let first = if stem == UNKNOWN { 1 } else { 2 };
-                    let count = match counts.iter_mut().find(|(s, _)| s == stem) {
-                        Some((_, c)) => c,
-                        None => {
-                            counts.push((stem.to_string(), first - 1));
-                            &mut counts.last_mut().expect("just pushed").1
-                        }
-                    };
+                    let count = counts.entry(stem.to_string()).or_insert(first - 1);
                     *count += 1;
                     format!("{stem}{}", subscript(*count))
                 }
             };
             note.alias = alias.clone();
-            given.push((note.name.clone(), note.meaning.clone(), alias));
+            given.insert(key, alias);
         }
     }
 }
@@ -104,19 +98,19 @@ fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// `<?₁,3>`). A name counts only as a whole word, so `n` is not replaced inside `n#2`.
 /// When two notes share a name, the first wins.
 pub fn with_aliases<'a>(text: &str, notes: impl IntoIterator<Item = &'a SymbolNote>) -> String {
-    let renamed: Vec<&SymbolNote> = notes
-        .into_iter()
-        .filter(|n| !n.alias.is_empty() && n.alias != n.name)
-        .collect();
+    let mut renamed: HashMap<&str, &str> = HashMap::new();
+    for n in notes.into_iter().filter(|n| n.is_aliased()) {
+        renamed.entry(&n.name).or_insert(&n.alias);
+    }
     if renamed.is_empty() {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for (start, end) in words(text) {
-        if let Some(n) = renamed.iter().find(|n| n.name == text[start..end]) {
+        if let Some(alias) = renamed.get(&text[start..end]) {
             out.push_str(&text[last..start]);
-            out.push_str(&n.alias);
+            out.push_str(alias);
             last = end;
         }
     }
@@ -129,10 +123,11 @@ pub fn mentioned<'a>(
     text: &str,
     notes: impl IntoIterator<Item = &'a SymbolNote>,
 ) -> Vec<&'a SymbolNote> {
-    let shown: Vec<&str> = words(text).map(|(s, e)| &text[s..e]).collect();
+    let mut shown: HashSet<&str> = words(text).map(|(s, e)| &text[s..e]).collect();
     let mut out: Vec<&SymbolNote> = Vec::new();
     for n in notes {
-        if shown.contains(&n.name.as_str()) && !out.iter().any(|o| o.name == n.name) {
+        // Removed once found: the first note of a name wins.
+        if shown.remove(n.name.as_str()) {
             out.push(n);
         }
     }
@@ -224,16 +219,12 @@ impl Report {
     /// Every symbol the statements show, once, with its alias and meaning, in order of
     /// first appearance: the legend of the whole report.
     pub fn legend(&self) -> Vec<&SymbolNote> {
-        let mut out: Vec<&SymbolNote> = Vec::new();
-        for n in self.statements.iter().flat_map(|s| &s.symbols) {
-            if !out
-                .iter()
-                .any(|o| o.name == n.name && o.meaning == n.meaning)
-            {
-                out.push(n);
-            }
-        }
-        out
+        let mut seen: HashSet<(&str, &str)> = HashSet::new();
+        self.statements
+            .iter()
+            .flat_map(|s| &s.symbols)
+            .filter(|n| seen.insert((&n.name, &n.meaning)))
+            .collect()
     }
 
     /// The symbols a text about `span` (a diagnostic's message) may show, nearest
