@@ -33,12 +33,13 @@ pub fn inline_checks(report: &Report) -> AnnotatedSource {
             legend(s.legend_of(&line), &mut explained, lines);
         }
     }
+    let aliases = report.aliases();
     for d in report
         .diagnostics
         .iter()
         .filter(|d| d.code == "shape.prealloc")
     {
-        let hint = report.aliased(&d.message, d.span);
+        let hint = aliases.aliased(&d.message, d.span);
         let lines = before_line.entry(d.range.line).or_default();
         lines.push((format!("% {}", hint.text), "hint"));
         legend(hint.legend, &mut explained, lines);

@@ -227,64 +227,71 @@ impl Report {
             .collect()
     }
 
-    /// The symbols a text about `span` (a diagnostic's message) may show, nearest
-    /// first: those of the statements it overlaps, then those of the statements of the
-    /// same function (from the `function` statement before it to the next one), then
-    /// the whole legend. A name two functions share is read as the nearest one's.
-    pub fn symbols_near(&self, span: Span) -> Vec<&SymbolNote> {
-        let overlaps = |s: &StatementReport| {
-            s.span.start < span.end.max(span.start + 1)
-                && span.start < s.span.end.max(s.span.start + 1)
-        };
-        let mut out: Vec<&SymbolNote> = Vec::new();
-        out.extend(
-            self.statements
-                .iter()
-                .filter(|s| overlaps(s))
-                .flat_map(|s| &s.symbols),
-        );
-        // The statements of the function `span` is in: from the `function` statement
-        // at or before it to the next one.
-        let at = self
-            .statements
-            .iter()
-            .rposition(|s| s.span.start <= span.start)
-            .unwrap_or(0);
-        let first = self
-            .statements
-            .iter()
-            .take(at + 1)
-            .rposition(|s| s.kind == "function")
-            .unwrap_or(0);
-        let end = self
-            .statements
-            .iter()
-            .enumerate()
-            .skip(at + 1)
-            .find(|(_, s)| s.kind == "function")
-            .map_or(self.statements.len(), |(i, _)| i);
-        out.extend(
-            self.statements
-                .get(first..end)
-                .unwrap_or_default()
-                .iter()
-                .flat_map(|s| &s.symbols),
-        );
-        out.extend(self.legend());
-        out
+    /// The index that reads texts about places in this report (diagnostics' messages)
+    /// with aliases; build it once per report (it costs one pass over the statements).
+    pub fn aliases(&self) -> Aliases<'_> {
+        let mut scopes: Vec<(usize, HashMap<&str, &SymbolNote>)> = vec![(0, HashMap::new())];
+        let mut all: HashMap<&str, &SymbolNote> = HashMap::new();
+        for s in &self.statements {
+            if s.kind == "function" {
+                scopes.push((s.span.start, HashMap::new()));
+            }
+            let scope = &mut scopes.last_mut().expect("the script's scope").1;
+            for n in &s.symbols {
+                scope.entry(&n.name).or_insert(n);
+                all.entry(&n.name).or_insert(n);
+            }
+        }
+        // Stable: the script's scope stays before a function starting at 0.
+        scopes.sort_by_key(|(start, _)| *start);
+        Aliases { scopes, all }
     }
 
     /// `text` about `span` (a diagnostic's message) with its symbols aliased, and
-    /// their legend.
+    /// their legend. Builds the index each time: for many texts use [`Report::aliases`].
     pub fn aliased(&self, text: &str, span: Span) -> Aliased {
-        let near = self.symbols_near(span);
+        self.aliases().aliased(text, span)
+    }
+}
+
+/// Which symbol a name means at a place: names are unique within one function's
+/// analysis, so a text about a place reads its names as its function's (the statements
+/// from the `function` statement at or before it to the next one; the script's before
+/// any), then as the report's first symbol of that name.
+#[derive(Debug)]
+pub struct Aliases<'a> {
+    /// Each function's start (0 for the script) with its symbols by name, by start.
+    scopes: Vec<(usize, HashMap<&'a str, &'a SymbolNote>)>,
+    all: HashMap<&'a str, &'a SymbolNote>,
+}
+
+impl<'a> Aliases<'a> {
+    /// The symbol `name` means in a text about `span`.
+    pub fn note(&self, name: &str, span: Span) -> Option<&'a SymbolNote> {
+        let at = self
+            .scopes
+            .partition_point(|(start, _)| *start <= span.start)
+            .saturating_sub(1);
+        self.scopes
+            .get(at)
+            .and_then(|(_, names)| names.get(name))
+            .or_else(|| self.all.get(name))
+            .copied()
+    }
+
+    /// `text` about `span` with its symbols aliased, and the legend of the aliased ones.
+    pub fn aliased(&self, text: &str, span: Span) -> Aliased {
+        let mut notes: Vec<&SymbolNote> = Vec::new();
+        for (start, end) in words(text) {
+            if let Some(n) = self.note(&text[start..end], span) {
+                if n.is_aliased() && !notes.iter().any(|o| o.name == n.name) {
+                    notes.push(n);
+                }
+            }
+        }
         Aliased {
-            text: with_aliases(text, near.iter().copied()),
-            legend: mentioned(text, near)
-                .into_iter()
-                .filter(|n| n.is_aliased())
-                .map(SymbolNote::legend)
-                .collect(),
+            text: with_aliases(text, notes.iter().copied()),
+            legend: notes.iter().map(|n| n.legend()).collect(),
         }
     }
 }

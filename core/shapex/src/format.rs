@@ -108,8 +108,9 @@ pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
 pub fn to_text(file: &str, report: &Report) -> String {
     let mut out = String::new();
     let mut explained: Vec<String> = Vec::new();
+    let aliases = report.aliases();
     for d in &report.diagnostics {
-        let message = report.aliased(&d.message, d.span);
+        let message = aliases.aliased(&d.message, d.span);
         out.push_str(&format!(
             "{file}:{}:{}: {}: {} [{}]\n",
             d.range.line,
