@@ -12,7 +12,7 @@ use crate::tame::{Stmt, StmtId};
 use shapex_dims::{Atom, Provenance, Site, Symbol};
 use shapex_report::legend;
 use shapex_text::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One symbol a statement shows: its name, what it stands for, the source statement it
 /// comes from when it has one, and how faces should show it.
@@ -36,14 +36,19 @@ pub struct Gloss {
 }
 
 /// Fills the glossary of every result of a function whose body is `body`; `is_temp`
-/// tells the lowering's temporaries, which a reader never saw.
+/// tells the names a reader never saw (the lowering's temporaries).
 pub(super) fn gloss_all(body: &[Stmt], is_temp: &dyn Fn(&str) -> bool, results: &mut [StmtResult]) {
     let mut origins = HashMap::new();
     index(body, &mut origins);
     let positions = positions(results);
+    let defined = results
+        .iter()
+        .flat_map(|r| r.defs.iter().map(|(var, _)| (r.id.0, var.clone())))
+        .collect();
     let context = Context {
         origins: &origins,
         positions: &positions,
+        defined: &defined,
         is_temp,
     };
     for r in results.iter_mut() {
@@ -59,6 +64,11 @@ struct Context<'a> {
     /// extent stands (`c~c1` is c's rows): an open case's component counts the
     /// placeholders of a rule, not the target's extents.
     positions: &'a HashMap<String, u32>,
+    /// (statement, variable) for every variable a statement defines: a rule whose
+    /// target is a temporary names its symbols after a stand-in (`t~c`), which may also
+    /// be a variable's name, so a target the minting statement does not define is not
+    /// the reader's variable.
+    defined: &'a HashSet<(u32, String)>,
     is_temp: &'a dyn Fn(&str) -> bool,
 }
 
@@ -139,6 +149,9 @@ fn glossary(r: &StmtResult, context: &Context) -> Vec<Gloss> {
     out
 }
 
+/// What a reader calls a value the program never names.
+const INTERMEDIATE: &str = "an intermediate result";
+
 /// " in iteration 2 of the loop" for a symbol of a simulated iteration.
 fn iteration(site: &Site) -> String {
     match site.iterations.as_slice() {
@@ -170,7 +183,7 @@ fn extent(component: u32) -> String {
 fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
     let of = |var: &str| {
         if (context.is_temp)(var) {
-            "an intermediate result".to_string()
+            INTERMEDIATE.to_string()
         } else {
             var.to_string()
         }
@@ -225,17 +238,24 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
             component,
             site,
             what,
-        } => Words {
-            meaning: match context.positions.get(symbol.name()) {
-                Some(position) => format!("{} of {}", extent(*position), of(target)),
-                // Where an open case's extent stands is known only from its shape.
-                None if *what == super::OPEN_CASE => format!("an extent of {}", of(target)),
-                None => format!("{} of {}", extent(*component), of(target)),
-            },
-            site: Some(site),
-            why: Some(what),
-            alias: legend::UNKNOWN.into(),
-        },
+        } => {
+            let target = if context.defined.contains(&(site.stmt, target.clone())) {
+                of(target)
+            } else {
+                INTERMEDIATE.to_string()
+            };
+            Words {
+                meaning: match context.positions.get(symbol.name()) {
+                    Some(position) => format!("{} of {target}", extent(*position)),
+                    // Where an open case's extent stands is known only from its shape.
+                    None if *what == super::OPEN_CASE => format!("an extent of {target}"),
+                    None => format!("{} of {target}", extent(*component)),
+                },
+                site: Some(site),
+                why: Some(what),
+                alias: legend::UNKNOWN.into(),
+            }
+        }
         Provenance::Join {
             var,
             component,
