@@ -25,8 +25,8 @@ pub const KEEP: &str = "";
 /// as `?₁`, `?₂`, ….
 pub const UNKNOWN: &str = "?";
 
-/// Gives every statement's symbols their final alias and returns nothing else: each
-/// note's `alias` holds, on entry, what the language asks for — [`KEEP`] (the name reads
+/// Gives every statement's symbols their final alias. Each note's `alias` holds, on
+/// entry, what the language asks for — [`KEEP`] (the name reads
 /// well as it is: `n`, `x_1`), [`UNKNOWN`] (`?₁`, `?₂`, … in order of first
 /// appearance), or a variable's name `v` for another value of `v` (`v₂`, `v₃`, …: the
 /// bare `v` is its first) — and on return the text faces show (the name when kept).

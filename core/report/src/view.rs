@@ -51,7 +51,8 @@ pub struct AnnotatedSource {
 pub struct LineNote {
     pub line: u32,
     pub text: String,
-    /// `inserted` (a check), `hint`, `unreached`, …
+    /// `inserted` (a check), `hint`, `unreached`, `legend` (what an alias such as `?₁`
+    /// in the notes above stands for), …
     pub class: String,
 }
 
