@@ -102,23 +102,24 @@ impl App {
     /// Presses Share and gives the link it made.
     async fn share(&self) -> Result<String> {
         self.session
-            .js(
-                "document.querySelector('#share-url').value = '';",
-                vec![],
-            )
+            .js("document.querySelector('#share-url').value = '';", vec![])
             .await?;
         self.click("button#share").await?;
         self.session
             .wait_until("input#share-url to hold a link", ANALYSIS, || async {
-                let url = self.str("return document.querySelector('#share-url').value;").await?;
+                let url = self
+                    .str("return document.querySelector('#share-url').value;")
+                    .await?;
                 Ok((!url.is_empty()).then_some(url))
             })
             .await
     }
 
     async fn option(&self, key: &str) -> Result<String> {
-        self.str(&format!("return document.querySelector('#opt-{key}').value;"))
-            .await
+        self.str(&format!(
+            "return document.querySelector('#opt-{key}').value;"
+        ))
+        .await
     }
 
     /// Saves a screenshot as `target/e2e/NAME.png`, and with
@@ -145,7 +146,8 @@ impl App {
 
 /// Changes one character of a link's payload to another of its alphabet.
 fn damage(url: &str) -> String {
-    let at = url.find("#v2/").expect("a v2 link") + 4 + (url.len() - url.find("#v2/").unwrap() - 4) / 2;
+    let at =
+        url.find("#v2/").expect("a v2 link") + 4 + (url.len() - url.find("#v2/").unwrap() - 4) / 2;
     let old = url.as_bytes()[at];
     let new = if old == b'A' { 'B' } else { 'A' };
     let mut damaged = url.to_string();
@@ -163,7 +165,11 @@ async fn share_and_links(env: &Env) -> Result<()> {
         return Ok(());
     };
     ensure(big.lines().count() >= 2_000 && big.len() > 60_000, || {
-        format!("the large file has {} lines, {} bytes", big.lines().count(), big.len())
+        format!(
+            "the large file has {} lines, {} bytes",
+            big.lines().count(),
+            big.len()
+        )
     })?;
     let app = env.app().await?;
     app.open(&env.server.base_url).await?;
@@ -173,17 +179,25 @@ async fn share_and_links(env: &Env) -> Result<()> {
     // Share changes neither the text nor the autosave, and the link opens the file.
     let url = app.share().await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    ensure(app.editor_text().await? == big, || "Share changed the editor's text".into())?;
+    ensure(app.editor_text().await? == big, || {
+        "Share changed the editor's text".into()
+    })?;
     let banner = app.banner_text().await?;
-    ensure(banner.is_empty(), || format!("Share raised a banner: {banner:?}"))?;
-    ensure(app.autosaved().await? == big, || "Share changed the autosave".into())?;
+    ensure(banner.is_empty(), || {
+        format!("Share raised a banner: {banner:?}")
+    })?;
+    ensure(app.autosaved().await? == big, || {
+        "Share changed the autosave".into()
+    })?;
     app.session.js("location.reload();", vec![]).await?;
     app.open(&url).await?;
     app.wait_for_text(&big, "the file after a reload").await?;
 
     let other = env.app().await?;
     other.open(&url).await?;
-    other.wait_for_text(&big, "the shared link's file in a fresh profile").await?;
+    other
+        .wait_for_text(&big, "the shared link's file in a fresh profile")
+        .await?;
     other.session.close().await;
 
     // A damaged link is refused with the damaged-link message, never opened altered:
@@ -210,7 +224,9 @@ async fn share_and_links(env: &Env) -> Result<()> {
             Ok(app.banner_text().await?.contains("damaged").then_some(()))
         })
         .await?;
-    ensure(app.editor_text().await? == big, || "a damaged link replaced the work".into())?;
+    ensure(app.editor_text().await? == big, || {
+        "a damaged link replaced the work".into()
+    })?;
     app.session.close().await;
     Ok(())
 }
@@ -241,13 +257,17 @@ async fn work_one_click_away(env: &Env) -> Result<()> {
     // An example replaces the work: the notice restores it.
     app.choose_example("joisha-example3").await?;
     let example = app.editor_text().await?;
-    ensure(example.contains("c = a*b;"), || "the example did not load".into())?;
+    ensure(example.contains("c = a*b;"), || {
+        "the example did not load".into()
+    })?;
     ensure(app.visible("#previous-notice").await?, || {
         "no 'restore your previous code' notice".into()
     })?;
     app.click("#restore-previous").await?;
     app.wait_for_text(&big, "the restored work").await?;
-    ensure(!app.visible("#previous-notice").await?, || "the notice stayed".into())?;
+    ensure(!app.visible("#previous-notice").await?, || {
+        "the notice stayed".into()
+    })?;
 
     // An example again, and Ctrl+Z undoes the replacement.
     app.choose_example("joisha-example3").await?;
@@ -257,7 +277,8 @@ async fn work_one_click_away(env: &Env) -> Result<()> {
         .send_keys("\u{E009}z\u{E000}")
         .await
         .map_err(|e| e.to_string())?;
-    app.wait_for_text(&big, "Ctrl+Z to bring the work back").await?;
+    app.wait_for_text(&big, "Ctrl+Z to bring the work back")
+        .await?;
     app.settle().await?;
 
     // A link opened in this tab over the work (a full load): the link's program shows,
@@ -277,7 +298,8 @@ async fn work_one_click_away(env: &Env) -> Result<()> {
         .send_keys("\u{E009}z\u{E000}")
         .await
         .map_err(|e| e.to_string())?;
-    app.wait_for_text(&big, "Ctrl+Z after opening a link").await?;
+    app.wait_for_text(&big, "Ctrl+Z after opening a link")
+        .await?;
     app.editor()
         .await?
         .send_keys("\u{E009}\u{E008}z\u{E000}")
@@ -285,7 +307,8 @@ async fn work_one_click_away(env: &Env) -> Result<()> {
         .map_err(|e| e.to_string())?;
     app.wait_for_text(small, "Ctrl+Shift+Z to redo").await?;
     app.click("#restore-previous").await?;
-    app.wait_for_text(&big, "the work restored after a link").await?;
+    app.wait_for_text(&big, "the work restored after a link")
+        .await?;
     app.session.close().await;
     Ok(())
 }
@@ -318,10 +341,16 @@ async fn modern_by_default(env: &Env) -> Result<()> {
 
     // The legend opens from the toolbar and explains without hovering.
     app.click("#legend-toggle").await?;
-    ensure(app.visible("#legend").await?, || "the legend did not open".into())?;
-    let legend = app.str("return document.querySelector('#legend').innerText;").await?;
+    ensure(app.visible("#legend").await?, || {
+        "the legend did not open".into()
+    })?;
+    let legend = app
+        .str("return document.querySelector('#legend').innerText;")
+        .await?;
     for word in ["run-time check", "illegal", "3×4", "Modern"] {
-        ensure(legend.contains(word), || format!("the legend lacks {word:?}"))?;
+        ensure(legend.contains(word), || {
+            format!("the legend lacks {word:?}")
+        })?;
     }
     app.screenshot("legend").await?;
     app.click("#legend-toggle").await?;
@@ -333,23 +362,33 @@ async fn modern_by_default(env: &Env) -> Result<()> {
         .await?;
     app.settle().await?;
     let shown = app.diagnostics().await?;
-    ensure(shown.is_empty(), || format!("[1 2 3] + [1; 2] is valid today: {shown:?}"))?;
+    ensure(shown.is_empty(), || {
+        format!("[1 2 3] + [1; 2] is valid today: {shown:?}")
+    })?;
 
     // A paper example opens in paper mode and says so in words.
     app.choose_example("joisha-sec5-paper").await?;
     app.settle().await?;
-    ensure(app.option("mode").await? == "paper", || "paper example in paper mode".into())?;
+    ensure(app.option("mode").await? == "paper", || {
+        "paper example in paper mode".into()
+    })?;
     let notice = app
-        .str("const n = document.querySelector('#option-notice-mode'); return n ? n.innerText : '';")
+        .str(
+            "const n = document.querySelector('#option-notice-mode'); return n ? n.innerText : '';",
+        )
         .await?;
-    ensure(notice.contains("MATLAB 5"), || format!("mode notice {notice:?}"))?;
+    ensure(notice.contains("MATLAB 5"), || {
+        format!("mode notice {notice:?}")
+    })?;
     // Replacing the whole text returns to the default.
     app.session.paste("y = ones(3, 1) + ones(1, 4);\n").await?;
     app.settle().await?;
     ensure(app.option("mode").await? == "modern", || {
         "a pasted program should use the default semantics".into()
     })?;
-    ensure(app.diagnostics().await?.is_empty(), || "broadcast in modern mode".into())?;
+    ensure(app.diagnostics().await?.is_empty(), || {
+        "broadcast in modern mode".into()
+    })?;
     app.session.close().await;
     Ok(())
 }
@@ -377,7 +416,9 @@ async fn fresh_results(env: &Env) -> Result<()> {
              return String(i);",
         )
         .await?;
-    let line: usize = first_note.parse().map_err(|_| format!("no note: {first_note}"))?;
+    let line: usize = first_note
+        .parse()
+        .map_err(|_| format!("no note: {first_note}"))?;
     ensure(line < 40, || format!("first note on line {line}"))?;
     let notes_on = |k: usize| {
         format!(
@@ -390,7 +431,11 @@ async fn fresh_results(env: &Env) -> Result<()> {
     let moved = app.str(&notes_on(line + 1)).await?;
     let stayed = app.str(&notes_on(line)).await?;
     ensure(moved == before && stayed.is_empty(), || {
-        format!("notes {before:?} should move from line {} to {}: now {stayed:?} / {moved:?}", line + 1, line + 2)
+        format!(
+            "notes {before:?} should move from line {} to {}: now {stayed:?} / {moved:?}",
+            line + 1,
+            line + 2
+        )
     })?;
     app.settle().await?;
 
@@ -398,12 +443,18 @@ async fn fresh_results(env: &Env) -> Result<()> {
     // status no longer claims a verdict and "analysing…" shows, until the result lands.
     app.session.paste(SLOW).await?;
     app.session
-        .wait_until("stale results to be dimmed", Duration::from_secs(3), || async {
-            let stale = app.visible(".panes.stale").await?;
-            let busy = app.visible("#busy").await?;
-            let status = app.str("return document.querySelector('#status').innerText;").await?;
-            Ok((stale && busy && status.contains("analysing")).then_some(()))
-        })
+        .wait_until(
+            "stale results to be dimmed",
+            Duration::from_secs(3),
+            || async {
+                let stale = app.visible(".panes.stale").await?;
+                let busy = app.visible("#busy").await?;
+                let status = app
+                    .str("return document.querySelector('#status').innerText;")
+                    .await?;
+                Ok((stale && busy && status.contains("analysing")).then_some(()))
+            },
+        )
         .await?;
     app.session
         .wait_until("the slow result", Duration::from_secs(60), || async {
@@ -443,11 +494,14 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
         .await?;
     let o: Value = serde_json::from_str(&overflow).map_err(|e| e.to_string())?;
     ensure(
-        o["out"].as_array().is_some_and(Vec::is_empty) && o["scroll"].as_f64() <= o["w"].as_f64().map(|w| w + 1.0),
+        o["out"].as_array().is_some_and(Vec::is_empty)
+            && o["scroll"].as_f64() <= o["w"].as_f64().map(|w| w + 1.0),
         || format!("cut off at 150% zoom: {o}"),
     )?;
     app.click("#tab-diagnostics").await?;
-    ensure(app.visible("#view-diagnostics").await?, || "the Diagnostics view is cut".into())?;
+    ensure(app.visible("#view-diagnostics").await?, || {
+        "the Diagnostics view is cut".into()
+    })?;
 
     // Notation applies to messages too.
     app.session
@@ -458,10 +512,13 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
         .select_by_value("times")
         .await
         .map_err(|e| e.to_string())?;
-    let problems = app.str("return document.querySelector('#diagnostics').innerText;").await?;
-    ensure(problems.contains("3×4") && !problems.contains("<3,4>"), || {
-        format!("Problems in 3×4 notation: {problems:?}")
-    })?;
+    let problems = app
+        .str("return document.querySelector('#diagnostics').innerText;")
+        .await?;
+    ensure(
+        problems.contains("3×4") && !problems.contains("<3,4>"),
+        || format!("Problems in 3×4 notation: {problems:?}"),
+    )?;
 
     // Tab indents; Esc then Tab leaves the editor for the next control.
     let editor = app.editor().await?;
@@ -472,18 +529,29 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
         )
         .await?;
     let text = app.editor_text().await?;
-    editor.send_keys("\u{E004}").await.map_err(|e| e.to_string())?;
-    ensure(app.editor_text().await? == format!("    {text}"), || "Tab should indent".into())?;
+    editor
+        .send_keys("\u{E004}")
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(app.editor_text().await? == format!("    {text}"), || {
+        "Tab should indent".into()
+    })?;
     editor
         .send_keys("\u{E00C}\u{E004}")
         .await
         .map_err(|e| e.to_string())?;
-    let active = app.str("return document.activeElement.id || document.activeElement.tagName;").await?;
-    ensure(active != "editor", || "Esc then Tab should leave the editor".into())?;
+    let active = app
+        .str("return document.activeElement.id || document.activeElement.tagName;")
+        .await?;
+    ensure(active != "editor", || {
+        "Esc then Tab should leave the editor".into()
+    })?;
 
     // Every tab and the Problems list are reachable with Tab alone, and focus shows.
     let mut reached = std::collections::BTreeSet::new();
-    app.session.js("document.activeElement.blur(); window.focus();", vec![]).await?;
+    app.session
+        .js("document.activeElement.blur(); window.focus();", vec![])
+        .await?;
     let body = app
         .session
         .client
@@ -491,7 +559,9 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
         .await
         .map_err(|e| e.to_string())?;
     for _ in 0..60 {
-        body.send_keys("\u{E004}").await.map_err(|e| e.to_string())?;
+        body.send_keys("\u{E004}")
+            .await
+            .map_err(|e| e.to_string())?;
         let (id, outlined) = {
             let v = app
                 .session
@@ -504,17 +574,31 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
                     vec![],
                 )
                 .await?;
-            (v[0].as_str().unwrap_or_default().to_string(), v[1] == json!(true))
+            (
+                v[0].as_str().unwrap_or_default().to_string(),
+                v[1] == json!(true),
+            )
         };
         ensure(outlined, || format!("{id} has no visible focus"))?;
         if id == "editor" {
             // Leave it the keyboard way.
-            body.send_keys("\u{E00C}").await.map_err(|e| e.to_string())?;
+            body.send_keys("\u{E00C}")
+                .await
+                .map_err(|e| e.to_string())?;
         }
         reached.insert(id);
     }
-    for id in ["tab-shapes", "tab-checks", "tab-diagnostics", "share", "examples", "legend-toggle"] {
-        ensure(reached.contains(id), || format!("Tab never reaches #{id}: {reached:?}"))?;
+    for id in [
+        "tab-shapes",
+        "tab-checks",
+        "tab-diagnostics",
+        "share",
+        "examples",
+        "legend-toggle",
+    ] {
+        ensure(reached.contains(id), || {
+            format!("Tab never reaches #{id}: {reached:?}")
+        })?;
     }
     ensure(reached.iter().any(|r| r.contains("diagnostic")), || {
         format!("Tab never reaches the Problems list: {reached:?}")

@@ -2,7 +2,8 @@
 //! Joisha et al. show them (§9, Figures 4–6). Only checks the analysis could not
 //! discharge are kept — a check proven by earlier statements is redundant and removed,
 //! as copy propagation and CSE remove it in Figure 6 — and the preallocation hints of
-//! §12 (Figures 7–8) stand before their loops.
+//! §12 (Figures 7–8) stand before their loops. Symbols the analysis minted show by
+//! their aliases (`?₁`), each explained by a `legend` note where it first appears.
 
 use shapex_report::view::{AnnotatedSource, LineNote};
 use shapex_report::{CheckStatus, Diagnostic, Report, Severity, StatementReport};
@@ -15,6 +16,8 @@ const NOT_REACHED: &str = "% not reached";
 /// its statements still need (`▶ …`), preallocation hints and "not reached" marks.
 pub fn inline_checks(report: &Report) -> AnnotatedSource {
     let mut before_line: BTreeMap<u32, Vec<(String, &str)>> = BTreeMap::new();
+    // Symbols show by their aliases (`?₁`); each is explained where it first appears.
+    let mut explained: Vec<String> = Vec::new();
     let count = |c: CheckStatus| report.statements.iter().filter(|s| s.check == c).count();
     let errors = own_errors(report);
     for (i, s) in report.statements.iter().enumerate() {
@@ -26,21 +29,21 @@ pub fn inline_checks(report: &Report) -> AnnotatedSource {
             continue;
         }
         if let Some(line) = check_line(s, errors.get(&i).copied()) {
-            before_line
-                .entry(s.range.line)
-                .or_default()
-                .push((line, "inserted"));
+            let lines = before_line.entry(s.range.line).or_default();
+            lines.push((s.aliased(&line), "inserted"));
+            legend(s.legend_of(&line), &mut explained, lines);
         }
     }
+    let aliases = report.aliases();
     for d in report
         .diagnostics
         .iter()
         .filter(|d| d.code == "shape.prealloc")
     {
-        before_line
-            .entry(d.range.line)
-            .or_default()
-            .push((format!("% {}", d.message), "hint"));
+        let hint = aliases.aliased(&d.message, d.span);
+        let lines = before_line.entry(d.range.line).or_default();
+        lines.push((format!("% {}", hint.text), "hint"));
+        legend(hint.legend, &mut explained, lines);
     }
     let header = [
         "% Shape checks inlined (Joisha et al. 2000, §9, Figures 4–6):".to_string(),
@@ -61,14 +64,32 @@ pub fn inline_checks(report: &Report) -> AnnotatedSource {
         .collect();
     for (line, checks) in before_line {
         for (text, class) in checks {
+            let text = if class == LEGEND {
+                text
+            } else {
+                format!("▶ {text}")
+            };
             notes.push(LineNote {
                 line,
-                text: format!("▶ {text}"),
+                text,
                 class: class.into(),
             });
         }
     }
     AnnotatedSource { notes }
+}
+
+/// The class of a note that explains an alias (`%   ?₁ = rows of c, …`).
+const LEGEND: &str = "legend";
+
+/// Adds, after a check, the legend lines of the aliases it shows for the first time.
+fn legend(lines: Vec<String>, explained: &mut Vec<String>, out: &mut Vec<(String, &str)>) {
+    for l in lines {
+        if !explained.contains(&l) {
+            out.push((format!("%   {l}"), LEGEND));
+            explained.push(l);
+        }
+    }
 }
 
 /// The first error diagnostic of each statement (by index): the one whose span lies in
@@ -144,10 +165,17 @@ mod tests {
         let view = super::inline_checks(&report).render(src);
         let asserts: Vec<&str> = view.lines().filter(|l| l.contains("▶")).collect();
         assert_eq!(asserts.len(), 2, "{view}");
+        // The source line after a check, past the legend of the aliases it shows.
         let next_line = |needle: &str| {
             let i = view.lines().position(|l| l.contains(needle)).unwrap();
-            view.lines().nth(i + 1).unwrap().to_string()
+            let mut after = view.lines().skip(i + 1);
+            after.find(|l| !l.starts_with("%   ")).unwrap().to_string()
         };
+        assert!(
+            view.contains("▶ s_c ← <?₁,?₂>; assert(")
+                && view.contains("\n%   ?₁ = rows of c, known when line 7 runs"),
+            "{view}"
+        );
         assert_eq!(next_line("s_c ←"), "c = a*b;");
         assert_eq!(next_line("s_d ←"), "d = c+a;");
         let e = report.statements.iter().find(|s| s.label == "e").unwrap();
@@ -196,6 +224,7 @@ mod tests {
             symbols: vec![SymbolNote {
                 name: "n#1".into(),
                 meaning: "the value of n".into(),
+                ..Default::default()
             }],
             ..Default::default()
         };

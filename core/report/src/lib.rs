@@ -4,6 +4,7 @@
 //! plug-in contract every language implements.
 
 pub mod language;
+pub mod legend;
 mod statement;
 pub mod view;
 

@@ -78,8 +78,9 @@ pub struct StatementReport {
     /// reached", and the CLI's JSON has `"reachable": false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nonviable: bool,
-    /// What the symbols in `defs` and `condition` stand for (`n#2`: "the value of n
-    /// (line 7)"), for a reader's hover.
+    /// What the symbols in `defs` and `condition` stand for (`n#2`: "the value of n,
+    /// known when line 7 runs"), with the alias faces show them by (`n₂`), for a
+    /// reader's hover and legend (see [`crate::legend`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<SymbolNote>,
 }
@@ -87,8 +88,14 @@ pub struct StatementReport {
 /// One symbol a statement shows and what it stands for.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymbolNote {
+    /// The analysis's exact name (`c~c1`), as the defs and the condition print it.
     pub name: String,
+    /// In a reader's words: "rows of c, known when line 12 runs".
     pub meaning: String,
+    /// How faces show it (`?₁`; the name itself when it reads well), the same in every
+    /// statement of the report ([`crate::legend::number_aliases`]).
+    #[serde(default)]
+    pub alias: String,
 }
 
 impl CheckStatus {
@@ -203,21 +210,29 @@ fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
 }
 
 impl Def {
-    /// The tooltip of a definition: its shape, class, check, condition θ and rule.
+    /// The shape as faces show it: in `notation`, with the statement's symbols written
+    /// as their aliases (`3×?₁`).
+    pub fn shown(&self, s: &StatementReport, notation: Notation) -> String {
+        self.shape
+            .format_aliased(&self.display, notation, &s.symbols)
+    }
+
+    /// The tooltip of a definition: its shape, class, check, condition θ and rule, and
+    /// what each symbol stands for — all with aliases (`?₁ = rows of c, …`).
     pub fn title(&self, shape: &str, s: &StatementReport) -> String {
-        let mut t = format!("{} : {}", self.name, shape);
+        let mut t = format!("{} : {}", self.name, s.aliased(shape));
         if let Some(class) = &self.class {
             t.push_str(&format!(" ({class})"));
         }
         t.push_str(&format!("\ncheck: {}", s.check.words()));
         if let Some(c) = &s.condition {
-            t.push_str(&format!("\ncondition θ: {c}"));
+            t.push_str(&format!("\ncondition θ: {}", s.aliased(c)));
         }
         if let Some(r) = &s.rule {
             t.push_str(&format!("\nrule: {r}"));
         }
         for n in &s.symbols {
-            t.push_str(&format!("\n{}: {}", n.name, n.meaning));
+            t.push_str(&format!("\n{}", n.legend()));
         }
         t
     }

@@ -51,7 +51,8 @@ pub struct AnnotatedSource {
 pub struct LineNote {
     pub line: u32,
     pub text: String,
-    /// `inserted` (a check), `hint`, `unreached`, …
+    /// `inserted` (a check), `hint`, `unreached`, `legend` (what an alias such as `?₁`
+    /// in the notes above stands for), …
     pub class: String,
 }
 
@@ -197,7 +198,8 @@ pub struct Lattice {
 
 /// The Shapes table over statements, for any language whose statements define
 /// variables: one row per defining statement, one column per variable in order of
-/// first definition; later rows repeat earlier shapes, not `current`.
+/// first definition; later rows repeat earlier shapes, not `current`. Shapes show
+/// their symbols' aliases (`<?₁,3>`), each cell's title their legend.
 pub fn shapes_table(statements: &[StatementReport]) -> Table {
     let mut columns: Vec<String> = Vec::new();
     let mut column_of: std::collections::HashMap<&str, usize> = Default::default();
@@ -214,12 +216,14 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
                     columns.push(d.name.clone());
                     columns.len() - 1
                 });
+                // A view is for reading: its shapes show the symbols' aliases (`?₁`),
+                // which the cell's title explains.
                 Cell {
                     column,
-                    title: d.title(&d.shape.format(&d.display, Default::default()), s),
+                    title: d.title(&d.shown(s, Default::default()), s),
                     value: CellValue::Shape {
-                        shape: d.shape.clone(),
-                        display: d.display.clone(),
+                        shape: d.shape.aliased(&s.symbols),
+                        display: s.aliased(&d.display),
                     },
                     class: s.check.class().to_string(),
                 }

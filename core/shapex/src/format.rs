@@ -4,7 +4,7 @@
 //! The JSON field names are a contract other tools depend on: add fields freely, never
 //! rename these.
 
-use crate::report::{CheckStatus, Def, Report, Severity};
+use crate::report::{CheckStatus, Def, Report, Severity, SymbolNote};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -62,6 +62,10 @@ struct StatementJson<'a> {
     /// Present (and false) only for statements no execution reaches.
     #[serde(skip_serializing_if = "is_true")]
     reachable: bool,
+    /// What the symbols in `defs` and `condition` (exact names) stand for, with the
+    /// alias the text format and the app show them by; absent when there are none.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    symbols: &'a [SymbolNote],
 }
 
 fn is_true(b: &bool) -> bool {
@@ -111,24 +115,37 @@ pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
                 condition: s.condition.as_deref(),
                 rule: s.rule.as_deref(),
                 reachable: !s.nonviable,
+                symbols: &s.symbols,
             })
             .collect(),
     };
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
 }
 
-/// `file:line:col: severity: message [code]`, one line per diagnostic.
+/// `file:line:col: severity: message [code]`, one line per diagnostic, the message
+/// showing the symbols the analysis minted by their aliases (`?₁`); each alias is
+/// explained once, on an indented line after the first diagnostic that shows it
+/// (`    where ?₁ = rows of c, known when line 12 runs`).
 pub fn to_text(file: &str, report: &Report) -> String {
     let mut out = String::new();
+    let mut explained: Vec<String> = Vec::new();
+    let aliases = report.aliases();
     for d in &report.diagnostics {
+        let message = aliases.aliased(&d.message, d.span);
         out.push_str(&format!(
             "{file}:{}:{}: {}: {} [{}]\n",
             d.range.line,
             d.range.col,
             d.severity.as_str(),
-            d.message,
+            message.text,
             d.code
         ));
+        for l in message.legend {
+            if !explained.contains(&l) {
+                out.push_str(&format!("    where {l}\n"));
+                explained.push(l);
+            }
+        }
     }
     out
 }

@@ -275,6 +275,13 @@ pub struct Symbols {
     iterations: RefCell<Vec<u32>>,
 }
 
+/// Why the product of an open-rank input's trailing extents (stem `~r`) is a symbol;
+/// `gloss` says which extents it multiplies.
+pub(super) const TRAILING: &str = "its number of dimensions is unknown";
+
+/// Why an extent that differs between a rule's open cases (stem `~c`) is a symbol.
+pub(super) const OPEN_CASE: &str = "the check there passes for more than one size";
+
 /// What a stem says about the symbols minted under it: the calls name their stems
 /// `{target}~{kind}` (see `Symbols::mint`), and a bare variable name stands for its
 /// value.
@@ -302,13 +309,15 @@ fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: boo
                 site,
             }
         }
-        "c" => "an extent that differs between the cases a check passes in",
-        "o" => "an extent too large or not known to be nonnegative, forgotten",
+        // In a student's words, as the reason a symbol is known only when its line
+        // runs (`values::gloss`).
+        "c" => OPEN_CASE,
+        "o" => "too large, or not known to be nonnegative, to follow",
         "n" => "the number of elements a logical subscript selects",
-        "r" => "the product of the trailing extents of an input of open rank",
-        "g" => "an extent grown by assignment",
+        "r" => TRAILING,
+        "g" => "grown by assignment",
         "v" => "a value computed from data",
-        _ => "an extent computed from data",
+        _ => "computed from data",
     };
     Provenance::DataDependent {
         target: target.to_string(),

@@ -143,7 +143,11 @@ fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> Funct
             );
         }
     }
-    gloss::gloss_all(&f.body, &mut statements);
+    // A reader never saw a temporary, nor the stem a rule falls back on when the target
+    // is one (`t~c`, `ans~`): both are "an intermediate result" to them.
+    let unseen =
+        |n: &str| is_temp(n) || f.variables.binary_search_by(|v| v.as_str().cmp(n)).is_err();
+    gloss::gloss_all(&f.body, &unseen, &mut statements);
     FunctionResult {
         name: f.name.clone(),
         statements,

@@ -30,6 +30,9 @@ pub fn fill_report(
             st.symbols = symbols(st, irs, &lines);
         }
     }
+    // After every statement has its symbols, so one symbol gets one alias in the whole
+    // report, whichever functions the memo reused.
+    shapex_report::legend::number_aliases(statements);
     for d in &result.diagnostics {
         // Loop notes point at the loop's first line, not its whole body.
         let first_line = source
@@ -87,27 +90,45 @@ fn defined_names(irs: Option<&Vec<&StmtResult>>) -> Vec<String> {
     names
 }
 
-/// What each symbol the statement shows (in its defs' shapes or its condition) stands
-/// for, with the line it comes from.
+/// What each symbol the statement shows (in its defs' shapes, its condition, or the
+/// operands its definite error cites) stands for, with the line whose run makes it
+/// known, and the alias it asks for (numbered later, for the whole report).
 fn symbols(st: &StatementReport, irs: &[&StmtResult], lines: &LineIndex) -> Vec<SymbolNote> {
+    let operands: Vec<String> = irs
+        .iter()
+        .filter(|r| r.viable)
+        .filter(|r| {
+            r.effect
+                .outcomes
+                .iter()
+                .any(|o| o.check() == CheckStatus::Error)
+        })
+        .flat_map(|r| r.effect.operands.iter().map(|s| s.display(Notation::Paper)))
+        .collect();
     let shown: Vec<&str> = st
         .defs
         .iter()
         .map(|d| d.display.as_str())
         .chain(st.condition.as_deref())
+        .chain(operands.iter().map(String::as_str))
         .collect();
     let mut out: Vec<SymbolNote> = Vec::new();
     for g in irs.iter().filter(|r| r.viable).flat_map(|r| &r.glossary) {
         if out.iter().any(|n| n.name == g.name) || !shown.iter().any(|t| mentions(t, &g.name)) {
             continue;
         }
-        let meaning = match g.site {
-            Some(site) => format!("{} (line {})", g.meaning, lines.line_col(site.start).line),
-            None => g.meaning.clone(),
-        };
+        let mut meaning = g.meaning.clone();
+        if let Some(site) = g.site {
+            let line = lines.line_col(site.start).line;
+            meaning.push_str(&format!(", known when line {line} runs{}", g.iteration));
+        }
+        if let Some(why) = g.why {
+            meaning.push_str(&format!(" ({why})"));
+        }
         out.push(SymbolNote {
             name: g.name.clone(),
             meaning,
+            alias: g.alias.clone(),
         });
     }
     out

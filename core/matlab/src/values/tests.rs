@@ -468,44 +468,121 @@ fn loop_notes_leave_out_what_stays_unknown() {
     assert!(unknown.is_empty(), "{unknown:?}");
 }
 
-/// Every symbol a statement shows says what it stands for and where it comes from, so
-/// a hover can explain `a~j1` or `x_1` (and moving the function keeps the lines right:
-/// see the incremental tests).
+/// Every symbol a statement shows says what it stands for, in a student's words, and
+/// where it becomes known, so a hover can explain `a~j1` or `x_1` (and moving the
+/// function keeps the lines right: see the incremental tests).
 #[test]
 fn shown_symbols_say_what_they_stand_for() {
     let src = "function y = f(x, c)\n  n = size(x, 1);\n  if c\n    a = ones(2, n);\n  else\n    a = ones(4, n);\n  end\n  k = numel(find(x));\n  y = [a; zeros(k, n)] * x;\nend\n";
     let r = run(src);
-    let on_line = |line: u32| -> Vec<(String, String)> {
+    let on_line = |line: u32| -> Vec<(String, String, String)> {
         r.statements
             .iter()
             .filter(|s| s.range.line == line)
             .flat_map(|s| {
                 s.symbols
                     .iter()
-                    .map(|n| (n.name.clone(), n.meaning.clone()))
+                    .map(|n| (n.name.clone(), n.alias.clone(), n.meaning.clone()))
             })
             .collect()
     };
     assert_eq!(
         on_line(4),
-        [("x_1".to_string(), "extent 1 of the input x".to_string())]
+        [(
+            "x_1".to_string(),
+            "x_1".to_string(),
+            "rows of the input x".to_string()
+        )]
     );
     let last = on_line(9);
-    let meaning = |name: &str| last.iter().find(|(n, _)| n == name).map(|(_, m)| m.clone());
+    let note = |name: &str| {
+        last.iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, a, m)| format!("{a} = {m}"))
+    };
     assert_eq!(
-        meaning("a~j1").as_deref(),
-        Some("extent 1 of a where paths with different extents meet (line 3)"),
+        note("a~j1").as_deref(),
+        Some("?₁ = rows of a, known when line 3 runs (paths that give it different sizes meet there)"),
         "{last:?}"
     );
     assert_eq!(
-        meaning("k").as_deref(),
-        Some("the value of k (line 8)"),
+        note("k").as_deref(),
+        Some("k = the value of k, known when line 8 runs"),
         "{last:?}"
     );
     assert_eq!(
-        meaning("x_2").as_deref(),
-        Some("extent 2 of the input x"),
+        note("x_2").as_deref(),
+        Some("x_2 = columns of the input x"),
         "{last:?}"
+    );
+}
+
+/// What the analysis minted reads by a short alias, the same in every statement and
+/// face of the report, numbered in order of first appearance; the exact names stay in
+/// the report's data (the CLI's JSON). Example 3's open cases and a second value of `n`.
+#[test]
+fn minted_symbols_read_by_one_alias_everywhere() {
+    let src = "m = round(4*rand+1);\nn = round(5*rand+1);\nx = round(5*rand+1);\n\
+               y = round(6*rand+1);\na = rand(m, n);\nb = rand(x, y);\nc = a*b;\nd = c+a;\n\
+               e = d-a;\nn = numel(find(a));\nz = [zeros(1, n); c];\n";
+    let r = run(src);
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    for note in r.statements.iter().flat_map(|s| &s.symbols) {
+        match aliases.iter().find(|(n, _)| *n == note.name) {
+            Some((_, a)) => assert_eq!(*a, note.alias, "{} has two aliases", note.name),
+            None => aliases.push((note.name.clone(), note.alias.clone())),
+        }
+    }
+    for (name, alias) in &aliases {
+        let minted = name.contains(['~', '#', '@']);
+        assert_eq!(minted, alias != name, "{name} reads {alias}");
+        if minted {
+            assert!(
+                alias.starts_with('?') || alias.contains(['₂', '₃']),
+                "{name}: {alias}"
+            );
+        }
+    }
+    assert!(aliases.iter().any(|(_, a)| a == "?₁"), "{aliases:?}");
+    assert!(
+        aliases.iter().any(|(n, a)| n == "n#2" && a == "n₂"),
+        "{aliases:?}"
+    );
+    // Every face: the defs keep the exact names, the readers' forms show aliases only.
+    let shapes = match r.view("shapes") {
+        Some(shapex_report::Payload::Table(t)) => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    for s in r.statements.iter().filter(|s| !s.defs.is_empty()) {
+        for d in &s.defs {
+            for notation in [
+                shapex_report::Notation::Paper,
+                shapex_report::Notation::Times,
+            ] {
+                let shown = d.shown(s, notation);
+                assert!(!shown.contains(['~', '#', '@']), "{shown}");
+                let title = d.title(&shown, s);
+                assert!(!title.contains(['~', '#', '@']), "{title}");
+            }
+        }
+    }
+    let table = format!("{:?}", shapes.rows);
+    assert!(!table.contains(['~', '#', '@']), "{table}");
+    assert!(
+        r.statements
+            .iter()
+            .flat_map(|s| &s.defs)
+            .any(|d| d.display.contains('~')),
+        "the defs keep the exact names"
+    );
+    let checks = match r.view("checks") {
+        Some(shapex_report::Payload::AnnotatedSource(a)) => a.render(src),
+        other => panic!("{other:?}"),
+    };
+    assert!(!checks.contains(['~', '#', '@']), "{checks}");
+    assert!(
+        checks.contains("%   ?₁ = rows of c, known when line 7 runs"),
+        "{checks}"
     );
 }
 
