@@ -5,7 +5,7 @@ use crate::editor::{Editor, ProblemsList};
 use crate::gallery;
 use crate::state::{Notation, ViewState};
 use crate::views::Views;
-use crate::{analysis, browser, share};
+use crate::{analysis, browser, model, share};
 use leptos::html;
 use leptos::prelude::*;
 use shapex::report::LanguageInfo;
@@ -24,6 +24,8 @@ pub struct Ctx {
     pub view: RwSignal<String>,
     pub notation: RwSignal<Notation>,
     pub report: RwSignal<Report>,
+    /// The report's diagnostics as shown (aliases and their legend), once per report.
+    pub messages: Memo<Vec<model::ShownMessage>>,
     /// The text `report` is about (the editor may be a keystroke ahead).
     pub analysed: RwSignal<String>,
     /// A result is overdue (the "analysing…" indicator).
@@ -208,13 +210,15 @@ pub fn App() -> impl IntoView {
     } = initial_state();
     let initial_code = textarea.clone().unwrap_or_else(|| init.code.clone());
     let link_code = textarea.is_some().then(|| init.code.clone());
+    let report = RwSignal::new(Report::default());
     let ctx = Ctx {
         code: RwSignal::new(init.code.clone()),
         lang: RwSignal::new(init.lang),
         settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
-        report: RwSignal::new(Report::default()),
+        report,
+        messages: Memo::new(move |_| report.with(model::shown_messages)),
         analysed: RwSignal::new(String::new()),
         busy: RwSignal::new(false),
         result_ms: RwSignal::new(0.0),
@@ -236,17 +240,13 @@ pub fn App() -> impl IntoView {
     // A link opened over autosaved work: the textarea starts with the work and the
     // link's text replaces it as an edit once mounted, so Ctrl+Z brings the work back.
     if let Some(code) = link_code {
-        Effect::new(move |done: Option<bool>| {
-            if done == Some(true) {
-                return true;
+        // By the next frame the page is mounted.
+        request_animation_frame(move || {
+            if let Some(el) = ctx.editor.get_untracked() {
+                ctx.replacing.set_value(true);
+                browser::replace_all_text(&el, &code);
+                ctx.replacing.set_value(false);
             }
-            let Some(el) = ctx.editor.get() else {
-                return false;
-            };
-            ctx.replacing.set_value(true);
-            browser::replace_all_text(&el, &code);
-            ctx.replacing.set_value(false);
-            true
         });
     }
     analyse_on_change(ctx);

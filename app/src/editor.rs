@@ -93,8 +93,22 @@ pub fn Editor(initial_code: String) -> impl IntoView {
         ctx.lang.with(|lang| {
             ctx.code.with(|c| {
                 index.with(|i| {
-                    ctx.report
-                        .with(|r| model::editor_lines(c, i, range, lang, r, notation, &shift))
+                    ctx.report.with(|r| {
+                        ctx.messages.with(|m| {
+                            model::editor_lines(
+                                c,
+                                i,
+                                range,
+                                lang,
+                                model::Painted {
+                                    report: r,
+                                    messages: m,
+                                    shift: &shift,
+                                },
+                                notation,
+                            )
+                        })
+                    })
                 })
             })
         })
@@ -272,6 +286,62 @@ fn code_line(l: LineModel) -> impl IntoView {
     view! { <div class="line">{segs}{notes}</div> }
 }
 
+/// One row of the Problems list: where, how bad, the message with its aliases (their
+/// legend and the help in the tooltip), and the suggested fix as a button.
+fn problem(
+    ctx: Ctx,
+    d: &shapex::Diagnostic,
+    m: &model::ShownMessage,
+    notation: shapex::report::Notation,
+    fixable: bool,
+) -> impl IntoView {
+    let (line, col) = (d.range.line, d.range.col);
+    let sev = d.severity.as_str();
+    let mut title = m
+        .legend
+        .iter()
+        .map(|l| notation.rewrite(l))
+        .collect::<Vec<_>>();
+    title.extend(d.help.as_deref().map(|h| notation.rewrite(h)));
+    let fix = d.fix.clone().filter(|_| fixable).map(|fix| {
+        let label = format!("Fix: {}", fix.title);
+        view! {
+            <button class="fix" title=format!("Replace with {}", fix.replacement)
+                on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &fix); }>{label}</button>
+        }
+    });
+    view! {
+        <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
+            data-code=d.code.clone() title=title.join("\n") tabindex="0"
+            on:click=move |_| jump_to(ctx, line, col)
+            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
+            <span class="pos">{format!("{line}:{col}")}</span>
+            " "<span class=format!("sev sev-{sev}")>{sev}</span>
+            " "<span class="msg">{notation.rewrite(&m.text)}</span>
+            {fix}
+        </li>
+    }
+}
+
+/// Applies a suggested fix as an edit of the textarea (so Ctrl+Z undoes it).
+pub fn apply_fix(ctx: Ctx, fix: &shapex::report::Fix) {
+    let Some(el) = ctx.editor.get_untracked() else {
+        return;
+    };
+    let (start, end) = ctx.code.with_untracked(|c| {
+        (
+            text::utf16_offset(c, fix.range.line, fix.range.col),
+            text::utf16_offset(c, fix.range.end_line, fix.range.end_col),
+        )
+    });
+    let _ = el.focus();
+    let _ = el.set_selection_range(start, end);
+    if !browser::insert_text_at_caret(&fix.replacement) {
+        let _ = el.set_range_text_with_start_and_end(&fix.replacement, start, end);
+        ctx.code.set(el.value());
+    }
+}
+
 /// Problems listed at first, and added per "show more". Not virtualised like the other
 /// long lists: a problem's message wraps to several lines, so rows have no fixed
 /// height; a page bounds the work when a long file has thousands of problems.
@@ -284,42 +354,33 @@ pub fn ProblemsList() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let shown = RwSignal::new(PROBLEMS_PAGE);
     let total = move || ctx.report.with(|r| r.diagnostics.len());
+    // A verdict about an older text is not shown as the current one, and its fixes
+    // (spans in the older text) are not offered.
+    let fresh = Memo::new(move |_| ctx.code.with(|c| ctx.analysed.with(|a| a == c)));
     let items = move || {
+        let notation = ctx.notation.get();
+        let fixable = fresh.get();
         ctx.report.with(|r| {
-            r.diagnostics
-                .iter()
-                .take(shown.get())
-                .map(|d| {
-                    let (line, col) = (d.range.line, d.range.col);
-                    let sev = d.severity.as_str();
-                    let notation = ctx.notation.get();
-                    let help = d.help.as_deref().map(|h| notation.rewrite(h));
-                    view! {
-                        <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
-                            data-code=d.code.clone() title=help tabindex="0"
-                            on:click=move |_| jump_to(ctx, line, col)
-                            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
-                            <span class="pos">{format!("{line}:{col}")}</span>
-                            " "<span class=format!("sev sev-{sev}")>{sev}</span>
-                            " "<span class="msg">{notation.rewrite(&d.message)}</span>
-                        </li>
-                    }
-                })
-                .collect::<Vec<_>>()
+            ctx.messages.with(|messages| {
+                r.diagnostics
+                    .iter()
+                    .zip(messages)
+                    .take(shown.get())
+                    .map(|(d, m)| problem(ctx, d, m, notation, fixable))
+                    .collect::<Vec<_>>()
+            })
         })
     };
-    // A verdict about an older text is not shown as the current one.
-    let fresh = move || ctx.code.with(|c| ctx.analysed.with(|a| a == c));
     let (status_text, status_class) = (
         move || {
-            if fresh() {
+            if fresh.get() {
                 ctx.report.with(model::status).0
             } else {
                 "analysing…".to_string()
             }
         },
         move || {
-            let class = if fresh() {
+            let class = if fresh.get() {
                 ctx.report.with(model::status).1
             } else {
                 "pending"

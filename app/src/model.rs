@@ -210,6 +210,51 @@ pub fn replaces_whole_text(old: &str, new: &str) -> bool {
     prefix + suffix <= (a.len() / 50).max(4) && old != new
 }
 
+/// A diagnostic's message as every face shows it: minted symbols by their aliases
+/// (`?₁`), with a legend line for each (`?₁ = rows of c, known when line 12 runs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownMessage {
+    pub text: String,
+    pub legend: Vec<String>,
+}
+
+impl ShownMessage {
+    /// The message and its legend, in `notation`, for a tooltip.
+    pub fn long(&self, notation: Notation) -> String {
+        let mut t = notation.rewrite(&self.text);
+        for l in &self.legend {
+            t.push('\n');
+            t.push_str(&notation.rewrite(l));
+        }
+        t
+    }
+}
+
+/// The shown messages of a report's diagnostics, in order (computed once per report).
+pub fn shown_messages(report: &Report) -> Vec<ShownMessage> {
+    let aliases = report.aliases();
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let a = aliases.aliased(&d.message, d.span);
+            ShownMessage {
+                text: a.text,
+                legend: a.legend,
+            }
+        })
+        .collect()
+}
+
+/// A result as the editor paints it: the report, its shown messages, and where its
+/// lines are in the current text.
+#[derive(Clone, Copy)]
+pub struct Painted<'a> {
+    pub report: &'a Report,
+    pub messages: &'a [ShownMessage],
+    pub shift: &'a LineShift,
+}
+
 /// Builds the editor lines with 0-based indices in `range` (clamped to the text).
 /// `report` may be about an older text: `shift` moves its lines to where they are
 /// now (and hides those being edited), and every position from it is clamped.
@@ -218,24 +263,21 @@ pub fn editor_lines(
     index: &LineIndex,
     range: std::ops::Range<usize>,
     lang: &str,
-    report: &Report,
+    result: Painted,
     notation: Notation,
-    shift: &LineShift,
 ) -> Vec<LineModel> {
+    let Painted {
+        report,
+        messages,
+        shift,
+    } = result;
     let count = index.len();
     let range = range.start.min(count)..range.end.min(count);
     let first = range.start;
     let mut lines: Vec<LineModel> = range
         .map(|i| LineModel {
             no: i as u32 + 1,
-            segs: paint_line(
-                index.line(source, i),
-                i as u32 + 1,
-                lang,
-                report,
-                shift,
-                notation,
-            ),
+            segs: paint_line(index.line(source, i), i as u32 + 1, lang, result, notation),
             notes: Vec::new(),
             marker: None,
         })
@@ -246,20 +288,20 @@ pub fn editor_lines(
         let i = (line.max(1) as usize - 1).min(count - 1);
         i.checked_sub(first).filter(|k| *k < painted)
     };
-    for d in &report.diagnostics {
+    for (d, shown) in report.diagnostics.iter().zip(messages) {
         let Some(k) = shift.map(d.range.line).and_then(slot) else {
             continue;
         };
         let m = &mut lines[k].marker;
         *m = Some(match m.take() {
-            None => (d.severity.as_str(), notation.rewrite(&d.message)),
+            None => (d.severity.as_str(), shown.long(notation)),
             Some((cls, msg)) => {
                 let worse = if cls == "error" {
                     cls
                 } else {
                     d.severity.as_str()
                 };
-                (worse, format!("{msg}\n{}", notation.rewrite(&d.message)))
+                (worse, format!("{msg}\n{}", shown.long(notation)))
             }
         });
     }
@@ -288,7 +330,7 @@ pub fn editor_lines(
             if line.notes.len() > MAX_NOTES {
                 break;
             }
-            let shape = def.shape.format(&def.display, notation);
+            let shape = def.shown(s, notation);
             line.notes.push(Note {
                 title: def.title(&shape, s),
                 text: format!("{} {}", def.name, shape),
@@ -330,10 +372,14 @@ fn paint_line(
     text: &str,
     line_no: u32,
     lang: &str,
-    report: &Report,
-    shift: &LineShift,
+    result: Painted,
     notation: Notation,
 ) -> Vec<Seg> {
+    let Painted {
+        report,
+        messages,
+        shift,
+    } = result;
     let chars: Vec<char> = text.chars().collect();
     let mut kind = vec![TokenKind::Space; chars.len()];
     let byte_to_char: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
@@ -386,8 +432,7 @@ fn paint_line(
             segs.push(seg(
                 chars[start..i].iter().collect(),
                 kind[start].class(),
-                diag[start],
-                report,
+                diag[start].map(|k| (&report.diagnostics[k], &messages[k])),
                 notation,
             ));
             start = i;
@@ -396,7 +441,8 @@ fn paint_line(
     if let Some(k) = trailing {
         // A diagnostic at the end of the line (e.g. "missing `)`") gets one
         // underlined blank so it stays visible.
-        segs.push(seg(" ".into(), "tok-space", Some(k), report, notation));
+        let d = (&report.diagnostics[k], &messages[k]);
+        segs.push(seg(" ".into(), "tok-space", Some(d), notation));
     }
     segs
 }
@@ -413,8 +459,7 @@ fn worse(current: Option<usize>, candidate: usize, report: &Report) -> Option<us
 fn seg(
     text: String,
     token_class: &str,
-    diag: Option<usize>,
-    report: &Report,
+    diag: Option<(&shapex::Diagnostic, &ShownMessage)>,
     notation: Notation,
 ) -> Seg {
     match diag {
@@ -423,14 +468,11 @@ fn seg(
             class: token_class.to_string(),
             title: None,
         },
-        Some(k) => {
-            let d = &report.diagnostics[k];
-            Seg {
-                text,
-                class: format!("{token_class} diag diag-{}", d.severity.as_str()),
-                title: Some(format!("{} [{}]", notation.rewrite(&d.message), d.code)),
-            }
-        }
+        Some((d, shown)) => Seg {
+            text,
+            class: format!("{token_class} diag diag-{}", d.severity.as_str()),
+            title: Some(format!("{} [{}]", shown.long(notation), d.code)),
+        },
     }
 }
 
@@ -699,9 +741,12 @@ pub(crate) mod tests {
             &index,
             0..index.len(),
             "matlab",
-            report,
+            Painted {
+                report,
+                messages: &shown_messages(report),
+                shift: &LineShift::SAME,
+            },
             notation,
-            &LineShift::SAME,
         )
     }
 
@@ -747,9 +792,12 @@ pub(crate) mod tests {
             &index,
             0..index.len(),
             "matlab",
-            &fake_report(),
+            Painted {
+                report: &fake_report(),
+                messages: &shown_messages(&fake_report()),
+                shift: &shift,
+            },
             Notation::Paper,
-            &shift,
         );
         assert!(lines[0].notes.is_empty() && lines[1].notes.is_empty());
         assert!(lines[2].notes.iter().any(|n| n.text.starts_with("a ")));
@@ -791,9 +839,12 @@ pub(crate) mod tests {
             &index,
             1..2,
             "matlab",
-            &fake_report(),
+            Painted {
+                report: &fake_report(),
+                messages: &shown_messages(&fake_report()),
+                shift: same,
+            },
             Notation::Paper,
-            same,
         );
         assert_eq!(part.len(), 1);
         assert_eq!(part[0], whole[1]);
@@ -802,9 +853,12 @@ pub(crate) mod tests {
             &index,
             2..9,
             "matlab",
-            &fake_report(),
+            Painted {
+                report: &fake_report(),
+                messages: &shown_messages(&fake_report()),
+                shift: same,
+            },
             Notation::Paper,
-            same,
         );
         assert_eq!(clamped, whole[2..]);
         let hovers = hover_targets(src, &index, &part);

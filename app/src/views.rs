@@ -454,13 +454,20 @@ fn DiagnosticDetails() -> impl IntoView {
     let total = move || ctx.report.with(|r| r.diagnostics.len());
     let items = move || {
         ctx.report.with(|r| {
+            ctx.messages.with(|messages| {
             r.diagnostics
                 .iter()
+                .zip(messages)
                 .take(shown.get())
-                .map(|d| {
+                .map(|(d, m)| {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
                     let notation = ctx.notation.get();
+                    let legend = m
+                        .legend
+                        .iter()
+                        .map(|l| view! { <div class="legend-line">{notation.rewrite(l)}</div> })
+                        .collect::<Vec<_>>();
                     view! {
                         <li class=format!("detail {sev}") tabindex="0" on:click=move |_| jump_to(ctx, line, col)
                             on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { jump_to(ctx, line, col) }>
@@ -469,12 +476,14 @@ fn DiagnosticDetails() -> impl IntoView {
                                 <code>{d.code.clone()}</code>
                                 <span class="pos">{format!("line {line}, column {col}")}</span>
                             </div>
-                            <div class="msg">{notation.rewrite(&d.message)}</div>
+                            <div class="msg">{notation.rewrite(&m.text)}</div>
+                            {legend}
                             {d.help.as_deref().map(|h| view! { <div class="help">{notation.rewrite(h)}</div> })}
                         </li>
                     }
                 })
                 .collect::<Vec<_>>()
+            })
         })
     };
     view! {
