@@ -689,6 +689,22 @@ fn Notices() -> impl IntoView {
 #[component]
 fn Legend() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    // The program's own symbols, each once: what `?₁` on screen stands for.
+    let symbols = move || {
+        let notation = ctx.notation.get();
+        ctx.report.with(|r| {
+            r.legend()
+                .into_iter()
+                .filter(|n| n.is_aliased() || n.name.contains('_'))
+                .map(|n| {
+                    view! {
+                        <dt><code>{n.shown().to_string()}</code></dt>
+                        <dd>{notation.rewrite(&n.meaning)}</dd>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <section id="legend" class="legend" aria-label="Legend" hidden=move || !ctx.legend.get()>
             <div class="legend-head">
@@ -720,6 +736,11 @@ fn Legend() -> impl IntoView {
                 <dt>"Semantics"</dt>
                 <dd>"Modern (R2016b+): arrays of compatible sizes broadcast (implicit expansion). Paper (MATLAB 5, strict): Joisha et al.'s rules, where element-wise operands must have equal shapes or one must be a scalar."</dd>
             </dl>
+            <h3>"Symbols in this program"</h3>
+            <dl id="legend-symbols">{symbols}</dl>
+            <p class="empty" hidden=move || ctx.report.with(|r| r.legend().iter().any(|n| n.is_aliased() || n.name.contains('_')))>
+                "This program shows no symbols: every size in it is known."
+            </p>
         </section>
     }
 }
