@@ -238,6 +238,12 @@ mod tests {
         };
         assert!(s.code.len() > 70_000, "{}", s.code.len());
         let fragment = link(&s).expect("a 77 KB program must fit a link");
+        eprintln!(
+            "share: {} lines, {} bytes -> {} link characters",
+            s.code.lines().count(),
+            s.code.len(),
+            fragment.len() - PREFIX.len()
+        );
         assert_eq!(decode(&fragment), Ok(s));
     }
 

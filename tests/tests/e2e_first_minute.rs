@@ -648,3 +648,59 @@ async fn keyboard_and_projector(env: &Env) -> Result<()> {
     app.session.close().await;
     Ok(())
 }
+
+#[test]
+fn e2e_a_program_too_large_for_a_link_is_downloaded_not_lost() {
+    run(|env| Box::pin(too_large_for_a_link(env)));
+}
+
+/// About 260 KB of comments that do not compress (a linear congruential stream of
+/// letters): past the link limit, quick to analyse.
+fn incompressible_program() -> String {
+    let mut x: u64 = 12_345;
+    let mut out = String::new();
+    for _ in 0..4_000 {
+        out.push_str("% ");
+        for _ in 0..64 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            out.push((b'a' + (x >> 59) as u8 % 26) as char);
+        }
+        out.push('\n');
+    }
+    out.push_str("x = ones(2, 3);\n");
+    out
+}
+
+async fn too_large_for_a_link(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    let program = incompressible_program();
+    app.session.paste(&program).await?;
+    app.settle().await?;
+    app.click("button#share").await?;
+    let banner = app
+        .session
+        .wait_until("the too-large banner", ANALYSIS, || async {
+            let b = app.banner_text().await?;
+            Ok((!b.is_empty()).then_some(b))
+        })
+        .await?;
+    ensure(
+        banner.contains("too large for a link") && banner.contains("downloaded"),
+        || format!("banner {banner:?}"),
+    )?;
+    ensure(app.editor_text().await? == program, || {
+        "Share changed the text of a program too large for a link".into()
+    })?;
+    ensure(app.autosaved().await? == program, || {
+        "the autosave changed".into()
+    })?;
+    let url = app.str("return location.href;").await?;
+    ensure(!url.contains('#'), || {
+        format!("no link was made, yet the URL is {url}")
+    })?;
+    app.session.close().await;
+    Ok(())
+}
