@@ -28,6 +28,9 @@ pub struct Ctx {
     pub messages: Memo<Vec<model::ShownMessage>>,
     /// The text `report` is about (the editor may be a keystroke ahead).
     pub analysed: RwSignal<String>,
+    /// `report` is about the editor's current text: only then are its verdict and its
+    /// fixes (spans in the analysed text) offered as current.
+    pub fresh: Memo<bool>,
     /// A result is overdue (the "analysing…" indicator).
     pub busy: RwSignal<bool>,
     /// Request-to-rendered time of the last result, and when the first was on screen
@@ -211,15 +214,20 @@ pub fn App() -> impl IntoView {
     let initial_code = textarea.clone().unwrap_or_else(|| init.code.clone());
     let link_code = textarea.is_some().then(|| init.code.clone());
     let report = RwSignal::new(Report::default());
+    let (code, analysed) = (
+        RwSignal::new(init.code.clone()),
+        RwSignal::new(String::new()),
+    );
     let ctx = Ctx {
-        code: RwSignal::new(init.code.clone()),
+        code,
         lang: RwSignal::new(init.lang),
         settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
         report,
         messages: Memo::new(move |_| report.with(model::shown_messages)),
-        analysed: RwSignal::new(String::new()),
+        analysed,
+        fresh: Memo::new(move |_| code.with(|c| analysed.with(|a| a == c))),
         busy: RwSignal::new(false),
         result_ms: RwSignal::new(0.0),
         analysis_ms: RwSignal::new(0.0),

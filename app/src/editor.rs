@@ -303,13 +303,7 @@ fn problem(
         .map(|l| notation.rewrite(l))
         .collect::<Vec<_>>();
     title.extend(d.help.as_deref().map(|h| notation.rewrite(h)));
-    let fix = d.fix.clone().filter(|_| fixable).map(|fix| {
-        let label = format!("Fix: {}", fix.title);
-        view! {
-            <button class="fix" title=format!("Replace with {}", fix.replacement)
-                on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &fix); }>{label}</button>
-        }
-    });
+    let fix = fix_button(ctx, d, fixable);
     view! {
         <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
             data-code=d.code.clone() title=title.join("\n") tabindex="0"
@@ -321,6 +315,18 @@ fn problem(
             {fix}
         </li>
     }
+}
+
+/// The button that applies a diagnostic's suggested fix, when it has one and the
+/// result is about the current text.
+pub fn fix_button(ctx: Ctx, d: &shapex::Diagnostic, fixable: bool) -> Option<impl IntoView> {
+    d.fix.clone().filter(|_| fixable).map(|fix| {
+        let label = format!("Fix: {}", fix.title);
+        view! {
+            <button class="fix" title=format!("Replace with {}", fix.replacement)
+                on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &fix); }>{label}</button>
+        }
+    })
 }
 
 /// Applies a suggested fix as an edit of the textarea (so Ctrl+Z undoes it).
@@ -356,7 +362,7 @@ pub fn ProblemsList() -> impl IntoView {
     let total = move || ctx.report.with(|r| r.diagnostics.len());
     // A verdict about an older text is not shown as the current one, and its fixes
     // (spans in the older text) are not offered.
-    let fresh = Memo::new(move |_| ctx.code.with(|c| ctx.analysed.with(|a| a == c)));
+    let fresh = ctx.fresh;
     let items = move || {
         let notation = ctx.notation.get();
         let fixable = fresh.get();

@@ -11,7 +11,7 @@
 
 use crate::app::Ctx;
 use crate::browser;
-use crate::editor::{jump_to, PROBLEMS_PAGE};
+use crate::editor::{fix_button, jump_to, PROBLEMS_PAGE};
 use crate::model;
 use crate::state::GENERIC_VIEWS;
 use leptos::html::{self, ElementType};
@@ -463,6 +463,7 @@ fn DiagnosticDetails() -> impl IntoView {
                     let (line, col) = (d.range.line, d.range.col);
                     let sev = d.severity.as_str();
                     let notation = ctx.notation.get();
+                    let fix = fix_button(ctx, d, ctx.fresh.get());
                     let legend = m
                         .legend
                         .iter()
@@ -478,6 +479,7 @@ fn DiagnosticDetails() -> impl IntoView {
                             </div>
                             <div class="msg">{notation.rewrite(&m.text)}</div>
                             {legend}
+                            {fix}
                             {d.help.as_deref().map(|h| view! { <div class="help">{notation.rewrite(h)}</div> })}
                         </li>
                     }

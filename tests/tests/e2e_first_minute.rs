@@ -9,7 +9,7 @@
 
 mod browser;
 
-use browser::app::{ensure, run, App, Env, ANALYSIS};
+use browser::app::{ensure, run, App, Env, ANALYSIS, LOAD};
 use browser::Result;
 use fantoccini::Locator;
 use serde_json::{json, Value};
@@ -189,9 +189,18 @@ async fn share_and_links(env: &Env) -> Result<()> {
     ensure(app.autosaved().await? == big, || {
         "Share changed the autosave".into()
     })?;
-    app.session.js("location.reload();", vec![]).await?;
-    app.open(&url).await?;
-    app.wait_for_text(&big, "the file after a reload").await?;
+    app.session
+        .client
+        .refresh()
+        .await
+        .map_err(|e| format!("reload: {e}"))?;
+    app.session
+        .wait_until("the file after a reload", LOAD, || async {
+            // The page may still be loading: no editor yet is not an error.
+            let text = app.editor_text().await.unwrap_or_default();
+            Ok((text == big).then_some(()))
+        })
+        .await?;
 
     let other = env.app().await?;
     other.open(&url).await?;
