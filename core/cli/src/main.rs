@@ -311,7 +311,7 @@ fn run_parallel<T: Send + Sync>(
         match slot.into_inner() {
             Some(Ok(v)) => out.push(v),
             Some(Err(message)) => return Err(message),
-            None => unreachable!("an input after the first failure was claimed"),
+            None => unreachable!("only inputs after a failed one go unclaimed"),
         }
     }
     Ok(out)
