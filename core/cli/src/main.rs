@@ -2,12 +2,21 @@
 //!
 //! Exit status: 0 when no error diagnostics, 1 when any file has an error diagnostic,
 //! 2 on usage or I/O errors.
+//!
+//! Parallelism and directory walking live here, never in the core crates: `check` walks
+//! directories with `walkdir`, reads and analyses files on `--jobs` scoped threads that
+//! share one `Analyzer`, and prints the results in the order of the inputs.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shapex::{format, Analyzer, Mode, Options, Report};
-use std::io::{Read, Write};
+use std::collections::HashSet;
+use std::io::{IsTerminal, Read, Write};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +47,10 @@ enum Command {
         /// A language option, `KEY=VALUE` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
+        /// Files analysed at once (default: the number of cores). Output is in the
+        /// same order whatever the number.
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<NonZeroUsize>,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -120,25 +133,56 @@ fn main() -> ExitCode {
             lang,
             mode,
             settings,
+            jobs,
             paths,
         } => {
             let mut settings = settings;
             if let Some(m) = mode {
                 settings.push(format!("mode={}", m.as_str()));
             }
-            check(format, lang.as_deref(), &settings, &paths)
+            let jobs = jobs
+                .or_else(|| std::thread::available_parallelism().ok())
+                .map_or(1, NonZeroUsize::get);
+            check(format, lang.as_deref(), &settings, jobs, &paths)
         }
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
     }
 }
 
-struct Source {
+/// One input of `check`: the name it is reported under and where its text is.
+struct Input {
     name: String,
-    text: String,
+    source: InputSource,
 }
 
-fn check(format: Format, lang: Option<&str>, settings: &[String], paths: &[PathBuf]) -> ExitCode {
+enum InputSource {
+    /// Standard input, read before the analysis starts.
+    Stdin(String),
+    /// A file, read by the worker that analyses it.
+    File(PathBuf),
+}
+
+/// One analysed input, already formatted (formatting runs on the workers too).
+struct Checked {
+    errors: usize,
+    output: Output,
+}
+
+enum Output {
+    /// Text, or one JSONL line: printed as is.
+    Text(String),
+    /// `--format json`: one object, or an element of the array of several.
+    Json(serde_json::Value),
+}
+
+fn check(
+    format: Format,
+    lang: Option<&str>,
+    settings: &[String],
+    jobs: usize,
+    paths: &[PathBuf],
+) -> ExitCode {
     let analyzer = Analyzer::new();
     if let Some(id) = lang {
         if analyzer.language(id).is_none() {
@@ -158,60 +202,186 @@ fn check(format: Format, lang: Option<&str>, settings: &[String], paths: &[PathB
         .languages()
         .flat_map(|l| l.info().extensions.iter().copied())
         .collect();
-    let sources = match collect_sources(paths, &extensions) {
+    let inputs = match collect_inputs(paths, &extensions) {
         Ok(s) => s,
         Err(message) => {
             eprintln!("shapex: {message}");
             return ExitCode::from(2);
         }
     };
-    let reports: Vec<(String, Report)> = sources
-        .into_iter()
-        .map(|s| {
-            let mut options = options.clone();
-            if lang.is_none() {
-                if let Some(info) = analyzer.language_for_path(&s.name) {
-                    options.lang = info.id.to_string();
-                }
+    let check_one = |input: &Input| -> Result<Checked, String> {
+        let text = match &input.source {
+            InputSource::Stdin(text) => std::borrow::Cow::Borrowed(text.as_str()),
+            InputSource::File(path) => std::borrow::Cow::Owned(read_text(path)?),
+        };
+        let mut options = options.clone();
+        if lang.is_none() {
+            if let Some(info) = analyzer.language_for_path(&input.name) {
+                options.lang = info.id.to_string();
             }
-            let report = analyzer.analyze(&s.text, &options);
-            (s.name, report)
+        }
+        let report = analyzer.analyze(&text, &options);
+        Ok(Checked {
+            errors: report.error_count(),
+            output: render(format, &input.name, &report),
         })
-        .collect();
-    if let Err(e) = print_reports(format, &reports) {
+    };
+    let progress = matches!(format, Format::Text) && std::io::stderr().is_terminal();
+    let checked = match run_parallel(&inputs, jobs, progress, check_one) {
+        Ok(c) => c,
+        Err(message) => {
+            eprintln!("shapex: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = print_checked(format, &checked) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("shapex: cannot write output: {e}");
             return ExitCode::from(2);
         }
     }
-    if reports.iter().any(|(_, r)| r.error_count() > 0) {
+    if checked.iter().any(|c| c.errors > 0) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-fn print_reports(format: Format, reports: &[(String, Report)]) -> std::io::Result<()> {
+fn render(format: Format, name: &str, report: &Report) -> Output {
+    match format {
+        Format::Text => Output::Text(format::to_text(name, report)),
+        Format::Json => Output::Json(format::to_json_value(name, report)),
+        Format::Jsonl => {
+            let mut line = serde_json::to_string(&format::to_json_value(name, report))
+                .expect("a JSON value always serializes");
+            line.push('\n');
+            Output::Text(line)
+        }
+    }
+}
+
+/// Runs `job` over every input on up to `jobs` threads, and returns the results in the
+/// inputs' order whichever thread finished first. Workers take the next unclaimed input
+/// from a shared counter. The first input (in order) whose job fails is the error: once
+/// one fails no new input is claimed, and every input before it was claimed already.
+fn run_parallel<T: Send + Sync>(
+    inputs: &[Input],
+    jobs: usize,
+    progress: bool,
+    job: impl Fn(&Input) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let slots: Vec<OnceLock<Result<T, String>>> = inputs.iter().map(|_| OnceLock::new()).collect();
+    let work = || loop {
+        if failed.load(Ordering::Relaxed) {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(input) = inputs.get(i) else { break };
+        let result = job(input);
+        if result.is_err() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        let _ = slots[i].set(result);
+        done.fetch_add(1, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.clamp(1, inputs.len().max(1)))
+            .map(|_| {
+                std::thread::Builder::new()
+                    // As deep as the main thread's, which analysed every file before.
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, work)
+                    .expect("cannot start a worker thread")
+            })
+            .collect();
+        if progress && !inputs.is_empty() {
+            let mut bar = Progress::new(inputs.len());
+            while !workers.iter().all(|w| w.is_finished()) {
+                bar.draw(done.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            bar.clear();
+        }
+    });
+    let mut out = Vec::with_capacity(inputs.len());
+    for slot in slots {
+        match slot.into_inner() {
+            Some(Ok(v)) => out.push(v),
+            Some(Err(message)) => return Err(message),
+            None => unreachable!("only inputs after a failed one go unclaimed"),
+        }
+    }
+    Ok(out)
+}
+
+/// A one-line progress bar on stderr (only drawn when stderr is a terminal).
+struct Progress {
+    total: usize,
+    shown: Option<usize>,
+}
+
+impl Progress {
+    const WIDTH: usize = 30;
+
+    fn new(total: usize) -> Self {
+        Progress { total, shown: None }
+    }
+
+    fn draw(&mut self, done: usize) {
+        if self.shown == Some(done) {
+            return;
+        }
+        self.shown = Some(done);
+        let filled = Self::WIDTH * done / self.total;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r[{}{}] {done}/{} files",
+            "#".repeat(filled),
+            "-".repeat(Self::WIDTH - filled),
+            self.total
+        );
+        let _ = err.flush();
+    }
+
+    fn clear(&mut self) {
+        if self.shown.is_some() {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+        }
+    }
+}
+
+fn print_checked(format: Format, checked: &[Checked]) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match format {
-        Format::Text => {
-            for (name, report) in reports {
-                out.write_all(format::to_text(name, report).as_bytes())?;
+        Format::Text | Format::Jsonl => {
+            for c in checked {
+                if let Output::Text(text) = &c.output {
+                    out.write_all(text.as_bytes())?;
+                }
             }
-            let errors: usize = reports.iter().map(|(_, r)| r.error_count()).sum();
-            writeln!(
-                out,
-                "{} file{} checked, {errors} error{}",
-                reports.len(),
-                if reports.len() == 1 { "" } else { "s" },
-                if errors == 1 { "" } else { "s" }
-            )?;
+            if matches!(format, Format::Text) {
+                let errors: usize = checked.iter().map(|c| c.errors).sum();
+                writeln!(
+                    out,
+                    "{} file{} checked, {errors} error{}",
+                    checked.len(),
+                    if checked.len() == 1 { "" } else { "s" },
+                    if errors == 1 { "" } else { "s" }
+                )?;
+            }
         }
         Format::Json => {
-            let values: Vec<_> = reports
+            let values: Vec<_> = checked
                 .iter()
-                .map(|(n, r)| format::to_json_value(n, r))
+                .filter_map(|c| match &c.output {
+                    Output::Json(v) => Some(v.clone()),
+                    Output::Text(_) => None,
+                })
                 .collect();
             let value = match <[_; 1]>::try_from(values) {
                 Ok([one]) => one,
@@ -220,64 +390,84 @@ fn print_reports(format: Format, reports: &[(String, Report)]) -> std::io::Resul
             serde_json::to_writer_pretty(&mut out, &value)?;
             writeln!(out)?;
         }
-        Format::Jsonl => {
-            for (name, report) in reports {
-                serde_json::to_writer(&mut out, &format::to_json_value(name, report))?;
-                writeln!(out)?;
-            }
-        }
     }
     out.flush()
 }
 
-fn collect_sources(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Source>, String> {
-    let mut sources = Vec::new();
+/// The inputs in command-line order, each directory's files sorted by path. Every file is
+/// an input once, under the first name that reaches it (names are compared after
+/// resolving links, so `a.m ./a.m`, or a link to a file beside it, is one input); `-`
+/// (stdin) is read once.
+fn collect_inputs(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Input>, String> {
+    let mut inputs = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stdin_read = false;
+    let mut add_file = |inputs: &mut Vec<Input>, path: PathBuf| {
+        // A path that does not resolve is kept as given: reading it reports the error.
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            inputs.push(Input {
+                name: path.display().to_string(),
+                source: InputSource::File(path),
+            });
+        }
+    };
     for path in paths {
         if path.as_os_str() == "-" {
+            if stdin_read {
+                continue;
+            }
+            stdin_read = true;
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
                 .map_err(|e| format!("cannot read stdin: {e}"))?;
-            sources.push(Source {
+            inputs.push(Input {
                 name: "<stdin>".into(),
-                text: String::from_utf8_lossy(&bytes).into_owned(),
+                source: InputSource::Stdin(String::from_utf8_lossy(&bytes).into_owned()),
             });
         } else if path.is_dir() {
-            let mut files = Vec::new();
-            find_files(path, extensions, &mut files)?;
-            files.sort();
-            for f in files {
-                sources.push(read_source(&f)?);
+            for f in find_files(path, extensions)? {
+                add_file(&mut inputs, f);
             }
         } else {
-            sources.push(read_source(path)?);
+            add_file(&mut inputs, path.clone());
         }
     }
-    Ok(sources)
+    Ok(inputs)
 }
 
-fn read_source(path: &Path) -> Result<Source, String> {
+fn read_text(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Source {
-        name: path.display().to_string(),
-        // Octave's own files include Latin-1 comments; keep going rather than refuse them.
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-    })
+    // Octave's own files include Latin-1 comments; keep going rather than refuse them.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn find_files(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries {
-        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if path.is_dir() {
-            find_files(&path, extensions, out)?;
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| extensions.contains(&e))
+/// The files under `dir` with one of `extensions`, sorted by path. `dir` itself may be a
+/// link, but links to directories below it are not followed (as git and ripgrep do), so
+/// no link loop is walked and no folder is walked twice; a link to a file is a file.
+fn find_files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.map_err(|e| {
+            let at = e.path().unwrap_or(dir).display().to_string();
+            match e.io_error() {
+                Some(io) => format!("{at}: {io}"),
+                None => format!("{at}: {e}"),
+            }
+        })?;
+        let is_dir =
+            entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir());
+        if !is_dir
+            && entry
+                .path()
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
         {
-            out.push(path);
+            out.push(entry.into_path());
         }
     }
-    Ok(())
+    out.sort();
+    Ok(out)
 }

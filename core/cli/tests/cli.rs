@@ -114,3 +114,158 @@ fn explain_prints_a_codes_explanation() {
     );
     assert_eq!(shapex(&["explain", "no.such.code"], "").0, 2);
 }
+
+fn jsonl_files(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_parent_folder_is_not_followed_and_no_file_is_reported_twice() {
+    let dir = temp_dir("loop");
+    std::fs::write(dir.join("a.m"), "x = 1;\n").unwrap();
+    std::fs::write(dir.join("sub/b.m"), "y = [1 2];\n").unwrap();
+    // sub/up -> .. (the folder's parent: a loop), top -> . (itself), c.m -> a.m (a file).
+    std::os::unix::fs::symlink("..", dir.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("top")).unwrap();
+    std::os::unix::fs::symlink("a.m", dir.join("c.m")).unwrap();
+    for jobs in ["1", "2"] {
+        let (code, out, err) = shapex(
+            &[
+                "check",
+                "--jobs",
+                jobs,
+                "--format",
+                "jsonl",
+                dir.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        let d = dir.display();
+        // c.m is a.m through a link: the same file, reported once under its first name.
+        assert_eq!(
+            jsonl_files(&out),
+            [format!("{d}/a.m"), format!("{d}/sub/b.m")],
+            "{out}"
+        );
+    }
+    // Given on the command line, a link to a folder is walked (once).
+    let (code, out, _) = shapex(
+        &[
+            "check",
+            "--format",
+            "jsonl",
+            dir.join("top").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!((code, jsonl_files(&out).len()), (0, 2), "{out}");
+}
+
+#[test]
+fn a_file_given_twice_or_also_inside_a_given_folder_is_reported_once() {
+    let dir = temp_dir("dup");
+    std::fs::write(dir.join("a.m"), "x = 1;\n").unwrap();
+    std::fs::write(dir.join("sub/b.m"), "y = [1 2];\n").unwrap();
+    let a = dir.join("a.m");
+    let a2 = dir.join("sub/../a.m");
+    let args = [
+        "check",
+        "--format",
+        "jsonl",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+        a2.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        "-",
+        "-",
+    ];
+    let (code, out, err) = shapex(&args, "z = 3;\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let d = dir.display();
+    // In command-line order, each once under the first name that reached it.
+    assert_eq!(
+        jsonl_files(&out),
+        [
+            format!("{d}/a.m"),
+            format!("{d}/sub/b.m"),
+            "<stdin>".to_string()
+        ]
+    );
+}
+
+/// Files of very different sizes, so threads finish out of order.
+fn many_files(name: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    for i in 0..24 {
+        let sub = if i % 3 == 0 { "sub/" } else { "" };
+        let body: String = (0..(i * 37) % 200)
+            .map(|k| format!("v{k} = ones({}, {k} + 1);\n", i + 1))
+            .collect();
+        // Every fifth file has a definite error.
+        let bad = if i % 5 == 0 {
+            "e = ones(2,3) * ones(2,3);\n"
+        } else {
+            ""
+        };
+        std::fs::write(dir.join(format!("{sub}f{i:02}.m")), body + bad).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn output_is_the_same_in_the_same_order_whatever_the_number_of_jobs() {
+    let dir = many_files("order");
+    let d = dir.to_str().unwrap();
+    for format in ["text", "json", "jsonl"] {
+        let one = shapex(&["check", "--jobs", "1", "--format", format, d], "");
+        let two = shapex(&["check", "--jobs", "2", "--format", format, d], "");
+        let many = shapex(&["check", "-j", "7", "--format", format, d], "");
+        assert_eq!(one.0, 1, "{format}: {}", one.1);
+        assert_eq!(one, two, "{format}");
+        assert_eq!(one, many, "{format}");
+        // Not a terminal: no progress bar, nothing on stderr.
+        assert_eq!(one.2, "", "{format}");
+    }
+    let (_, out, _) = shapex(&["check", "--format", "jsonl", d], "");
+    let files = jsonl_files(&out);
+    let mut sorted = files.clone();
+    sorted.sort_by(|a, b| std::path::Path::new(a).cmp(std::path::Path::new(b)));
+    assert_eq!(files.len(), 24);
+    assert_eq!(files, sorted);
+    assert_eq!(shapex(&["check", "--jobs", "0", d], "").0, 2);
+}
+
+#[test]
+fn json_for_several_files_is_the_array_of_each_files_own_json() {
+    let dir = many_files("json");
+    let mut files: Vec<_> = ["f01.m", "f05.m", "sub/f03.m"]
+        .iter()
+        .map(|f| dir.join(f).to_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    let mut args = vec!["check", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, _) = shapex(&args, "");
+    assert_eq!(code, 1, "f05.m has an error");
+    let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let each: Vec<serde_json::Value> = files
+        .iter()
+        .map(|f| serde_json::from_str(&shapex(&["check", "--format", "json", f], "").1).unwrap())
+        .collect();
+    assert_eq!(all, serde_json::Value::Array(each));
+    // A file that cannot be read stops the run with status 2 and prints no results.
+    let mut args = vec!["check", "--jobs", "2", files[0].as_str(), "/no/such/file.m"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = shapex(&args, "");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.starts_with("shapex: /no/such/file.m: "), "{err}");
+}
