@@ -613,7 +613,8 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
         }
     };
     let holes = dims.iter().filter(|d| d.is_none()).count();
-    if holes > 1 || dims.is_empty() {
+    // A size vector needs two or more elements: `reshape(x, 6)` fails.
+    if holes > 1 || dims.len() < 2 {
         return Outcome::illegal(Constraint::False, rule);
     }
     let known: Dim = dims.iter().flatten().fold(Dim::one(), |acc, d| acc.mul(d));
@@ -624,7 +625,14 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
         .map(|d| d.clone().unwrap_or_else(|| hole.clone()))
         .collect();
     let product = out.iter().fold(Dim::one(), |acc, d| acc.mul(d));
-    let theta = Constraint::eq(&numel, &product);
+    // Sizes must not be negative: `reshape(1:6, -2, -3)` fails although (-2)(-3) = 6.
+    let theta = Constraint::and(
+        std::iter::once(Constraint::eq(&numel, &product)).chain(
+            dims.iter()
+                .flatten()
+                .map(|d| Constraint::le(&Dim::zero(), d)),
+        ),
+    );
     decide(vec![case(theta, Shape::tuple(out))], &[0], facts, rule)
 }
 

@@ -163,6 +163,39 @@ impl Eval<'_> {
         self.arg(a).map_or(Shape::Unknown, |v| v.shape.clone())
     }
 
+    /// The shape a rule that needs a matrix sees. An input of open rank `<x_1,x_2>`
+    /// may have more dimensions (`x` may be 2×2×2): its trailing extents are one
+    /// fresh extent, their product, so β (every extent past the second is 1) is a
+    /// run-time check on it rather than assumed. The product is 1 exactly when every
+    /// trailing extent is 1, so the check is the rule's own.
+    fn matrix_view(&self, a: Arg) -> Shape {
+        match self.arg(a) {
+            Some(v) if v.open_rank => match v.shape.as_tuple() {
+                Some(t) if t.rank() == 2 => {
+                    let base = self.call.targets.first().map_or("ans", |s| s.as_str());
+                    let index = a.resolve(self.call.args.len()).unwrap_or(0);
+                    let trailing = (self.call.mint)(&format!("{base}~nd"), index, false);
+                    Shape::tuple(vec![t.extent(0), t.extent(1), trailing])
+                }
+                _ => v.shape.clone(),
+            },
+            Some(v) => v.shape.clone(),
+            None => Shape::Unknown,
+        }
+    }
+
+    /// A shape-preserving rule on a [`Self::matrix_view`]: the result is the
+    /// argument itself (its rank open as before), the condition the view's.
+    fn with_shape(&self, outcome: Outcome, a: Arg) -> Outcome {
+        match outcome.shape {
+            Shape::Tuple(_) => Outcome {
+                shape: self.arg_shape(a),
+                ..outcome
+            },
+            _ => outcome,
+        }
+    }
+
     fn is_in(&self, category: &str) -> bool {
         self.table.is_in(self.call.func, category)
     }
@@ -192,6 +225,8 @@ impl Eval<'_> {
                 (!args.iter().any(|v| v.class.is_none())).then_some("logical")
             }
             ClassRule::Concat if args.iter().any(|v| v.class == Some("cell")) => Some("cell"),
+            // `[]` is a double.
+            ClassRule::Concat if args.is_empty() => Some("double"),
             ClassRule::Concat | ClassRule::Common => self.common_class(),
             ClassRule::Arith => match self.common_class() {
                 Some("char") | Some("logical") => Some("double"),
@@ -236,7 +271,7 @@ impl Eval<'_> {
         match expr {
             SameAs(a) => shape::unary(&self.arg_shape(*a), f),
             Scalar => Outcome::always(Shape::scalar(), ext(Rule::Scalar)),
-            Square(a) => square(&self.arg_shape(*a), f),
+            Square(a) => self.with_shape(square(&self.matrix_view(*a), f), *a),
             Broadcast(sels) => self.broadcast(sels),
             FromDims { first } => match self.dims_from(*first) {
                 Ok(Some(dims)) => shape::create(&dims),
@@ -245,11 +280,11 @@ impl Eval<'_> {
                 Err(what) => Outcome::capped(&what),
             },
             Collapse { arg, dim } => self.collapse(*arg, *dim),
-            Transpose(a) => shape::transpose(&self.arg_shape(*a), f),
-            MatMul(a, b) => shape::mtimes(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MLDivide(a, b) => shape::mldivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MRDivide(a, b) => shape::mrdivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MPower(a, b) => shape::mpower(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            Transpose(a) => shape::transpose(&self.matrix_view(*a), f),
+            MatMul(a, b) => shape::mtimes(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MLDivide(a, b) => shape::mldivide(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MRDivide(a, b) => shape::mrdivide(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MPower(a, b) => shape::mpower(&self.matrix_view(*a), &self.matrix_view(*b), f),
             Dims(extents) => {
                 let dims: Vec<Dim> = extents.iter().map(|e| self.extent(e, k)).collect();
                 Outcome::always(Shape::tuple(dims), ext(Rule::Dims))
@@ -317,18 +352,25 @@ impl Eval<'_> {
             Pred::IsCell(a) => class_is(self.arg(a), "cell"),
             Pred::IsChar(a) => class_is(self.arg(a), "char"),
             Pred::IsScalar(a) => self.arg_shape(a).is_scalar(f),
-            Pred::IsVector(a) => match self.arg_shape(a).as_tuple() {
-                Some(t) if t.rank() == 2 => f.ask(&Constraint::or([
-                    Constraint::eq(&t.extent(0), &Dim::one()),
-                    Constraint::eq(&t.extent(1), &Dim::one()),
-                ])),
-                Some(_) => Truth::Refuted,
+            // β(t), not "rank is 2": trailing symbolic extents may be 1.
+            Pred::IsVector(a) => match self.arg(a) {
+                Some(v) if v.open_rank => Truth::Unknown,
+                Some(v) => match v.shape.as_tuple() {
+                    Some(t) => f.ask(&Constraint::and([
+                        shape::beta(t),
+                        Constraint::or([
+                            Constraint::eq(&t.extent(0), &Dim::one()),
+                            Constraint::eq(&t.extent(1), &Dim::one()),
+                        ]),
+                    ])),
+                    None => Truth::Unknown,
+                },
                 None => Truth::Unknown,
             },
             Pred::IsMatrix(a) => match self.arg(a) {
                 Some(v) if v.open_rank => Truth::Unknown,
                 Some(v) => match v.shape.as_tuple() {
-                    Some(t) => Truth::from_bool(t.rank() == 2),
+                    Some(t) => f.ask(&shape::beta(t)),
                     None => Truth::Unknown,
                 },
                 None => Truth::Unknown,
@@ -438,8 +480,12 @@ impl Eval<'_> {
                 Some(t) => t.numel(),
                 None => self.fresh(k),
             },
-            Extent::Ndims(a) => match self.arg_shape(*a).as_tuple() {
-                Some(t) => Dim::known(t.rank() as i64),
+            Extent::Ndims(a) => match self
+                .arg_shape(*a)
+                .as_tuple()
+                .and_then(|t| known_rank(t, self.facts))
+            {
+                Some(r) => Dim::known(r as i64),
                 None => self.fresh(k),
             },
             Extent::Size(a, d) => match self.arg_shape(*a).as_tuple() {
@@ -455,13 +501,13 @@ impl Eval<'_> {
 
     fn vector(&self, like: Arg, len: &Extent, k: usize) -> Outcome {
         let n = self.extent(len, k);
-        let Some(t) = self.arg_shape(like).as_tuple().cloned() else {
+        let Some(t) = self.matrix_view(like).as_tuple().cloned() else {
             return Outcome::always(Shape::Unknown, ext(Rule::Vector));
         };
         let f = self.facts;
         let is_row = f.ask(&Constraint::and([
             Constraint::eq(&t.extent(0), &Dim::one()),
-            Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
+            shape::beta(&t),
         ]));
         let is_empty00 = f.ask(&Constraint::and([
             Constraint::eq(&t.extent(0), &Dim::zero()),
@@ -522,7 +568,8 @@ impl Eval<'_> {
                 let d = usize::try_from(d).unwrap_or(usize::MAX);
                 shape::cat(d, &parts, self.facts)
             }
-            _ => Outcome::always(Shape::Unknown, ext(Rule::Cat)),
+            // An unknown dimension: whether the operands agree is a run-time question.
+            _ => Outcome::unknown(ext(Rule::Cat)),
         };
         // An operand of unknown class may be a cell (or a string array), where the
         // extents of the others do not have to agree: no definite error then.
@@ -541,7 +588,16 @@ impl Eval<'_> {
         let dims: Vec<Option<Dim>> = match rest.as_slice() {
             [v] if v.shape != Shape::scalar() => match &v.elems {
                 Some(e) => e.iter().cloned().map(Some).collect(),
-                None => return Outcome::always(Shape::Unknown, ext(Rule::Reshape)),
+                // A size vector of unknown elements: its product must still be
+                // numel(a) and its entries non-negative, which only run time knows.
+                None => {
+                    return Outcome {
+                        theta: Constraint::Opaque(
+                            "prod(size vector) == numel(a), every entry >= 0".into(),
+                        ),
+                        ..Outcome::unknown(ext(Rule::Reshape))
+                    }
+                }
             },
             many => many
                 .iter()
@@ -580,28 +636,43 @@ impl Eval<'_> {
             None => Some(0),
             Some(v) => v.scalar.as_ref().and_then(|d| d.as_known()),
         };
-        let (Some(t), Some(off)) = (self.arg_shape(arg).as_tuple().cloned(), off) else {
-            return Outcome::always(Shape::Unknown, ext(Rule::Diag));
+        let Some(t) = self.matrix_view(arg).as_tuple().cloned() else {
+            // A vector or a matrix is a run-time question for an unknown shape.
+            return Outcome::unknown(ext(Rule::Diag));
         };
         let f = self.facts;
         let one = Dim::one();
         let row = f.ask(&Constraint::eq(&t.extent(0), &one));
         let col = f.ask(&Constraint::eq(&t.extent(1), &one));
-        let shape = match (row, col) {
+        // The shapes below are those after the check passes, when the operand is 2-D.
+        let shape = match (row, col, off) {
             // |i64::MIN| is no i64: an offset that large gives an unknown shape.
-            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => match off.checked_abs() {
-                Some(k) => {
-                    let n = t.numel().add_const(k);
-                    Shape::tuple(vec![n.clone(), n])
+            (Truth::Proven, _, Some(off)) | (_, Truth::Proven, Some(off)) => {
+                match off.checked_abs() {
+                    Some(k) => {
+                        let n = t.extent(0).mul(&t.extent(1)).add_const(k);
+                        Shape::tuple(vec![n.clone(), n])
+                    }
+                    None => Shape::Unknown,
                 }
-                None => Shape::Unknown,
-            },
-            (Truth::Refuted, Truth::Refuted) if off == 0 => {
+            }
+            (Truth::Refuted, Truth::Refuted, Some(0)) => {
                 Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
             }
             _ => Shape::Unknown,
         };
-        Outcome::always(shape, ext(Rule::Diag))
+        // `diag` needs a matrix (β): a trailing extent past 1 is an error.
+        let theta = shape::beta(&t);
+        match f.ask(&theta) {
+            Truth::Refuted => Outcome::illegal(theta, ext(Rule::Diag)),
+            status => Outcome {
+                shape,
+                assume: vec![theta.clone()],
+                theta,
+                status,
+                rule: ext(Rule::Diag),
+            },
+        }
     }
 
     /// Values that sizes are computed from: `size`, `numel`, `length`, `ndims`, and
@@ -619,7 +690,9 @@ impl Eval<'_> {
         let val = |i: usize| args.get(i).and_then(|v| v.scalar.clone());
         let scalar = match (self.call.func, args.len()) {
             ("numel", 1) => tuple(0).map(|t| t.numel()),
-            ("ndims", 1) => tuple(0).map(|t| Dim::known(t.rank() as i64)),
+            ("ndims", 1) => tuple(0)
+                .and_then(|t| known_rank(t, self.facts))
+                .map(|r| Dim::known(r as i64)),
             ("length", 1) => tuple(0).map(length),
             ("size", 1) if self.call.nargout > 1 => tuple(0).map(|t| {
                 let last = self.call.nargout - 1;
@@ -650,7 +723,9 @@ impl Eval<'_> {
             value.scalar = scalar.or_else(|| self.folded_comparison());
         }
         if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {
-            value.elems = tuple(0).map(|t| t.dims().to_vec());
+            value.elems = tuple(0)
+                .filter(|t| known_rank(t, self.facts).is_some())
+                .map(|t| t.dims().to_vec());
         }
         if matches!(self.call.func, "horzcat" | "vertcat") {
             let parts = || args.iter().filter(|v| v.shape != Shape::empty());
@@ -719,6 +794,17 @@ fn real_range_len(a: f64, s: f64, b: f64) -> Option<i64> {
     (n.abs() < 1e12).then_some(n.max(0.0) as i64)
 }
 
+/// The rank `ndims` reports, when known: a trailing symbolic extent that may be 1
+/// (`zeros(3,3,c)`) leaves it open, since `ndims` drops trailing singletons.
+fn known_rank(t: &shape::ShapeTuple, facts: &Facts) -> Option<usize> {
+    let r = t.rank();
+    (r <= 2
+        || facts
+            .ask(&Constraint::ne(&t.extent(r - 1), &Dim::one()))
+            .is_proven())
+    .then_some(r)
+}
+
 /// `length(x)`: 0 for an empty array, else the largest extent.
 fn length(t: &shape::ShapeTuple) -> Dim {
     let known: Option<Vec<i64>> = t.dims().iter().map(|d| d.as_known()).collect();
@@ -741,12 +827,12 @@ fn class_is(v: Option<&Value>, class: &str) -> Truth {
 /// `inv`, `det`, `expm`…: the argument must be a square matrix.
 fn square(a: &Shape, facts: &Facts) -> Outcome {
     let Some(t) = a.as_tuple() else {
-        return Outcome::always(Shape::Unknown, ext(Rule::Square));
+        // Unknown rank: whether it is a square matrix is a run-time question.
+        return Outcome::unknown(ext(Rule::Square));
     };
-    let theta = Constraint::and([
-        Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
-        Constraint::eq(&t.extent(0), &t.extent(1)),
-    ]);
+    // β, not "rank is 2": a trailing symbolic extent may be 1 (`zeros(3,3,c)` is a
+    // matrix when c is 1), so it is a condition on that extent, as for `*`.
+    let theta = Constraint::and([shape::beta(t), Constraint::eq(&t.extent(0), &t.extent(1))]);
     let status = facts.ask(&theta);
     if status == Truth::Refuted {
         return Outcome::illegal(theta, ext(Rule::Square));
