@@ -969,6 +969,16 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
             max: Some(max.clone()),
         };
     }
+    if v.class.is_none() && v.elems.is_none() {
+        // Of unknown class, the subscript may be a logical mask (`B(B < 0.7)` when
+        // B's class is unknown) or numeric: neither its shape nor its count of
+        // selected elements is the result's.
+        return IndexArg::Array {
+            shape: Shape::Unknown,
+            max: None,
+            numel: fresh(),
+        };
+    }
     let max = v.elems.as_ref().and_then(|e| max_known(e));
     let numel = match v.shape.as_tuple() {
         Some(t) => t.numel(),
