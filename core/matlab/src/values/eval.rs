@@ -35,7 +35,22 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         mode,
         call,
         facts,
+        open_view: false,
     };
+    let viewer = Eval {
+        open_view: true,
+        ..Eval {
+            table,
+            mode,
+            call,
+            facts,
+            open_view: false,
+        }
+    };
+    let open_operand = call
+        .args
+        .iter()
+        .any(|a| a.open_rank && a.shape.as_tuple().is_some_and(|t| t.rank() == 2));
     if let Some(result) = open_rank_query(call) {
         return result;
     }
@@ -77,18 +92,52 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             result.diverges = true;
             return result;
         }
-        let outcome = ev.char_padding(ev.shape(expr, k));
-        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
-        // Element-wise results and reductions of an array of open rank keep its
-        // trailing dimensions: their rank stays open (`mean(mean(img))` may be 1×1×3).
+        // Element-wise results, reductions, tilings and concatenations of an array of
+        // open rank keep its trailing dimensions: their rank stays open
+        // (`mean(mean(img))` may be 1×1×3, `repmat(img, 2)` 2m×2n×3).
         let keeps_rank = matches!(
             expr,
-            ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..) | ShapeExpr::Collapse { .. }
+            ShapeExpr::SameAs(_)
+                | ShapeExpr::Broadcast(..)
+                | ShapeExpr::Collapse { .. }
+                | ShapeExpr::Repmat { .. }
+                | ShapeExpr::Concat { .. }
         );
+        let mut outcome = ev.char_padding(ev.shape(expr, k));
+        if keeps_rank && open_operand {
+            // Whether the operation conforms depends on the trailing extents an input
+            // of open rank may have (`x + zeros(0,1)` fails for a 1×1×2 x): the
+            // condition is decided on the operands with those extents as one fresh
+            // extent each; the result keeps the matrix view, its rank left open below.
+            let viewed = viewer.char_padding(viewer.shape(expr, k));
+            // Open cases (placeholders tied to the operands by `assume`) are the viewed
+            // ones, so later statements can use what this one established.
+            outcome = if viewed.status == Truth::Refuted
+                || outcome.status == Truth::Refuted
+                || !outcome.assume.is_empty()
+            {
+                viewed
+            } else {
+                Outcome {
+                    theta: viewed.theta,
+                    status: viewed.status,
+                    assume: viewed.assume,
+                    ..outcome
+                }
+            };
+        }
+        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
         value.open_rank = call
             .args
             .iter()
             .any(|a| a.open_rank && (keeps_rank || a.shape == outcome.shape));
+        // Element-wise results keep the trailing extents their operands of open rank
+        // share (the others are 2-D, or the check fails).
+        let mut open = call.args.iter().filter(|a| a.open_rank);
+        if matches!(expr, ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..)) && value.open_rank {
+            let first = open.next().and_then(|a| a.trailing.clone());
+            value.trailing = first.filter(|t| open.all(|a| a.trailing.as_ref() == Some(t)));
+        }
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
         if k == 0 || outcome.theta != Constraint::True {
@@ -148,6 +197,9 @@ struct Eval<'a> {
     mode: Mode,
     call: &'a Call<'a>,
     facts: &'a Facts,
+    /// Operands of open rank are seen through [`Eval::matrix_view`] (with their
+    /// trailing extents as one fresh extent) by every rule.
+    open_view: bool,
 }
 
 fn ext(rule: Rule) -> RuleInfo {
@@ -160,6 +212,9 @@ impl Eval<'_> {
     }
 
     fn arg_shape(&self, a: Arg) -> Shape {
+        if self.open_view {
+            return self.matrix_view(a);
+        }
         self.arg(a).map_or(Shape::Unknown, |v| v.shape.clone())
     }
 
@@ -174,7 +229,10 @@ impl Eval<'_> {
                 Some(t) if t.rank() == 2 => {
                     let base = self.call.targets.first().map_or("ans", |s| s.as_str());
                     let index = a.resolve(self.call.args.len()).unwrap_or(0);
-                    let trailing = (self.call.mint)(&format!("{base}~nd"), index, false);
+                    let trailing = v
+                        .trailing
+                        .clone()
+                        .unwrap_or_else(|| (self.call.mint)(&format!("{base}~nd"), index, false));
                     Shape::tuple(vec![t.extent(0), t.extent(1), trailing])
                 }
                 _ => v.shape.clone(),
@@ -299,7 +357,7 @@ impl Eval<'_> {
             },
             Reshape { arg, first } => self.reshape(*arg, *first),
             Permute { arg, order } => self.permute(*arg, *order),
-            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext(Rule::Squeeze)),
+            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a), f), ext(Rule::Squeeze)),
             Diag { arg, k: kk } => self.diag(*arg, *kk),
             If {
                 pred,
@@ -390,7 +448,7 @@ impl Eval<'_> {
                 ArgSel::One(a) => a.resolve(n).into_iter().collect::<Vec<_>>(),
                 ArgSel::From(i) => (*i..n).collect(),
             })
-            .map(|i| self.call.args[i].shape.clone())
+            .map(|i| self.arg_shape(Arg::Nth(i)))
             .collect();
         let mut shapes = shapes.into_iter();
         let Some(first) = shapes.next() else {
@@ -476,6 +534,13 @@ impl Eval<'_> {
                 Some(v) => self.int_value(v, k),
                 None => self.fresh(k),
             },
+            // An input of open rank has more extents than its matrix view shows.
+            Extent::Numel(a) | Extent::Ndims(a) if self.arg(*a).is_some_and(|v| v.open_rank) => {
+                self.fresh(k)
+            }
+            Extent::Size(a, d) if *d > 2 && self.arg(*a).is_some_and(|v| v.open_rank) => {
+                self.fresh(k)
+            }
             Extent::Numel(a) => match self.arg_shape(*a).as_tuple() {
                 Some(t) => t.numel(),
                 None => self.fresh(k),
@@ -553,11 +618,12 @@ impl Eval<'_> {
         let cells = args.iter().any(|v| v.class == Some("cell"));
         let parts: Vec<Shape> = args
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(i, v)| {
                 if cells && v.class.is_some_and(|c| c != "cell") && v.shape != Shape::empty() {
                     Shape::scalar()
                 } else {
-                    v.shape.clone()
+                    self.arg_shape(Arg::Nth(first + i))
                 }
             })
             .collect();
@@ -583,7 +649,8 @@ impl Eval<'_> {
     }
 
     fn reshape(&self, arg: Arg, first: usize) -> Outcome {
-        let a = self.arg_shape(arg);
+        // An input of open rank has numel x_1*x_2 times its trailing extents.
+        let a = self.matrix_view(arg);
         let rest: Vec<&Value> = self.call.args.iter().skip(first).collect();
         let dims: Vec<Option<Dim>> = match rest.as_slice() {
             [v] if v.shape != Shape::scalar() => match &v.elems {
@@ -847,13 +914,24 @@ fn square(a: &Shape, facts: &Facts) -> Outcome {
 }
 
 /// `squeeze`: 2-D arrays unchanged; otherwise singleton dimensions removed.
-fn squeeze(a: &Shape) -> Shape {
+fn squeeze(a: &Shape, facts: &Facts) -> Shape {
     match a.as_tuple() {
+        // Which extents go depends on which are 1: a symbolic one may or may not be
+        // (`squeeze(zeros(1,0,c))` is 1×0 when c is 1, else 0×c).
+        Some(t)
+            if t.rank() > 2
+                && t.dims().iter().any(|d| {
+                    d.as_known().is_none()
+                        && facts.ask(&Constraint::eq(d, &Dim::one())) == Truth::Unknown
+                }) =>
+        {
+            Shape::Unknown
+        }
         Some(t) if t.rank() > 2 => {
             let kept: Vec<Dim> = t
                 .dims()
                 .iter()
-                .filter(|d| d.as_known() != Some(1))
+                .filter(|d| !facts.ask(&Constraint::eq(d, &Dim::one())).is_proven())
                 .cloned()
                 .collect();
             match kept.len() {

@@ -1072,6 +1072,7 @@ impl ValueAnalysis<'_> {
             ]);
             let value = Value {
                 open_rank: true,
+                trailing: Some(self.symbols.input_extent(p, 2)),
                 ..Value::of_shape(None, shape)
             };
             env.vars.insert(p.clone(), value);
