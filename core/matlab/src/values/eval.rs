@@ -399,6 +399,12 @@ impl Eval<'_> {
         Outcome {
             shape,
             status: Truth::Unknown,
+            // Not θ's `false` beside a run-time check: what run time decides is which
+            // dialect runs it.
+            theta: Constraint::Opaque(format!(
+                "char rows of different lengths are padded (Octave; else {})",
+                outcome.theta
+            )),
             rule: ext(Rule::VertcatCharRows),
             ..outcome
         }
