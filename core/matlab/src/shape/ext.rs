@@ -369,6 +369,11 @@ pub fn assign_index(
     }
     let base_empty = facts.ask(&is_empty_matrix(&t)).is_proven();
     let n = args.len();
+    if let Some(r) = r.as_ref().filter(|r| r.rank() > n && n >= 2) {
+        if base_empty && args.iter().all(|a| *a == IndexArg::Colon) {
+            return colons_into_empty(r, n, facts);
+        }
+    }
     let (new_dims, region, growth) = if n == 1 {
         linear_growth(&t, &args[0], base_empty, facts, fresh)
     } else {
@@ -432,6 +437,35 @@ pub fn assign_index(
         assume: vec![],
         rule,
     }
+}
+
+/// `[](:,…,:) = rhs` with n ≥ 2 colons and a right-hand side of higher rank: MATLAB
+/// and Octave take its non-singleton extents in order, padded with 1s to n
+/// (`u = []; u(:,:) = v(k,:,:)` with v 51×51×51 is 51×51; 1×1×4 gives 4×1), and fail
+/// when more than n are not 1. An extent that may or may not be 1 leaves both the
+/// shape and the condition to run time.
+fn colons_into_empty(r: &ShapeTuple, n: usize, facts: &Facts) -> Outcome {
+    let rule = ext(Rule::AssignIndex);
+    let mut kept = Vec::new();
+    for d in r.dims() {
+        match facts.ask(&Constraint::eq(d, &Dim::one())) {
+            Truth::Proven => {}
+            Truth::Refuted => kept.push(d.clone()),
+            Truth::Unknown => {
+                return Outcome {
+                    theta: Constraint::Opaque(format!(
+                        "at most {n} extents of the right-hand side are not 1"
+                    )),
+                    ..Outcome::unknown(rule)
+                }
+            }
+        }
+    }
+    if kept.len() > n {
+        return Outcome::illegal(Constraint::False, rule);
+    }
+    kept.resize(n, Dim::one());
+    Outcome::always(Shape::tuple(kept), rule)
 }
 
 /// The extent after assigning through subscript `a` into extent `e`.
@@ -613,7 +647,8 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
         }
     };
     let holes = dims.iter().filter(|d| d.is_none()).count();
-    if holes > 1 || dims.is_empty() {
+    // A size vector needs two or more elements: `reshape(x, 6)` fails.
+    if holes > 1 || dims.len() < 2 {
         return Outcome::illegal(Constraint::False, rule);
     }
     let known: Dim = dims.iter().flatten().fold(Dim::one(), |acc, d| acc.mul(d));
@@ -624,7 +659,14 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
         .map(|d| d.clone().unwrap_or_else(|| hole.clone()))
         .collect();
     let product = out.iter().fold(Dim::one(), |acc, d| acc.mul(d));
-    let theta = Constraint::eq(&numel, &product);
+    // Sizes must not be negative: `reshape(1:6, -2, -3)` fails although (-2)(-3) = 6.
+    let theta = Constraint::and(
+        std::iter::once(Constraint::eq(&numel, &product)).chain(
+            dims.iter()
+                .flatten()
+                .map(|d| Constraint::le(&Dim::zero(), d)),
+        ),
+    );
     decide(vec![case(theta, Shape::tuple(out))], &[0], facts, rule)
 }
 

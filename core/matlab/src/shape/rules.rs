@@ -146,8 +146,9 @@ impl Rule {
                 "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
             }
             Delete => "a deletion within bounds that leaves a rectangular array",
-            Reshape => "the same number of elements before and after",
+            Reshape => "the same number of elements before and after, and sizes that are not negative",
             Square => "a square matrix",
+            Diag => "a 2-D operand (a vector or a matrix)",
             _ => "a condition that cannot hold",
         }
     }
@@ -175,6 +176,7 @@ impl Rule {
                 | Delete
                 | Reshape
                 | Square
+                | Diag
         )
     }
 }
@@ -278,9 +280,15 @@ impl Outcome {
         if self.status != Truth::Refuted {
             return self;
         }
+        // θ then no longer reads `false` beside a run-time check: what is left to run
+        // time is whether an operand overloads the operation.
         Outcome {
             shape: Shape::Unknown,
             status: Truth::Unknown,
+            theta: Constraint::Opaque(format!(
+                "an operand is an object or cell that allows it (else {})",
+                self.theta
+            )),
             ..self
         }
     }

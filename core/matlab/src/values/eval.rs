@@ -35,7 +35,22 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         mode,
         call,
         facts,
+        open_view: false,
     };
+    let viewer = Eval {
+        open_view: true,
+        ..Eval {
+            table,
+            mode,
+            call,
+            facts,
+            open_view: false,
+        }
+    };
+    let open_operand = call
+        .args
+        .iter()
+        .any(|a| a.open_rank && a.shape.as_tuple().is_some_and(|t| t.rank() == 2));
     if let Some(result) = open_rank_query(call) {
         return result;
     }
@@ -77,18 +92,52 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             result.diverges = true;
             return result;
         }
-        let outcome = ev.char_padding(ev.shape(expr, k));
-        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
-        // Element-wise results and reductions of an array of open rank keep its
-        // trailing dimensions: their rank stays open (`mean(mean(img))` may be 1×1×3).
+        // Element-wise results, reductions, tilings and concatenations of an array of
+        // open rank keep its trailing dimensions: their rank stays open
+        // (`mean(mean(img))` may be 1×1×3, `repmat(img, 2)` 2m×2n×3).
         let keeps_rank = matches!(
             expr,
-            ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..) | ShapeExpr::Collapse { .. }
+            ShapeExpr::SameAs(_)
+                | ShapeExpr::Broadcast(..)
+                | ShapeExpr::Collapse { .. }
+                | ShapeExpr::Repmat { .. }
+                | ShapeExpr::Concat { .. }
         );
+        let mut outcome = ev.char_padding(ev.shape(expr, k));
+        if keeps_rank && open_operand {
+            // Whether the operation conforms depends on the trailing extents an input
+            // of open rank may have (`x + zeros(0,1)` fails for a 1×1×2 x): the
+            // condition is decided on the operands with those extents as one fresh
+            // extent each; the result keeps the matrix view, its rank left open below.
+            let viewed = viewer.char_padding(viewer.shape(expr, k));
+            // Open cases (placeholders tied to the operands by `assume`) are the viewed
+            // ones, so later statements can use what this one established.
+            outcome = if viewed.status == Truth::Refuted
+                || outcome.status == Truth::Refuted
+                || !outcome.assume.is_empty()
+            {
+                viewed
+            } else {
+                Outcome {
+                    theta: viewed.theta,
+                    status: viewed.status,
+                    assume: viewed.assume,
+                    ..outcome
+                }
+            };
+        }
+        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
         value.open_rank = call
             .args
             .iter()
             .any(|a| a.open_rank && (keeps_rank || a.shape == outcome.shape));
+        // Element-wise results keep the trailing extents their operands of open rank
+        // share (the others are 2-D, or the check fails).
+        let mut open = call.args.iter().filter(|a| a.open_rank);
+        if matches!(expr, ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..)) && value.open_rank {
+            let first = open.next().and_then(|a| a.trailing.clone());
+            value.trailing = first.filter(|t| open.all(|a| a.trailing.as_ref() == Some(t)));
+        }
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
         if k == 0 || outcome.theta != Constraint::True {
@@ -148,6 +197,9 @@ struct Eval<'a> {
     mode: Mode,
     call: &'a Call<'a>,
     facts: &'a Facts,
+    /// Operands of open rank are seen through [`Eval::matrix_view`] (with their
+    /// trailing extents as one fresh extent) by every rule.
+    open_view: bool,
 }
 
 fn ext(rule: Rule) -> RuleInfo {
@@ -160,7 +212,46 @@ impl Eval<'_> {
     }
 
     fn arg_shape(&self, a: Arg) -> Shape {
+        if self.open_view {
+            return self.matrix_view(a);
+        }
         self.arg(a).map_or(Shape::Unknown, |v| v.shape.clone())
+    }
+
+    /// The shape a rule that needs a matrix sees. An input of open rank `<x_1,x_2>`
+    /// may have more dimensions (`x` may be 2×2×2): its trailing extents are one
+    /// fresh extent, their product, so β (every extent past the second is 1) is a
+    /// run-time check on it rather than assumed. The product is 1 exactly when every
+    /// trailing extent is 1, so the check is the rule's own.
+    fn matrix_view(&self, a: Arg) -> Shape {
+        match self.arg(a) {
+            Some(v) if v.open_rank => match v.shape.as_tuple() {
+                Some(t) if t.rank() == 2 => {
+                    let base = self.call.targets.first().map_or("ans", |s| s.as_str());
+                    let index = a.resolve(self.call.args.len()).unwrap_or(0);
+                    let trailing = v
+                        .trailing
+                        .clone()
+                        .unwrap_or_else(|| (self.call.mint)(&format!("{base}~nd"), index, false));
+                    Shape::tuple(vec![t.extent(0), t.extent(1), trailing])
+                }
+                _ => v.shape.clone(),
+            },
+            Some(v) => v.shape.clone(),
+            None => Shape::Unknown,
+        }
+    }
+
+    /// A shape-preserving rule on a [`Self::matrix_view`]: the result is the
+    /// argument itself (its rank open as before), the condition the view's.
+    fn with_shape(&self, outcome: Outcome, a: Arg) -> Outcome {
+        match outcome.shape {
+            Shape::Tuple(_) => Outcome {
+                shape: self.arg_shape(a),
+                ..outcome
+            },
+            _ => outcome,
+        }
     }
 
     fn is_in(&self, category: &str) -> bool {
@@ -192,6 +283,8 @@ impl Eval<'_> {
                 (!args.iter().any(|v| v.class.is_none())).then_some("logical")
             }
             ClassRule::Concat if args.iter().any(|v| v.class == Some("cell")) => Some("cell"),
+            // `[]` is a double.
+            ClassRule::Concat if args.is_empty() => Some("double"),
             ClassRule::Concat | ClassRule::Common => self.common_class(),
             ClassRule::Arith => match self.common_class() {
                 Some("char") | Some("logical") => Some("double"),
@@ -236,7 +329,7 @@ impl Eval<'_> {
         match expr {
             SameAs(a) => shape::unary(&self.arg_shape(*a), f),
             Scalar => Outcome::always(Shape::scalar(), ext(Rule::Scalar)),
-            Square(a) => square(&self.arg_shape(*a), f),
+            Square(a) => self.with_shape(square(&self.matrix_view(*a), f), *a),
             Broadcast(sels) => self.broadcast(sels),
             FromDims { first } => match self.dims_from(*first) {
                 Ok(Some(dims)) => shape::create(&dims),
@@ -245,11 +338,11 @@ impl Eval<'_> {
                 Err(what) => Outcome::capped(&what),
             },
             Collapse { arg, dim } => self.collapse(*arg, *dim),
-            Transpose(a) => shape::transpose(&self.arg_shape(*a), f),
-            MatMul(a, b) => shape::mtimes(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MLDivide(a, b) => shape::mldivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MRDivide(a, b) => shape::mrdivide(&self.arg_shape(*a), &self.arg_shape(*b), f),
-            MPower(a, b) => shape::mpower(&self.arg_shape(*a), &self.arg_shape(*b), f),
+            Transpose(a) => shape::transpose(&self.matrix_view(*a), f),
+            MatMul(a, b) => shape::mtimes(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MLDivide(a, b) => shape::mldivide(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MRDivide(a, b) => shape::mrdivide(&self.matrix_view(*a), &self.matrix_view(*b), f),
+            MPower(a, b) => shape::mpower(&self.matrix_view(*a), &self.matrix_view(*b), f),
             Dims(extents) => {
                 let dims: Vec<Dim> = extents.iter().map(|e| self.extent(e, k)).collect();
                 Outcome::always(Shape::tuple(dims), ext(Rule::Dims))
@@ -264,7 +357,7 @@ impl Eval<'_> {
             },
             Reshape { arg, first } => self.reshape(*arg, *first),
             Permute { arg, order } => self.permute(*arg, *order),
-            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a)), ext(Rule::Squeeze)),
+            Squeeze(a) => Outcome::always(squeeze(&self.arg_shape(*a), f), ext(Rule::Squeeze)),
             Diag { arg, k: kk } => self.diag(*arg, *kk),
             If {
                 pred,
@@ -306,6 +399,12 @@ impl Eval<'_> {
         Outcome {
             shape,
             status: Truth::Unknown,
+            // Not θ's `false` beside a run-time check: what run time decides is which
+            // dialect runs it.
+            theta: Constraint::Opaque(format!(
+                "char rows of different lengths are padded (Octave; else {})",
+                outcome.theta
+            )),
             rule: ext(Rule::VertcatCharRows),
             ..outcome
         }
@@ -317,18 +416,25 @@ impl Eval<'_> {
             Pred::IsCell(a) => class_is(self.arg(a), "cell"),
             Pred::IsChar(a) => class_is(self.arg(a), "char"),
             Pred::IsScalar(a) => self.arg_shape(a).is_scalar(f),
-            Pred::IsVector(a) => match self.arg_shape(a).as_tuple() {
-                Some(t) if t.rank() == 2 => f.ask(&Constraint::or([
-                    Constraint::eq(&t.extent(0), &Dim::one()),
-                    Constraint::eq(&t.extent(1), &Dim::one()),
-                ])),
-                Some(_) => Truth::Refuted,
+            // β(t), not "rank is 2": trailing symbolic extents may be 1.
+            Pred::IsVector(a) => match self.arg(a) {
+                Some(v) if v.open_rank => Truth::Unknown,
+                Some(v) => match v.shape.as_tuple() {
+                    Some(t) => f.ask(&Constraint::and([
+                        shape::beta(t),
+                        Constraint::or([
+                            Constraint::eq(&t.extent(0), &Dim::one()),
+                            Constraint::eq(&t.extent(1), &Dim::one()),
+                        ]),
+                    ])),
+                    None => Truth::Unknown,
+                },
                 None => Truth::Unknown,
             },
             Pred::IsMatrix(a) => match self.arg(a) {
                 Some(v) if v.open_rank => Truth::Unknown,
                 Some(v) => match v.shape.as_tuple() {
-                    Some(t) => Truth::from_bool(t.rank() == 2),
+                    Some(t) => f.ask(&shape::beta(t)),
                     None => Truth::Unknown,
                 },
                 None => Truth::Unknown,
@@ -348,7 +454,7 @@ impl Eval<'_> {
                 ArgSel::One(a) => a.resolve(n).into_iter().collect::<Vec<_>>(),
                 ArgSel::From(i) => (*i..n).collect(),
             })
-            .map(|i| self.call.args[i].shape.clone())
+            .map(|i| self.arg_shape(Arg::Nth(i)))
             .collect();
         let mut shapes = shapes.into_iter();
         let Some(first) = shapes.next() else {
@@ -434,12 +540,23 @@ impl Eval<'_> {
                 Some(v) => self.int_value(v, k),
                 None => self.fresh(k),
             },
+            // An input of open rank has more extents than its matrix view shows.
+            Extent::Numel(a) | Extent::Ndims(a) if self.arg(*a).is_some_and(|v| v.open_rank) => {
+                self.fresh(k)
+            }
+            Extent::Size(a, d) if *d > 2 && self.arg(*a).is_some_and(|v| v.open_rank) => {
+                self.fresh(k)
+            }
             Extent::Numel(a) => match self.arg_shape(*a).as_tuple() {
                 Some(t) => t.numel(),
                 None => self.fresh(k),
             },
-            Extent::Ndims(a) => match self.arg_shape(*a).as_tuple() {
-                Some(t) => Dim::known(t.rank() as i64),
+            Extent::Ndims(a) => match self
+                .arg_shape(*a)
+                .as_tuple()
+                .and_then(|t| known_rank(t, self.facts))
+            {
+                Some(r) => Dim::known(r as i64),
                 None => self.fresh(k),
             },
             Extent::Size(a, d) => match self.arg_shape(*a).as_tuple() {
@@ -455,13 +572,13 @@ impl Eval<'_> {
 
     fn vector(&self, like: Arg, len: &Extent, k: usize) -> Outcome {
         let n = self.extent(len, k);
-        let Some(t) = self.arg_shape(like).as_tuple().cloned() else {
+        let Some(t) = self.matrix_view(like).as_tuple().cloned() else {
             return Outcome::always(Shape::Unknown, ext(Rule::Vector));
         };
         let f = self.facts;
         let is_row = f.ask(&Constraint::and([
             Constraint::eq(&t.extent(0), &Dim::one()),
-            Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
+            shape::beta(&t),
         ]));
         let is_empty00 = f.ask(&Constraint::and([
             Constraint::eq(&t.extent(0), &Dim::zero()),
@@ -507,11 +624,12 @@ impl Eval<'_> {
         let cells = args.iter().any(|v| v.class == Some("cell"));
         let parts: Vec<Shape> = args
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(i, v)| {
                 if cells && v.class.is_some_and(|c| c != "cell") && v.shape != Shape::empty() {
                     Shape::scalar()
                 } else {
-                    v.shape.clone()
+                    self.arg_shape(Arg::Nth(first + i))
                 }
             })
             .collect();
@@ -522,7 +640,8 @@ impl Eval<'_> {
                 let d = usize::try_from(d).unwrap_or(usize::MAX);
                 shape::cat(d, &parts, self.facts)
             }
-            _ => Outcome::always(Shape::Unknown, ext(Rule::Cat)),
+            // An unknown dimension: whether the operands agree is a run-time question.
+            _ => Outcome::unknown(ext(Rule::Cat)),
         };
         // An operand of unknown class may be a cell (or a string array), where the
         // extents of the others do not have to agree: no definite error then.
@@ -536,12 +655,22 @@ impl Eval<'_> {
     }
 
     fn reshape(&self, arg: Arg, first: usize) -> Outcome {
-        let a = self.arg_shape(arg);
+        // An input of open rank has numel x_1*x_2 times its trailing extents.
+        let a = self.matrix_view(arg);
         let rest: Vec<&Value> = self.call.args.iter().skip(first).collect();
         let dims: Vec<Option<Dim>> = match rest.as_slice() {
             [v] if v.shape != Shape::scalar() => match &v.elems {
                 Some(e) => e.iter().cloned().map(Some).collect(),
-                None => return Outcome::always(Shape::Unknown, ext(Rule::Reshape)),
+                // A size vector of unknown elements: its product must still be
+                // numel(a) and its entries non-negative, which only run time knows.
+                None => {
+                    return Outcome {
+                        theta: Constraint::Opaque(
+                            "prod(size vector) == numel(a), every entry >= 0".into(),
+                        ),
+                        ..Outcome::unknown(ext(Rule::Reshape))
+                    }
+                }
             },
             many => many
                 .iter()
@@ -580,28 +709,43 @@ impl Eval<'_> {
             None => Some(0),
             Some(v) => v.scalar.as_ref().and_then(|d| d.as_known()),
         };
-        let (Some(t), Some(off)) = (self.arg_shape(arg).as_tuple().cloned(), off) else {
-            return Outcome::always(Shape::Unknown, ext(Rule::Diag));
+        let Some(t) = self.matrix_view(arg).as_tuple().cloned() else {
+            // A vector or a matrix is a run-time question for an unknown shape.
+            return Outcome::unknown(ext(Rule::Diag));
         };
         let f = self.facts;
         let one = Dim::one();
         let row = f.ask(&Constraint::eq(&t.extent(0), &one));
         let col = f.ask(&Constraint::eq(&t.extent(1), &one));
-        let shape = match (row, col) {
+        // The shapes below are those after the check passes, when the operand is 2-D.
+        let shape = match (row, col, off) {
             // |i64::MIN| is no i64: an offset that large gives an unknown shape.
-            (Truth::Proven, _) | (_, Truth::Proven) if t.rank() == 2 => match off.checked_abs() {
-                Some(k) => {
-                    let n = t.numel().add_const(k);
-                    Shape::tuple(vec![n.clone(), n])
+            (Truth::Proven, _, Some(off)) | (_, Truth::Proven, Some(off)) => {
+                match off.checked_abs() {
+                    Some(k) => {
+                        let n = t.extent(0).mul(&t.extent(1)).add_const(k);
+                        Shape::tuple(vec![n.clone(), n])
+                    }
+                    None => Shape::Unknown,
                 }
-                None => Shape::Unknown,
-            },
-            (Truth::Refuted, Truth::Refuted) if off == 0 => {
+            }
+            (Truth::Refuted, Truth::Refuted, Some(0)) => {
                 Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
             }
             _ => Shape::Unknown,
         };
-        Outcome::always(shape, ext(Rule::Diag))
+        // `diag` needs a matrix (β): a trailing extent past 1 is an error.
+        let theta = shape::beta(&t);
+        match f.ask(&theta) {
+            Truth::Refuted => Outcome::illegal(theta, ext(Rule::Diag)),
+            status => Outcome {
+                shape,
+                assume: vec![theta.clone()],
+                theta,
+                status,
+                rule: ext(Rule::Diag),
+            },
+        }
     }
 
     /// Values that sizes are computed from: `size`, `numel`, `length`, `ndims`, and
@@ -619,7 +763,9 @@ impl Eval<'_> {
         let val = |i: usize| args.get(i).and_then(|v| v.scalar.clone());
         let scalar = match (self.call.func, args.len()) {
             ("numel", 1) => tuple(0).map(|t| t.numel()),
-            ("ndims", 1) => tuple(0).map(|t| Dim::known(t.rank() as i64)),
+            ("ndims", 1) => tuple(0)
+                .and_then(|t| known_rank(t, self.facts))
+                .map(|r| Dim::known(r as i64)),
             ("length", 1) => tuple(0).map(length),
             ("size", 1) if self.call.nargout > 1 => tuple(0).map(|t| {
                 let last = self.call.nargout - 1;
@@ -650,7 +796,9 @@ impl Eval<'_> {
             value.scalar = scalar.or_else(|| self.folded_comparison());
         }
         if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {
-            value.elems = tuple(0).map(|t| t.dims().to_vec());
+            value.elems = tuple(0)
+                .filter(|t| known_rank(t, self.facts).is_some())
+                .map(|t| t.dims().to_vec());
         }
         if matches!(self.call.func, "horzcat" | "vertcat") {
             let parts = || args.iter().filter(|v| v.shape != Shape::empty());
@@ -719,6 +867,17 @@ fn real_range_len(a: f64, s: f64, b: f64) -> Option<i64> {
     (n.abs() < 1e12).then_some(n.max(0.0) as i64)
 }
 
+/// The rank `ndims` reports, when known: a trailing symbolic extent that may be 1
+/// (`zeros(3,3,c)`) leaves it open, since `ndims` drops trailing singletons.
+fn known_rank(t: &shape::ShapeTuple, facts: &Facts) -> Option<usize> {
+    let r = t.rank();
+    (r <= 2
+        || facts
+            .ask(&Constraint::ne(&t.extent(r - 1), &Dim::one()))
+            .is_proven())
+    .then_some(r)
+}
+
 /// `length(x)`: 0 for an empty array, else the largest extent.
 fn length(t: &shape::ShapeTuple) -> Dim {
     let known: Option<Vec<i64>> = t.dims().iter().map(|d| d.as_known()).collect();
@@ -741,12 +900,12 @@ fn class_is(v: Option<&Value>, class: &str) -> Truth {
 /// `inv`, `det`, `expm`…: the argument must be a square matrix.
 fn square(a: &Shape, facts: &Facts) -> Outcome {
     let Some(t) = a.as_tuple() else {
-        return Outcome::always(Shape::Unknown, ext(Rule::Square));
+        // Unknown rank: whether it is a square matrix is a run-time question.
+        return Outcome::unknown(ext(Rule::Square));
     };
-    let theta = Constraint::and([
-        Constraint::eq(&Dim::known(t.rank() as i64), &Dim::known(2)),
-        Constraint::eq(&t.extent(0), &t.extent(1)),
-    ]);
+    // β, not "rank is 2": a trailing symbolic extent may be 1 (`zeros(3,3,c)` is a
+    // matrix when c is 1), so it is a condition on that extent, as for `*`.
+    let theta = Constraint::and([shape::beta(t), Constraint::eq(&t.extent(0), &t.extent(1))]);
     let status = facts.ask(&theta);
     if status == Truth::Refuted {
         return Outcome::illegal(theta, ext(Rule::Square));
@@ -761,13 +920,24 @@ fn square(a: &Shape, facts: &Facts) -> Outcome {
 }
 
 /// `squeeze`: 2-D arrays unchanged; otherwise singleton dimensions removed.
-fn squeeze(a: &Shape) -> Shape {
+fn squeeze(a: &Shape, facts: &Facts) -> Shape {
     match a.as_tuple() {
+        // Which extents go depends on which are 1: a symbolic one may or may not be
+        // (`squeeze(zeros(1,0,c))` is 1×0 when c is 1, else 0×c).
+        Some(t)
+            if t.rank() > 2
+                && t.dims().iter().any(|d| {
+                    d.as_known().is_none()
+                        && facts.ask(&Constraint::eq(d, &Dim::one())) == Truth::Unknown
+                }) =>
+        {
+            Shape::Unknown
+        }
         Some(t) if t.rank() > 2 => {
             let kept: Vec<Dim> = t
                 .dims()
                 .iter()
-                .filter(|d| d.as_known() != Some(1))
+                .filter(|d| !facts.ask(&Constraint::eq(d, &Dim::one())).is_proven())
                 .cloned()
                 .collect();
             match kept.len() {

@@ -8,7 +8,8 @@
 //!   are taken relative to its first statement (its own span is left out: the
 //!   analysis never reads it, and a script's is the whole file);
 //! - which of the names it mentions are functions of the file (a call to one is not a
-//!   builtin) and whether a nested function shares its workspace;
+//!   builtin), which of those write into their caller's workspace (`assignin`,
+//!   `evalin`), and whether a nested function shares its workspace;
 //! - the mode and the lowering's temporary prefix.
 //!
 //! The [`FunctionMemo`] keys results by exactly that, stores them relative, and moves
@@ -185,12 +186,19 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> S
     callees.sort_unstable();
     callees.dedup();
     let shares_workspace = a.nested_in.iter().any(|(_, parent)| *parent == f.name);
+    // Which callees write into their caller's workspace is read from their bodies.
+    let reaching: Vec<&str> = callees
+        .iter()
+        .copied()
+        .filter(|c| a.reaches_caller.iter().any(|r| r == c))
+        .collect();
     format!(
-        "{}|{}|{}|{}|{ir}",
+        "{}|{}|{}|{}|{}|{ir}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,
-        callees.join(",")
+        callees.join(","),
+        reaching.join(",")
     )
 }
 

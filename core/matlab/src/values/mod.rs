@@ -25,6 +25,8 @@ mod mode_tests;
 #[cfg(test)]
 mod root_error_tests;
 #[cfg(test)]
+mod rule_props;
+#[cfg(test)]
 mod tests;
 
 pub use gloss::Gloss;
@@ -71,6 +73,11 @@ pub struct Value {
     /// matrix, but it may have more dimensions, so subscripts past the second are not
     /// out of bounds (no false alarm on `rgb(:,:,3)`).
     pub open_rank: bool,
+    /// For an array of open rank, the product of its extents past the second when a
+    /// symbol names it (an input `x` has `x_3`): 1 exactly when the array is 2-D, so
+    /// a rule that needs a matrix checks `x_3 == 1`, and statements on the same input
+    /// share what earlier ones established.
+    pub trailing: Option<Dim>,
     /// For a function handle, the function it calls when that is known (`@sin`,
     /// `str2func('sin')`), so a call through it is evaluated as a call to that function.
     pub handle: Option<String>,
@@ -94,6 +101,7 @@ impl Value {
             text: None,
             number: None,
             open_rank: false,
+            trailing: None,
             handle: None,
             origin: None,
             cleared: false,
@@ -160,6 +168,7 @@ impl Value {
                 None
             },
             open_rank: self.open_rank || other.open_rank,
+            trailing: same(&self.trailing, &other.trailing),
             origin: if self.origin == other.origin {
                 self.origin
             } else {

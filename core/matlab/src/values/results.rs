@@ -86,6 +86,12 @@ pub fn analyze_program_with(
             .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
             .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
             .collect(),
+        reaches_caller: program
+            .functions
+            .iter()
+            .filter(|f| writes_into_caller(f))
+            .map(|f| f.name.clone())
+            .collect(),
         globals: Default::default(),
         variables: Default::default(),
     };
@@ -100,6 +106,20 @@ pub fn analyze_program_with(
         functions,
         diagnostics,
     }
+}
+
+/// `f` calls `assignin` or `evalin` (whatever the workspace it names: a name known
+/// only at run time may be `'caller'`), so a call to `f` may change its caller's
+/// variables.
+fn writes_into_caller(f: &Function) -> bool {
+    let mut body = f.body.clone();
+    let mut found = false;
+    crate::tame::ir::walk_mut(&mut body, &mut |s| {
+        if let crate::tame::ir::StmtKind::Call { func, .. } = &s.kind {
+            found |= matches!(func.as_str(), "assignin" | "evalin");
+        }
+    });
+    found
 }
 
 fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> FunctionResult {

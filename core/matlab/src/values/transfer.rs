@@ -61,6 +61,10 @@ pub struct ValueAnalysis<'a> {
     pub template: std::cell::RefCell<Option<Function>>,
     /// Nested functions of the file and the function whose workspace each shares.
     pub nested_in: Vec<(String, String)>,
+    /// The file's functions that may change their caller's workspace
+    /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
+    /// variable of the caller is known.
+    pub reaches_caller: Vec<String>,
     /// The names the function being analysed declares `global`.
     pub globals: std::cell::RefCell<Vec<String>>,
     /// Every variable of the function being analysed (the lowering's kind analysis).
@@ -133,6 +137,16 @@ fn overloadable(result: &mut eval::CallResult) {
 /// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
 /// features): after them no variable's value is known, except after a `clear` whose
 /// words (`args`' texts, when all are known) say which variables it removes.
+/// Builtins that may create, change or clear any variable of the workspace they run
+/// in, whether called by name, through a handle (`h = @assignin`) or by a function
+/// that applies a handle (`cellfun(@eval, …)`).
+pub(crate) fn mutates_workspace(func: &str) -> bool {
+    matches!(
+        func,
+        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms" | "run"
+    )
+}
+
 fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<WorkspaceEffect> {
     let words: Option<Vec<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
     if let Some(clearing) = words.and_then(|w| crate::tame::clearing(func, &w)) {
@@ -140,8 +154,7 @@ fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<Works
     }
     match func {
         "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
-        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms"
-        | "run" => Some(WorkspaceEffect::Havoc),
+        f if mutates_workspace(f) => Some(WorkspaceEffect::Havoc),
         _ => None,
     }
 }
@@ -232,6 +245,14 @@ impl ValueAnalysis<'_> {
                     if self.builtins.lookup(func).is_none() {
                         // Not a builtin we know: a function or script of the user's.
                         self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
+                    }
+                    let applies_mutator = call
+                        .args
+                        .iter()
+                        .any(|v| v.handle.as_deref().is_some_and(mutates_workspace));
+                    if applies_mutator {
+                        // `cellfun(@eval, {'x = 1;'})` evaluates in this workspace.
+                        self.havoc(&mut env, |_| true);
                     }
                     self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
                     effect.outcomes = result.outcomes;
@@ -556,7 +577,10 @@ impl ValueAnalysis<'_> {
             .any(|(_, parent)| Some(parent) == current.as_ref());
         let maybe_script =
             no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
-        if nested_here || maybe_script {
+        // A handle to a workspace mutator called here (`h = @assignin; h(…)`), or a
+        // function of the file that writes into its caller.
+        let mutator = mutates_workspace(func) || self.reaches_caller.iter().any(|f| f == func);
+        if nested_here || maybe_script || mutator {
             self.havoc(env, |_| true);
         } else {
             let globals = self.globals.borrow();
@@ -969,6 +993,16 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
             max: Some(max.clone()),
         };
     }
+    if v.class.is_none() && v.elems.is_none() {
+        // Of unknown class, the subscript may be a logical mask (`B(B < 0.7)` when
+        // B's class is unknown) or numeric: neither its shape nor its count of
+        // selected elements is the result's.
+        return IndexArg::Array {
+            shape: Shape::Unknown,
+            max: None,
+            numel: fresh(),
+        };
+    }
     let max = v.elems.as_ref().and_then(|e| max_known(e));
     let numel = match v.shape.as_tuple() {
         Some(t) => t.numel(),
@@ -1038,6 +1072,7 @@ impl ValueAnalysis<'_> {
             ]);
             let value = Value {
                 open_rank: true,
+                trailing: Some(self.symbols.input_extent(p, 2)),
                 ..Value::of_shape(None, shape)
             };
             env.vars.insert(p.clone(), value);
