@@ -135,6 +135,10 @@ fn the_core_is_pure() {
         for web in ["web-sys", "js-sys", "wasm-bindgen", "leptos", "gloo"] {
             assert!(!deps.iter().any(|d| d == web), "{name} depends on {web}");
         }
+        // Directory walking and threads belong to the CLI: the core is text in, data out.
+        for io in ["walkdir", "ignore", "rayon"] {
+            assert!(!deps.iter().any(|d| d == io), "{name} depends on {io}");
+        }
     }
 }
 
