@@ -138,6 +138,7 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             let first = open.next().and_then(|a| a.trailing.clone());
             value.trailing = first.filter(|t| open.all(|a| a.trailing.as_ref() == Some(t)));
         }
+        reopen(call, &mut value);
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
         if k == 0 || outcome.theta != Constraint::True {
@@ -147,9 +148,9 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
     result
 }
 
-/// `size`, `numel` and `ndims` of an input whose rank is open: its extents past the
-/// second are unknown, so `size(x)` has an unknown length and `numel(x)` is not
-/// `x_1*x_2`.
+/// `size`, `numel`, `ndims` and `length` of an input whose rank is open: its extents
+/// past the second are unknown, so `size(x)` has an unknown length and `numel(x)` is
+/// not `x_1*x_2` (nor `length(x)` the larger of the two).
 fn open_rank_query(call: &Call) -> Option<CallResult> {
     let x = call.args.first().filter(|x| x.open_rank)?;
     let name = call.targets.first().map_or("ans", |s| s.as_str());
@@ -176,13 +177,42 @@ fn open_rank_query(call: &Call) -> Option<CallResult> {
                 _ => vec![unknown_scalar()],
             }
         }
-        ("numel" | "ndims", 1) => vec![unknown_scalar()],
+        ("numel" | "ndims" | "length", 1) => vec![unknown_scalar()],
         _ => return None,
     };
     Some(CallResult {
         values,
         ..Default::default()
     })
+}
+
+/// The one extent [`Eval::matrix_view`] gives the trailing dimensions of argument
+/// `index`, an array of open rank: their product.
+fn view_trailing(call: &Call, index: usize, v: &Value) -> Dim {
+    let base = call.targets.first().map_or("ans", |s| s.as_str());
+    v.trailing
+        .clone()
+        .unwrap_or_else(|| (call.mint)(&format!("{base}~nd"), index, false))
+}
+
+/// A result `<a,b,T>` whose third extent is the product `T` of an open-rank operand's
+/// trailing extents (`x/2`, `2*x` seen through the matrix view) has those trailing
+/// dimensions, however many there are: it is `<a,b,…>` of open rank, not 3-D.
+fn reopen(call: &Call, value: &mut Value) {
+    let Some(t) = value.shape.as_tuple().filter(|t| t.rank() == 3) else {
+        return;
+    };
+    let third = t.extent(2);
+    let of_operand = call.args.iter().enumerate().any(|(i, a)| {
+        a.open_rank
+            && a.shape.as_tuple().is_some_and(|t| t.rank() == 2)
+            && view_trailing(call, i, a) == third
+    });
+    if of_operand && !value.open_rank {
+        value.shape = Shape::tuple(vec![t.extent(0), t.extent(1)]);
+        value.open_rank = true;
+        value.trailing = Some(third);
+    }
 }
 
 fn unknown_results(nargout: usize) -> CallResult {
@@ -227,12 +257,8 @@ impl Eval<'_> {
         match self.arg(a) {
             Some(v) if v.open_rank => match v.shape.as_tuple() {
                 Some(t) if t.rank() == 2 => {
-                    let base = self.call.targets.first().map_or("ans", |s| s.as_str());
                     let index = a.resolve(self.call.args.len()).unwrap_or(0);
-                    let trailing = v
-                        .trailing
-                        .clone()
-                        .unwrap_or_else(|| (self.call.mint)(&format!("{base}~nd"), index, false));
+                    let trailing = view_trailing(self.call, index, v);
                     Shape::tuple(vec![t.extent(0), t.extent(1), trailing])
                 }
                 _ => v.shape.clone(),
@@ -766,7 +792,7 @@ impl Eval<'_> {
             ("ndims", 1) => tuple(0)
                 .and_then(|t| known_rank(t, self.facts))
                 .map(|r| Dim::known(r as i64)),
-            ("length", 1) => tuple(0).map(length),
+            ("length", 1) => tuple(0).and_then(|t| length(t, self.facts)),
             ("size", 1) if self.call.nargout > 1 => tuple(0).map(|t| {
                 let last = self.call.nargout - 1;
                 if k < last {
@@ -878,16 +904,29 @@ fn known_rank(t: &shape::ShapeTuple, facts: &Facts) -> Option<usize> {
     .then_some(r)
 }
 
-/// `length(x)`: 0 for an empty array, else the largest extent.
-fn length(t: &shape::ShapeTuple) -> Dim {
+/// `length(x)`: 0 for an empty array, else the largest extent. `None` when that
+/// cannot be written as one extent: `<m,n>` is `max(m,n)` unless m or n may be 0.
+fn length(t: &shape::ShapeTuple, facts: &Facts) -> Option<Dim> {
     let known: Option<Vec<i64>> = t.dims().iter().map(|d| d.as_known()).collect();
-    match known {
-        Some(ds) if ds.contains(&0) => Dim::zero(),
-        Some(ds) => Dim::known(ds.into_iter().max().unwrap_or(0)),
-        None => t.dims()[1..]
-            .iter()
-            .fold(t.extent(0), |m, d| Dim::max(&m, d)),
+    if let Some(ds) = known {
+        let empty = ds.contains(&0);
+        return Some(Dim::known(if empty {
+            0
+        } else {
+            ds.into_iter().max().unwrap_or(0)
+        }));
     }
+    // A vector's length is its one extent other than 1, also when that is 0.
+    let mut others = t.dims().iter().filter(|d| d.as_known() != Some(1));
+    if let (Some(d), None) = (others.next(), others.next()) {
+        return Some(d.clone());
+    }
+    let nonempty = Constraint::and(t.dims().iter().map(|d| Constraint::le(&Dim::one(), d)));
+    facts.ask(&nonempty).is_proven().then(|| {
+        t.dims()[1..]
+            .iter()
+            .fold(t.extent(0), |m, d| Dim::max(&m, d))
+    })
 }
 
 fn class_is(v: Option<&Value>, class: &str) -> Truth {

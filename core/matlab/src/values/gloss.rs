@@ -195,6 +195,12 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
         alias: legend::KEEP.into(),
     };
     match symbol.provenance() {
+        // An input's rank is open: its third symbol stands for all its extents past
+        // the second (`ValueAnalysis::entry`), whose product is 1 exactly when it is 2-D.
+        Provenance::InputExtent { var, component } if *component >= 2 => keep(
+            format!("extents 3 and up of the input {var} multiplied together (1 when it is 2-D)"),
+            None,
+        ),
         Provenance::InputExtent { var, component } => {
             keep(format!("{} of the input {var}", extent(*component)), None)
         }

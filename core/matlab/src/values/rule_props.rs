@@ -7,7 +7,8 @@
 //! - a definite error (θ refuted) is an error for every instance;
 //! - a proof (every θ proven) is a pass for every instance;
 //! - a definite result shape (a tuple whose extents the instance determines) equals
-//!   the instance's, whenever the instance passes.
+//!   the instance's, whenever the instance passes, and so does a result's symbolic
+//!   value (`length`, `numel`, `size(x,k)`: what later sizes are computed from).
 //!
 //! The case count is modest by default so `cargo test` stays quick;
 //! `SHAPEX_RULE_CASES=100000` raises it, `SHAPEX_RULE_ONLY=inv,mtimes` picks rules.
@@ -268,6 +269,22 @@ fn check(
         let (Some(s), Some(c)) = (sym.values.first(), conc.values.first()) else {
             continue;
         };
+        // A value the sizes are computed from (`length`, `numel`, `size(x,k)`…) must
+        // also be the instance's.
+        let env = bind(inst);
+        let values = (
+            s.scalar.as_ref().and_then(|d| d.eval(&env)),
+            c.scalar.as_ref().and_then(Dim::as_known),
+        );
+        if let (Some(expected), Some(got)) = values {
+            if expected != got {
+                return Err(TestCaseError::fail(format!(
+                    "value {} is {expected} in the instance, which gives {got}: {}",
+                    s.scalar.as_ref().map_or(String::new(), Dim::to_string),
+                    what()
+                )));
+            }
+        }
         if s.open_rank {
             // `<x_1,x_2>` is then only the result's first two extents.
             continue;

@@ -6,7 +6,9 @@
 use super::results::{ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
-use shapex_report::{CheckStatus, Def, Diagnostic, StatementReport, SymbolNote};
+use shapex_report::{
+    CheckStatus, Def, Diagnostic, DimView, ShapeView, StatementReport, SymbolNote,
+};
 use shapex_text::{LineIndex, Span};
 use std::collections::HashMap;
 
@@ -172,6 +174,22 @@ fn fails_itself(irs: &[&StmtResult]) -> bool {
     })
 }
 
+/// A def's shape as the report shows it. An array of open rank (an input, or computed
+/// from one element by element) may have more dimensions than its tuple: `<x_1,x_2,…>`,
+/// with `…` as a last extent in the JSON as well, so no reader takes it for 2-D.
+fn shown(shape: &Shape, open_rank: bool) -> (ShapeView, String) {
+    let mut view = shape.to_view();
+    let mut display = shape.display(Notation::Paper);
+    if let (true, ShapeView::Dims { dims: Some(dims) }) = (open_rank, &mut view) {
+        dims.push(DimView::Symbolic(MORE.into()));
+        display.insert_str(display.len() - 1, &format!(",{MORE}"));
+    }
+    (view, display)
+}
+
+/// The extent that stands for "and maybe more dimensions".
+pub const MORE: &str = "…";
+
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     let mut defs: Vec<Def> = Vec::new();
     // π is shown where the failure is. A statement that only inherits π from an
@@ -184,10 +202,11 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
                 Shape::Illegal if !root => &Shape::Unknown,
                 shape => shape,
             };
+            let (view, display) = shown(shape, value.open_rank);
             let def = Def {
                 name: name.clone(),
-                shape: shape.to_view(),
-                display: shape.display(Notation::Paper),
+                shape: view,
+                display,
                 class: value.class.map(str::to_string),
             };
             match defs.iter_mut().find(|d| d.name == *name) {

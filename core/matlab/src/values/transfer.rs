@@ -293,9 +293,12 @@ impl ValueAnalysis<'_> {
                         Value::of_shape(Some("struct"), Shape::scalar())
                     }
                     Some(v) if v.class == Some("struct") => v.clone(),
-                    Some(v) if !matches!(v.shape, Shape::Unknown) => {
-                        Value::of_shape(None, v.shape.clone())
-                    }
+                    // Of unknown class it may be an object whose `subsasgn` decides,
+                    // or an empty array that becomes a 1×1 struct (`recappend([], …)`):
+                    // the shape it had is no longer known to hold.
+                    Some(v) if v.class.is_none() => Value::unknown(),
+                    // Any other array succeeds only when empty (`''`, `{}`), and
+                    // becomes a 1×1 struct.
                     _ => Value::of_shape(Some("struct"), Shape::scalar()),
                 };
                 env.vars.insert(base.clone(), v);
@@ -1124,6 +1127,10 @@ impl Analysis for ValueAnalysis<'_> {
                 };
                 let ascending = step.as_ref().is_some_and(Dim::is_positive);
                 let descending = step.as_ref().is_some_and(|s| s.neg().is_positive());
+                // Symbolic values stand for integers: `for j = a:3` with `a = 0.5`
+                // runs j = 0.5, 1.5, 2.5, so j has one only when its first value and
+                // its step are integers (`1:j` then has j elements, else floor(j)).
+                let integral = step.is_some() && scalar(lower).is_some();
                 if let (Some(lo), Some(hi)) = (scalar(lower), scalar(upper)) {
                     // With a positive step the body runs only for lower ≤ v ≤ upper, with
                     // a negative one only for upper ≤ v ≤ lower; an empty range (`1:0`)
@@ -1141,7 +1148,7 @@ impl Analysis for ValueAnalysis<'_> {
                         env.facts.assume(&Constraint::le(&v, &lo));
                     }
                 }
-                Value::scalar(Some(v))
+                Value::scalar(integral.then_some(v))
             }
             ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
                 Some(Shape::Tuple(t)) => {
