@@ -733,17 +733,29 @@ pub(crate) mod tests {
     }
 
     fn all_lines(src: &str, report: &Report, notation: Notation) -> Vec<LineModel> {
-        let index = LineIndex::new(src);
+        let lines = 0..LineIndex::new(src).len();
+        paint(src, lines, report, &LineShift::SAME, notation)
+    }
+
+    /// The editor's lines `range` of `src` painted with `report`, moved by `shift`.
+    fn paint(
+        src: &str,
+        range: std::ops::Range<usize>,
+        report: &Report,
+        shift: &LineShift,
+        notation: Notation,
+    ) -> Vec<LineModel> {
+        let painted = Painted {
+            report,
+            messages: &shown_messages(report),
+            shift,
+        };
         editor_lines(
             src,
-            &index,
-            0..index.len(),
+            &LineIndex::new(src),
+            range,
             "matlab",
-            Painted {
-                report,
-                messages: &shown_messages(report),
-                shift: &LineShift::SAME,
-            },
+            painted,
             notation,
         )
     }
@@ -783,20 +795,9 @@ pub(crate) mod tests {
     fn stale_notes_follow_their_lines() {
         let old = "a = rand(3,2);\nc = a*b;\nd = 1;";
         let new = "% a comment\n% another\na = rand(3,2);\nc = a*b;\nd = 1;";
-        let index = LineIndex::new(new);
         let shift = LineShift::between(old, new);
-        let lines = editor_lines(
-            new,
-            &index,
-            0..index.len(),
-            "matlab",
-            Painted {
-                report: &fake_report(),
-                messages: &shown_messages(&fake_report()),
-                shift: &shift,
-            },
-            Notation::Paper,
-        );
+        let all = 0..LineIndex::new(new).len();
+        let lines = paint(new, all, &fake_report(), &shift, Notation::Paper);
         assert!(lines[0].notes.is_empty() && lines[1].notes.is_empty());
         assert!(lines[2].notes.iter().any(|n| n.text.starts_with("a ")));
         assert!(lines[3].notes.iter().any(|n| n.text.starts_with("c ")));
@@ -832,32 +833,10 @@ pub(crate) mod tests {
         let index = LineIndex::new(src);
         let whole = all_lines(src, &fake_report(), Notation::Paper);
         let same = &LineShift::SAME;
-        let part = editor_lines(
-            src,
-            &index,
-            1..2,
-            "matlab",
-            Painted {
-                report: &fake_report(),
-                messages: &shown_messages(&fake_report()),
-                shift: same,
-            },
-            Notation::Paper,
-        );
+        let part = paint(src, 1..2, &fake_report(), same, Notation::Paper);
         assert_eq!(part.len(), 1);
         assert_eq!(part[0], whole[1]);
-        let clamped = editor_lines(
-            src,
-            &index,
-            2..9,
-            "matlab",
-            Painted {
-                report: &fake_report(),
-                messages: &shown_messages(&fake_report()),
-                shift: same,
-            },
-            Notation::Paper,
-        );
+        let clamped = paint(src, 2..9, &fake_report(), same, Notation::Paper);
         assert_eq!(clamped, whole[2..]);
         let hovers = hover_targets(src, &index, &part);
         assert!(hovers.iter().all(|h| h.line == 2) && !hovers.is_empty());

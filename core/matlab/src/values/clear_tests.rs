@@ -1,21 +1,8 @@
 //! Issue #25, item 1: `clear` and friends with literal words have their known effect
 //! and no warning; only `clear(name)` with a computed name stays wild.
 
-use crate::Matlab as Analyzer;
-use shapex_report::{Options, Report, Severity};
-
-fn run(src: &str) -> Report {
-    Analyzer::new().analyze(src, &Options::default())
-}
-
-/// The display of the last def of `name`.
-fn shape_of(r: &Report, name: &str) -> String {
-    r.statements
-        .iter()
-        .flat_map(|s| &s.defs)
-        .rfind(|d| d.name == name)
-        .map_or_else(|| format!("<no def of {name}>"), |d| d.display.clone())
-}
+use super::tests::{run, shape_of};
+use shapex_report::{Report, Severity};
 
 fn codes(r: &Report) -> Vec<String> {
     r.diagnostics.iter().map(|d| d.code.clone()).collect()

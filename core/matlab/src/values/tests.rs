@@ -8,7 +8,8 @@ use shapex_report::{CheckStatus, Options, Report, Severity};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-fn run(src: &str) -> Report {
+/// The report of `src` with the default options (shared by the other test modules).
+pub(super) fn run(src: &str) -> Report {
     Analyzer::new().analyze(src, &Options::default())
 }
 
@@ -21,7 +22,7 @@ fn errors(r: &Report) -> Vec<String> {
 }
 
 /// The display of the last def of `name`.
-fn shape_of(r: &Report, name: &str) -> String {
+pub(super) fn shape_of(r: &Report, name: &str) -> String {
     r.statements
         .iter()
         .flat_map(|s| &s.defs)
