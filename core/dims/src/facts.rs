@@ -718,7 +718,30 @@ impl Facts {
         if lower != d && self.nonneg_linear(&lower, budget) == Truth::Proven {
             return Truth::Proven;
         }
-        Truth::Unknown
+        self.nonneg_by_cases(&d, budget)
+    }
+
+    /// A `max(x,0)` with a negative coefficient is x or 0: d ≥ 0 when it holds in both
+    /// cases (`n - max(n-1, 0)`, which is min(n, 1), is ≥ 0 for an extent n).
+    fn nonneg_by_cases(&self, d: &Dim, budget: &Budget) -> Truth {
+        let Some(x) = d.terms().iter().find_map(|(m, c)| match m.atoms() {
+            [Atom::Max0(x)] if *c < 0 => Some(x.as_ref().clone()),
+            _ => None,
+        }) else {
+            return Truth::Unknown;
+        };
+        let atom = Atom::Max0(Box::new(x.clone()));
+        let holds = |case: Constraint, by: &Dim| {
+            let facts = self.with(&case);
+            let rest = d.substitute(&|a| (*a == atom).then(|| by.clone()));
+            facts.is_contradictory() || facts.nonneg_test(&rest, budget) == Truth::Proven
+        };
+        let zero = Dim::zero();
+        if holds(Constraint::le(&zero, &x), &x) && holds(Constraint::le(&x, &zero), &zero) {
+            Truth::Proven
+        } else {
+            Truth::Unknown
+        }
     }
 
     fn nonneg_linear(&self, d: &Dim, budget: &Budget) -> Truth {

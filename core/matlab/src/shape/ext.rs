@@ -127,7 +127,7 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
                 };
                 return Outcome::always(shape, rule);
             }
-            return reduce_first_nonsingleton(&t, 0, facts, rule);
+            return reduce_first_nonsingleton(&t, 0, empty, facts, rule);
         }
     };
     if d >= t.rank() {
@@ -136,8 +136,18 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
         return Outcome::always(Shape::Tuple(t), rule);
     }
     let mut v = t.dims().to_vec();
-    v[d] = Dim::one();
+    v[d] = reduced(&v[d], empty);
     Outcome::always(Shape::tuple(v), rule)
+}
+
+/// The extent a reduction leaves where it reduces `e`: 1, except that `max`/`min`
+/// find nothing along an empty extent and leave it 0 (Octave: `max(zeros(0,3))` is
+/// 0×3, `max(zeros(0,3),[],2)` is 0×1).
+fn reduced(e: &Dim, empty: EmptyReduction) -> Dim {
+    match empty {
+        EmptyReduction::ToScalar => Dim::one(),
+        EmptyReduction::ToEmpty => Dim::min(e, &Dim::one()),
+    }
 }
 
 /// A reduction along the first dimension from `from` on that is not 1. An extent that
@@ -145,6 +155,7 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
 fn reduce_first_nonsingleton(
     t: &ShapeTuple,
     from: usize,
+    empty: EmptyReduction,
     facts: &Facts,
     rule: RuleInfo,
 ) -> Outcome {
@@ -155,15 +166,19 @@ fn reduce_first_nonsingleton(
         // Every extent is 1: a scalar reduces to a scalar.
         return Outcome::always(Shape::Tuple(t.clone()), rule);
     };
-    let mut reduced = t.dims().to_vec();
-    reduced[i] = one.clone();
+    let mut along = t.dims().to_vec();
+    along[i] = reduced(&t.extent(i), empty);
     let is_one = Constraint::eq(&t.extent(i), &one);
-    if facts.ask(&is_one).is_refuted() {
-        return Outcome::always(Shape::tuple(reduced), rule);
+    // When every later extent is 1, skipping a 1 here reduces nothing, which is what
+    // reducing it gives too (`max(y(:))` is min(n,1)×1 for any n).
+    let rest_ones =
+        (i + 1..t.rank()).all(|j| facts.ask(&Constraint::eq(&t.extent(j), &one)).is_proven());
+    if rest_ones || facts.ask(&is_one).is_refuted() {
+        return Outcome::always(Shape::tuple(along), rule);
     }
-    let skipped = reduce_first_nonsingleton(t, i + 1, &facts.with(&is_one), rule);
+    let skipped = reduce_first_nonsingleton(t, i + 1, empty, &facts.with(&is_one), rule);
     let open = [
-        (Constraint::ne(&t.extent(i), &one), Shape::tuple(reduced)),
+        (Constraint::ne(&t.extent(i), &one), Shape::tuple(along)),
         (is_one, skipped.shape),
     ];
     let (shape, assume) = super::rules::open_cases(&open, facts);
@@ -512,7 +527,10 @@ fn linear_growth(
             Constraint::True,
         );
     }
-    if t.rank() == 2 && is_one(&t.extent(1)) {
+    // A column grows down only when it has two rows or more: a 1×1 grows into a row
+    // (`x = 5; x(3) = 1` is 1×3), and so does a 0×1 in Octave.
+    let tall = |d: &Dim| facts.ask(&Constraint::le(&Dim::known(2), d)).is_proven();
+    if t.rank() == 2 && is_one(&t.extent(1)) && tall(&t.extent(0)) {
         let dims = vec![grown(&t.extent(0), a, facts, fresh), Dim::one()];
         return (Some(dims), region, Constraint::True);
     }

@@ -3,7 +3,7 @@
 //! scalar arithmetic on integer values) so that sizes computed from other sizes stay
 //! symbolic instead of becoming unknown.
 
-use super::{Class, Value};
+use super::{maybe_real, Class, Value};
 use crate::builtins::{Arg, ArgSel, BuiltinTable, ClassRule, Extent, Pred, ShapeExpr};
 use crate::shape::{self, EmptyReduction, Outcome, Rule, RuleInfo, Shape};
 use crate::Mode;
@@ -154,7 +154,10 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
 fn open_rank_query(call: &Call) -> Option<CallResult> {
     let x = call.args.first().filter(|x| x.open_rank)?;
     let name = call.targets.first().map_or("ans", |s| s.as_str());
-    let unknown_scalar = || Value::scalar(None);
+    let unknown_scalar = || Value {
+        integral: true,
+        ..Value::scalar(None)
+    };
     let values = match (call.func, call.args.len()) {
         ("size", 1) if call.nargout <= 1 => vec![Value::of_shape(
             Some("double"),
@@ -214,6 +217,12 @@ fn reopen(call: &Call, value: &mut Value) {
         value.trailing = Some(third);
     }
 }
+
+/// Builtins whose scalar result is an integer (or NaN, which no size or count can
+/// be) even when its value is not known.
+const INTEGRAL_RESULTS: &[&str] = &[
+    "numel", "ndims", "length", "size", "nnz", "floor", "ceil", "round", "fix", "int32",
+];
 
 fn unknown_results(nargout: usize) -> CallResult {
     CallResult {
@@ -620,11 +629,13 @@ impl Eval<'_> {
     }
 
     fn colon(&self, start: Arg, step: Option<Arg>, stop: Arg) -> Outcome {
+        // A value that may not be an integer counts differently (`1:2.5` is 1×2).
         let value = |a: Arg| {
             self.arg(a).and_then(|v| {
                 (v.shape == Shape::scalar())
                     .then(|| v.scalar.clone())
                     .flatten()
+                    .filter(|d| !maybe_real(d))
             })
         };
         match (value(start), step.map(value), value(stop)) {
@@ -812,7 +823,9 @@ impl Eval<'_> {
             ("minus", 2) => val(0).zip(val(1)).map(|(a, b)| a.sub(&b)),
             ("times" | "mtimes", 2) => val(0).zip(val(1)).map(|(a, b)| a.mul(&b)),
             ("uminus", 1) => val(0).map(|a| a.neg()),
-            ("uplus" | "floor" | "ceil" | "round" | "fix" | "double" | "int32", 1) => val(0),
+            ("uplus" | "double", 1) => val(0),
+            // Rounding is the identity on integers only.
+            ("floor" | "ceil" | "round" | "fix" | "int32", 1) => val(0).filter(|d| !maybe_real(d)),
             ("max", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::max(&a, &b)),
             ("min", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::min(&a, &b)),
             _ => None,
@@ -820,6 +833,7 @@ impl Eval<'_> {
         let is_scalar_result = value.shape == Shape::scalar();
         if is_scalar_result {
             value.scalar = scalar.or_else(|| self.folded_comparison());
+            value.integral = INTEGRAL_RESULTS.contains(&self.call.func);
         }
         if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {
             value.elems = tuple(0)
@@ -855,6 +869,10 @@ impl Eval<'_> {
             args.first()?.scalar.as_ref()?,
             args.get(1)?.scalar.as_ref()?,
         );
+        // The facts reason over integers (`3 < h` as `4 ≤ h`), which h = 3.5 is not.
+        if maybe_real(a) || maybe_real(b) {
+            return None;
+        }
         let c = match self.call.func {
             "eq" => Constraint::eq(a, b),
             "ne" => Constraint::ne(a, b),

@@ -216,6 +216,16 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
                 var.clone()
             },
         },
+        // The value of a scalar variable, as for `ScalarValue`, that may not be an
+        // integer.
+        Provenance::DataDependent {
+            target, site, what, ..
+        } if *what == super::REAL => Words {
+            meaning: format!("the value of {target}"),
+            site: Some(site),
+            why: Some("it may not be an integer"),
+            alias: target.clone(),
+        },
         Provenance::DataDependent { site, .. } if value => Words {
             meaning: "a number the program computes".into(),
             site: Some(site),

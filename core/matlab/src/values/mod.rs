@@ -39,7 +39,7 @@ pub use summary::fill_report;
 use crate::shape::{self, Shape};
 use crate::tame::StmtId;
 use imbl::ordmap::DiffItem;
-use shapex_dims::{Dim, Facts, Provenance, Site, Symbol, SymbolTable};
+use shapex_dims::{Atom, Dim, Facts, Provenance, Site, Symbol, SymbolTable};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -88,6 +88,9 @@ pub struct Value {
     /// [`Env::get`] does not see it. Kept as an entry so that a join with a path where
     /// it is still defined gives an unknown value rather than that path's stale one.
     pub cleared: bool,
+    /// The value is an integer even when it is not known (a count, an extent, a
+    /// rounded number), so its symbol may stand for an integer (see [`REAL`]).
+    pub integral: bool,
 }
 
 impl Value {
@@ -105,6 +108,7 @@ impl Value {
             handle: None,
             origin: None,
             cleared: false,
+            integral: false,
         }
     }
 
@@ -180,6 +184,7 @@ impl Value {
                 None
             },
             cleared: false,
+            integral: self.integral && other.integral,
         }
     }
 }
@@ -288,6 +293,22 @@ pub struct Symbols {
 /// `gloss` says which extents it multiplies.
 pub(super) const TRAILING: &str = "its number of dimensions is unknown";
 
+/// Why the value of a numeric scalar (stem `~x`) is a symbol that need not stand for an
+/// integer: `h = x(1)/2` may be 2.5. It may be used as a size (MATLAB refuses a size or
+/// subscript that is not an integer, so where it succeeds the value is one), but never
+/// where a non-integer is legal and counts differently (`1:h` has floor(h) elements).
+pub(super) const REAL: &str = "a number the program computes, not known to be an integer";
+
+/// Whether `d` mentions the value of a scalar that may not be an integer ([`REAL`]).
+pub(super) fn maybe_real(d: &Dim) -> bool {
+    d.leaves().iter().any(|a| match a {
+        Atom::Sym(s) | Atom::Val(s) => {
+            matches!(s.provenance(), Provenance::DataDependent { what, .. } if *what == REAL)
+        }
+        _ => false,
+    })
+}
+
 /// Why an extent that differs between a rule's open cases (stem `~c`) is a symbol.
 pub(super) const OPEN_CASE: &str = "the check there passes for more than one size";
 
@@ -326,6 +347,7 @@ fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: boo
         "r" => TRAILING,
         "g" => "grown by assignment",
         "v" => "a value computed from data",
+        "x" => REAL,
         _ => "computed from data",
     };
     Provenance::DataDependent {

@@ -1,7 +1,7 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::{Env, Symbols, Value};
+use super::{maybe_real, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
@@ -383,10 +383,17 @@ impl ValueAnalysis<'_> {
     fn open_rank_view(&self, id: StmtId, array: &str, base: &Value, n: usize) -> Shape {
         match base.shape.as_tuple() {
             Some(t) if base.open_rank && n <= t.rank() => {
-                let fresh = self.symbols.mint(&format!("{array}~r"), n, id, false);
                 let keep = n.max(2) - 1;
+                // The product of the spanned extents, by name when the trailing ones
+                // have one (an input's `x_3`), so every `x(:)` has the same length.
+                let spanned = match &base.trailing {
+                    Some(trailing) => t.dims()[keep..]
+                        .iter()
+                        .fold(trailing.clone(), |p, d| p.mul(d)),
+                    None => self.symbols.mint(&format!("{array}~r"), n, id, false),
+                };
                 let mut dims = t.dims()[..keep].to_vec();
-                dims.push(fresh);
+                dims.push(spanned);
                 Shape::tuple(dims)
             }
             _ => base.shape.clone(),
@@ -684,8 +691,15 @@ impl ValueAnalysis<'_> {
             }
             if v.scalar.is_none() && is_scalar(&v) && is_numeric(&v) && !self.is_temp(t) {
                 // An unknown scalar is named after the variable that holds it (`m`), as
-                // the paper writes m′; every other definition gets a fresh name.
-                v.scalar = Some(self.symbols.mint(t, 0, stmt, true));
+                // the paper writes m′; every other definition gets a fresh name. A
+                // double may hold 2.5, so its symbol is not known to be an integer
+                // (`REAL`) unless its class says so.
+                let stem = if v.integral || is_integral_class(&v) {
+                    t.clone()
+                } else {
+                    format!("{t}~x")
+                };
+                v.scalar = Some(self.symbols.mint(&stem, 0, stmt, true));
             }
             env.vars.insert(t.clone(), v);
         }
@@ -947,6 +961,12 @@ fn is_scalar(v: &Value) -> bool {
     v.shape == Shape::scalar()
 }
 
+/// Logical and integer classes hold only integers.
+fn is_integral_class(v: &Value) -> bool {
+    v.class
+        .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
+}
+
 fn is_numeric(v: &Value) -> bool {
     matches!(v.class, Some("double" | "single" | "logical") | None)
         || v.class
@@ -1130,7 +1150,8 @@ impl Analysis for ValueAnalysis<'_> {
                 // Symbolic values stand for integers: `for j = a:3` with `a = 0.5`
                 // runs j = 0.5, 1.5, 2.5, so j has one only when its first value and
                 // its step are integers (`1:j` then has j elements, else floor(j)).
-                let integral = step.is_some() && scalar(lower).is_some();
+                let integral = step.as_ref().is_some_and(|s| !maybe_real(s))
+                    && scalar(lower).is_some_and(|l| !maybe_real(&l));
                 if let (Some(lo), Some(hi)) = (scalar(lower), scalar(upper)) {
                     // With a positive step the body runs only for lower ≤ v ≤ upper, with
                     // a negative one only for upper ≤ v ≤ lower; an empty range (`1:0`)
