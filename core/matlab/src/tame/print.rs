@@ -105,6 +105,22 @@ pub fn literal(l: &Literal) -> String {
             value,
             double_quoted,
         } => string_literal(value, *double_quoted),
+        Literal::Numbers { rows } => {
+            let entry = |e: &TableEntry| {
+                let sign = if e.negated { "-" } else { "" };
+                let number = literal(&Literal::Number {
+                    value: e.value,
+                    imag: e.imag,
+                    text: e.text.clone(),
+                });
+                format!("{sign}{number}")
+            };
+            let rows: Vec<String> = rows
+                .iter()
+                .map(|r| r.iter().map(entry).collect::<Vec<_>>().join(", "))
+                .collect();
+            format!("[{}]", rows.join("; "))
+        }
     }
 }
 
