@@ -124,13 +124,23 @@ pub enum Literal {
 pub const NUMBER_TABLE_MIN: usize = 32;
 
 /// An element of a [`Literal::Numbers`] table: a number, negated when written `-2`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, PartialEq, Serialize)]
 pub struct TableEntry {
     pub negated: bool,
     pub value: f64,
     pub imag: bool,
     /// The number as written, without the sign.
     pub text: String,
+}
+
+/// As written (`-0.25`, `3i`): the text decides the value, and a function's IR printed
+/// with `{:?}` is its memo key (`values::memo`), which a data table would otherwise
+/// make ten times the size of its source.
+impl std::fmt::Debug for TableEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.negated { "-" } else { "" };
+        write!(f, "{sign}{}", self.text)
+    }
 }
 
 /// What a `for` loop iterates over.

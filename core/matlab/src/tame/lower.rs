@@ -17,7 +17,9 @@
 //!   it is a string literal and `isequal` otherwise; a case cell literal `{x, y}` tests
 //!   each element and combines the tests with `or`.
 //! - **Matrix literals** are `horzcat` per row then `vertcat`; a row with one element
-//!   or a single row skips the call. **Cell literals** are `cellhorzcat` per row (a
+//!   or a single row skips the call. A rectangular table of at least
+//!   [`ir::NUMBER_TABLE_MIN`] numbers is one [`Literal::Numbers`] statement instead
+//!   (issue #19: a data file's 400,000 elements were as many statements). **Cell literals** are `cellhorzcat` per row (a
 //!   Tamer pseudo-builtin that the printer writes back as `{a, b}`) then `vertcat`.
 //! - **Nested assignments** `s.a(2) = x` read the parts into temporaries (marked
 //!   `update`) and write them back innermost first.

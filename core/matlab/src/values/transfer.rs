@@ -734,30 +734,45 @@ impl ValueAnalysis<'_> {
                 .next()
                 .unwrap_or_else(Value::unknown)
         };
-        let mut row_values: Vec<Value> = rows
-            .iter()
-            .map(|row| {
-                let mut elements: Vec<Value> = row
-                    .iter()
-                    .map(|e| {
-                        let number = literal(&Literal::Number {
-                            value: e.value,
-                            imag: e.imag,
-                            text: String::new(),
-                        });
-                        if e.negated {
-                            apply("uminus", vec![number])
-                        } else {
-                            number
-                        }
-                    })
-                    .collect();
-                match elements.len() {
-                    1 => elements.remove(0),
-                    _ => apply("horzcat", elements),
+        // A row of one element is that element (as in lowering: no `horzcat`).
+        let mut row_of = |row: &[TableEntry]| {
+            let mut elements: Vec<Value> = row
+                .iter()
+                .map(|e| {
+                    let number = literal(&Literal::Number {
+                        value: e.value,
+                        imag: e.imag,
+                        text: String::new(),
+                    });
+                    if e.negated {
+                        apply("uminus", vec![number])
+                    } else {
+                        number
+                    }
+                })
+                .collect();
+            match elements.len() {
+                1 => elements.remove(0),
+                _ => apply("horzcat", elements),
+            }
+        };
+        let elements = rows.len().saturating_mul(rows.first().map_or(0, Vec::len));
+        let mut row_values: Vec<Value> = if elements > super::MAX_ELEMS {
+            // Past MAX_ELEMS elements the table's value keeps none of them (`horzcat`
+            // and `vertcat` drop known elements past the cap), and every row's calls
+            // have operands of the same classes and shapes, so the same outcomes: the
+            // first row stands for every row, as the first `-` after it (if row one
+            // has none) stands for every `uminus`. The cost follows rows plus columns.
+            let first = row_of(&rows[0]);
+            if !rows[0].iter().any(|e| e.negated) {
+                if let Some(e) = rows.iter().flatten().find(|e| e.negated) {
+                    row_of(std::slice::from_ref(e));
                 }
-            })
-            .collect();
+            }
+            vec![first; rows.len()]
+        } else {
+            rows.iter().map(|r| row_of(r)).collect()
+        };
         let value = match row_values.len() {
             1 => row_values.remove(0),
             _ => apply("vertcat", row_values),
