@@ -118,6 +118,17 @@ fn time_and_memory_against_input_size() {
 #[test]
 #[ignore = "a benchmark: scripts/bench runs it"]
 fn data_files_of_every_size() {
+    // A `switch` is an if-chain nested once per case, which the lowering and the flow
+    // framework walk recursively: 5,000 cases need more than a test thread's 2 MB.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(data_files)
+        .expect("a thread for the benchmark")
+        .join()
+        .expect("the benchmark ran");
+}
+
+fn data_files() {
     let analyzer = shapex::Analyzer::new();
     let options = shapex::Options::default();
     type Input = (&'static str, fn(usize) -> String, [usize; 4]);

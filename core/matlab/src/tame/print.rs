@@ -155,9 +155,14 @@ fn string_literal(value: &str, double_quoted: bool) -> String {
     format!("[{}]", parts.join(", "))
 }
 
+/// The deepest indentation printed: a `switch` of n cases is an if-chain nested n
+/// deep, and indenting every level made its IR text grow as n² (a 5,000-case font
+/// table's, hundreds of megabytes). Deeper lines are indented as this level.
+const MAX_INDENT: usize = 32;
+
 impl Printer {
     fn line(&mut self, text: &str) {
-        for _ in 0..self.depth {
+        for _ in 0..self.depth.min(MAX_INDENT) {
             self.out.push_str("  ");
         }
         self.out.push_str(text);

@@ -34,7 +34,7 @@ pub const SIMULATION_BUDGET: usize = 5_000;
 
 /// The facts' split weight (`Facts::split_weight`) that makes one more statement's
 /// worth of work.
-pub const SPLIT_WEIGHT_PER_STATEMENT: usize = 4;
+pub const SPLIT_WEIGHT_PER_STATEMENT: usize = 2;
 
 /// One loop's simulated iterations.
 pub struct LoopStudy {
