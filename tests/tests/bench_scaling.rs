@@ -2,11 +2,13 @@
 //! the fitted growth exponent (least squares on log time against log size). Inputs:
 //! realistic files (Octave's own function files concatenated,
 //! `shapex_tests::corpus::octave_program`) and the generated programs of the native
-//! benchmark (`shapex::samples::scaling_program`). Peak heap is measured by a counting
+//! benchmark (`shapex::samples::scaling_program`); and files of data (issue #19: a
+//! table of numbers, a font table's `switch`, and two loops over inputs of unknown
+//! size, `shapex::samples`). Peak heap is measured by a counting
 //! allocator in this test binary. A benchmark: it prints, asserting nothing about time.
 //! `scripts/bench scaling` runs it (`--ignored`).
 
-use shapex::samples::scaling_program;
+use shapex::samples::{font_table, number_table, scaling_program, FOURIER_SUM, SYMBOLIC_LOOP};
 use shapex_tests::corpus::octave_program;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -110,5 +112,75 @@ fn time_and_memory_against_input_size() {
                 exponent(&all_m)
             );
         }
+    }
+}
+
+#[test]
+#[ignore = "a benchmark: scripts/bench runs it"]
+fn data_files_of_every_size() {
+    // A `switch` is an if-chain nested once per case, which the lowering and the flow
+    // framework walk recursively: 5,000 cases need more than a test thread's 2 MB.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(data_files)
+        .expect("a thread for the benchmark")
+        .join()
+        .expect("the benchmark ran");
+}
+
+fn data_files() {
+    let analyzer = shapex::Analyzer::new();
+    let options = shapex::Options::default();
+    type Input = (&'static str, fn(usize) -> String, [usize; 4]);
+    let inputs: [Input; 2] = [
+        (
+            "table of numbers (samples::number_table), elements",
+            number_table,
+            [50_000, 100_000, 200_000, 400_000],
+        ),
+        (
+            "font table switch (samples::font_table), cases",
+            font_table,
+            [625, 1_250, 2_500, 5_000],
+        ),
+    ];
+    println!("| input | size | bytes | time | peak heap |");
+    println!("|---|---|---|---|---|");
+    for (name, make, sizes) in inputs {
+        let mut t = vec![];
+        let mut m = vec![];
+        for n in sizes {
+            let src = make(n);
+            let (ta, ma) = measure(|| {
+                std::hint::black_box(analyzer.analyze(&src, &options));
+            });
+            println!(
+                "| {name} | {n} | {} | {:.1} ms | {:.1} MB |",
+                src.len(),
+                ta * 1e3,
+                ma as f64 / 1e6
+            );
+            t.push((n as f64, ta));
+            m.push((n as f64, ma as f64));
+        }
+        println!(
+            "| {name} | fitted exponent | | n^{:.2} | n^{:.2} |",
+            exponent(&t),
+            exponent(&m)
+        );
+    }
+    for (name, src) in [
+        ("for k = 1:1000, c = a.*b; end", SYMBOLIC_LOOP),
+        ("100-term Fourier sum over an input", FOURIER_SUM),
+    ] {
+        let (ta, ma) = measure(|| {
+            std::hint::black_box(analyzer.analyze(src, &options));
+        });
+        println!(
+            "| {name} | | {} | {:.1} ms | {:.1} MB |",
+            src.len(),
+            ta * 1e3,
+            ma as f64 / 1e6
+        );
     }
 }

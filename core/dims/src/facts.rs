@@ -1013,6 +1013,27 @@ impl Facts {
     }
 
     /// Every fact as a constraint (for display and for joins).
+    /// The work a case split over the stored disjunctions may take: their atoms, each
+    /// disjunction's counted once per alternative (a question the other facts leave
+    /// open is asked again under every alternative). It grows with every check passed
+    /// on extents of unknown size, while the other stored facts answer from a cached
+    /// interval per atom; a caller that budgets its own work by statements can weigh
+    /// each statement by it.
+    pub fn split_weight(&self) -> usize {
+        self.inner
+            .disjunctions
+            .iter()
+            .map(|alts| {
+                let atoms: usize = alts
+                    .iter()
+                    .flat_map(|c| c.dims())
+                    .map(|d| d.leaves().len())
+                    .sum();
+                atoms * alts.len()
+            })
+            .sum()
+    }
+
     pub fn as_constraints(&self) -> Vec<Constraint> {
         let i = &self.inner;
         let mut out: Vec<Constraint> = i

@@ -897,7 +897,7 @@ fn accessor_expr(base: Expr, a: &Accessor) -> (Span, ExprKind) {
 }
 
 /// `3`, `1e-3`, `.5`, `0x1F`, `2.5i`, `1d3` (Fortran exponent, Octave).
-fn number(text: &str) -> ExprKind {
+pub(super) fn number(text: &str) -> ExprKind {
     // Hex digits never include i/j, so a trailing i/j is always the imaginary unit.
     let imag = text.ends_with(['i', 'j', 'I', 'J']);
     let digits = if imag { &text[..text.len() - 1] } else { text };

@@ -12,6 +12,7 @@ mod lexical;
 mod parser;
 mod recover;
 mod shift;
+mod tables;
 #[cfg(test)]
 mod tests;
 

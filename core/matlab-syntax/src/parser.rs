@@ -9,6 +9,7 @@ use super::expr::Builder;
 use super::lexical::{self, Unclosed};
 use super::recover;
 use super::shift;
+use super::tables::Table;
 use super::Parsed;
 use pest::Parser;
 use pest_derive::Parser;
@@ -246,6 +247,18 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
         }
         reuse.stats.1 += 1;
         let rest = &source[pos..bound];
+        if let Some((clause, len)) = table_clause(source, pos, bound) {
+            reuse.kept.push(Memoised {
+                start: pos,
+                end: pos + len,
+                chunk,
+                bound,
+                clause: clause.clone(),
+            });
+            out.push(clause);
+            pos += len;
+            continue;
+        }
         match MatlabParser::parse(Rule::item, rest) {
             Ok(mut pairs) => {
                 let Some(item) = pairs.next() else { break };
@@ -278,6 +291,17 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
         }
     }
     out
+}
+
+/// The clause at `pos` when it assigns a table of numbers (see [`Table`]): the
+/// grammar parses it with the table blanked, and the table's rows are read apart.
+fn table_clause(source: &str, pos: usize, bound: usize) -> Option<(Clause, usize)> {
+    let table = Table::at(source, pos, bound)?;
+    let blanked = table.blanked(&source[pos..bound], pos);
+    let item = MatlabParser::parse(Rule::item, &blanked).ok()?.next()?;
+    let len = item.as_span().end();
+    let clause = Builder::new(pos).clause(item);
+    Some((table.fill(clause)?, len))
 }
 
 /// Records a clause that failed to parse and returns where parsing resumes.

@@ -29,3 +29,54 @@ pub fn scaling_program(lines: usize) -> String {
     }
     out
 }
+
+/// A data file: `A = [...]` holding a table of `elements` numbers (rows of 100, some
+/// negative, four decimals, as a file of measurements is written), then `s = size(A)`.
+pub fn number_table(elements: usize) -> String {
+    let cols = 100.min(elements.max(1));
+    let rows = elements.div_ceil(cols);
+    let mut out = String::with_capacity(elements * 8 + 32);
+    out.push_str("A = [\n");
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..rows {
+        for c in 0..cols {
+            // A linear congruential generator: deterministic, no dependency.
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let v = (x >> 33) % 20_000;
+            let sign = if v.is_multiple_of(7) { "-" } else { "" };
+            let sep = if c + 1 == cols { "\n" } else { " " };
+            out.push_str(&format!("{sign}{}.{:04}{sep}", v / 10_000, v % 10_000));
+        }
+    }
+    out.push_str("];\ns = size(A)\n");
+    out
+}
+
+/// A font table: `function g = glyph(ch)` whose `switch` has `cases` cases, each
+/// assigning a 7×5 bitmap literal.
+pub fn font_table(cases: usize) -> String {
+    let mut out = String::from("function g = glyph(ch)\nswitch ch\n");
+    for k in 0..cases {
+        let rows: Vec<String> = (0..7)
+            .map(|r| {
+                (0..5)
+                    .map(|c| ((k * 31 + r * 7 + c * 3) % 5 % 2).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        out.push_str(&format!("  case {k}\n    g = [{}];\n", rows.join(";")));
+    }
+    out.push_str("  otherwise\n    g = zeros(7, 5);\nend\nend\n");
+    out
+}
+
+/// The fuzzer's slow loop: a thousand iterations of an element-wise product of inputs
+/// of unknown size.
+pub const SYMBOLIC_LOOP: &str = "function c = f(a, b)\nfor k = 1:1000\n  c = a.*b;\nend\nend\n";
+
+/// A 100-term Fourier sum over an input `x` of unknown size.
+pub const FOURIER_SUM: &str = "function s = f(x, c, l)\ns = 0;\nfor i = 1:100\n  \
+                               s = s + c(i)*cos(i*pi*x/l);\nend\nend\n";

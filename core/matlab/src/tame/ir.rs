@@ -109,6 +109,38 @@ pub enum Literal {
     },
     /// `'chars'` (char row vector) or `"string"`.
     Str { value: String, double_quoted: bool },
+    /// A rectangular matrix literal of numbers only, rows first: a data table (`[0 1 1;
+    /// 1 0 1]`, a font's glyphs, a file of measurements). Lowering the Tamer's way, one
+    /// literal statement per element then `horzcat` per row and `vertcat`, made a
+    /// 400,000-element table 400,000 statements, each with its own environment; as one
+    /// statement it is analysed as those calls would be, at the cost of the elements.
+    /// Only tables of at least [`NUMBER_TABLE_MIN`] elements are lowered so, which
+    /// leaves the IR of ordinary literals (`[1 2 3]`, `[n 1]`) as the Tamer writes it.
+    Numbers { rows: Vec<Vec<TableEntry>> },
+}
+
+/// The fewest elements a matrix literal of numbers needs to become one
+/// [`Literal::Numbers`] statement.
+pub const NUMBER_TABLE_MIN: usize = 32;
+
+/// An element of a [`Literal::Numbers`] table: a number, negated when written `-2`.
+#[derive(Clone, PartialEq, Serialize)]
+pub struct TableEntry {
+    pub negated: bool,
+    pub value: f64,
+    pub imag: bool,
+    /// The number as written, without the sign.
+    pub text: String,
+}
+
+/// As written (`-0.25`, `3i`): the text decides the value, and a function's IR printed
+/// with `{:?}` is its memo key (`values::memo`), which a data table would otherwise
+/// make ten times the size of its source.
+impl std::fmt::Debug for TableEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.negated { "-" } else { "" };
+        write!(f, "{sign}{}", self.text)
+    }
 }
 
 /// What a `for` loop iterates over.

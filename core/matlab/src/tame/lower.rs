@@ -17,7 +17,9 @@
 //!   it is a string literal and `isequal` otherwise; a case cell literal `{x, y}` tests
 //!   each element and combines the tests with `or`.
 //! - **Matrix literals** are `horzcat` per row then `vertcat`; a row with one element
-//!   or a single row skips the call. **Cell literals** are `cellhorzcat` per row (a
+//!   or a single row skips the call. A rectangular table of at least
+//!   [`ir::NUMBER_TABLE_MIN`] numbers is one [`Literal::Numbers`] statement instead
+//!   (issue #19: a data file's 400,000 elements were as many statements). **Cell literals** are `cellhorzcat` per row (a
 //!   Tamer pseudo-builtin that the printer writes back as `{a, b}`) then `vertcat`.
 //! - **Nested assignments** `s.a(2) = x` read the parts into temporaries (marked
 //!   `update`) and write them back innermost first.
@@ -1118,6 +1120,9 @@ impl Lowerer {
     ) -> Var {
         let cell = row_fn == "cellhorzcat";
         let rows: Vec<&Vec<ast::Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
+        if let Some(table) = number_table(&rows).filter(|_| !cell) {
+            return self.literal(Literal::Numbers { rows: table }, dest, sp, out);
+        }
         let mut row_vars = Vec::new();
         for row in &rows {
             // A one-element matrix row is the element itself; a cell row never is.
@@ -1262,6 +1267,40 @@ fn set_kind(sel: Sel, base: Var, rhs: Var) -> StmtKind {
             rhs,
         },
         Sel::Field(field) => StmtKind::DotSet { base, field, rhs },
+    }
+}
+
+/// The rows of a matrix literal as a [`Literal::Numbers`] table: when it has at least
+/// [`ir::NUMBER_TABLE_MIN`] elements, every row is as long as the first (a ragged one is
+/// a `vertcat` error, reported by the calls), and every element is a number or `-` one.
+fn number_table(rows: &[&Vec<ast::Expr>]) -> Option<Vec<Vec<ir::TableEntry>>> {
+    let cols = rows.first()?.len();
+    if rows.len().saturating_mul(cols) < ir::NUMBER_TABLE_MIN
+        || rows.iter().any(|r| r.len() != cols)
+    {
+        return None;
+    }
+    rows.iter()
+        .map(|r| r.iter().map(table_entry).collect())
+        .collect()
+}
+
+fn table_entry(e: &ast::Expr) -> Option<ir::TableEntry> {
+    let (negated, number) = match &e.kind {
+        ExprKind::Unary {
+            op: UnOp::Neg,
+            operand,
+        } => (true, &operand.kind),
+        kind => (false, kind),
+    };
+    match number {
+        ExprKind::Number { value, imag, text } => Some(ir::TableEntry {
+            negated,
+            value: *value,
+            imag: *imag,
+            text: text.clone(),
+        }),
+        _ => None,
     }
 }
 

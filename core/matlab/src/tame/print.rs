@@ -105,6 +105,22 @@ pub fn literal(l: &Literal) -> String {
             value,
             double_quoted,
         } => string_literal(value, *double_quoted),
+        Literal::Numbers { rows } => {
+            let entry = |e: &TableEntry| {
+                let sign = if e.negated { "-" } else { "" };
+                let number = literal(&Literal::Number {
+                    value: e.value,
+                    imag: e.imag,
+                    text: e.text.clone(),
+                });
+                format!("{sign}{number}")
+            };
+            let rows: Vec<String> = rows
+                .iter()
+                .map(|r| r.iter().map(entry).collect::<Vec<_>>().join(", "))
+                .collect();
+            format!("[{}]", rows.join("; "))
+        }
     }
 }
 
@@ -139,9 +155,14 @@ fn string_literal(value: &str, double_quoted: bool) -> String {
     format!("[{}]", parts.join(", "))
 }
 
+/// The deepest indentation printed: a `switch` of n cases is an if-chain nested n
+/// deep, and indenting every level made its IR text grow as n² (a 5,000-case font
+/// table's, hundreds of megabytes). Deeper lines are indented as this level.
+const MAX_INDENT: usize = 32;
+
 impl Printer {
     fn line(&mut self, text: &str) {
-        for _ in 0..self.depth {
+        for _ in 0..self.depth.min(MAX_INDENT) {
             self.out.push_str("  ");
         }
         self.out.push_str(text);

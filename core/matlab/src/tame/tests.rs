@@ -178,6 +178,7 @@ fn octave(src: &str) -> Option<String> {
 fn octave_runs_original_and_printed_ir_identically() {
     let programs = [
         "function main()\n  a = [1 2 3; 4 5 6];\n  b = a(2, end-1)\n  c = a(end)\n  d = a(:, 2:end)'\n  x = sum(a(a > 2))\n  s.t.v = 4;\n  s.t.v(3) = 7;\n  disp(s.t.v);\n  c = {1, 'hi'; [3 4], {}};\n  disp(size(c));\n  disp(class(c{2, 2}));\nend\n",
+        "function main()\n  t = [1 -2 3.5 4e-2 5 6 7 8; -1 2i 3 4 5 6 7 8; 1 2 3 4 5 6 7 8; 1 2 3 4 5 6 7 -8]\n  disp(size(t));\nend\n",
         "function main()\n  k = 0; t = 0;\n  while k < 10\n    k = k + 1;\n    if mod(k, 3) == 0\n      continue;\n    end\n    t = t + k;\n  end\n  t\n  for i = 1:2:7\n    if i > 5 || i == 1\n      fprintf('%d ', i);\n    end\n  end\n  for col = [1 2; 3 4]\n    disp(col');\n  end\n  f = @(x) x * k + t;\n  y = f(2)\n  r = pick('b') + pick(3) + pick('z')\n  [m, ~] = max([3 9 2])\nend\nfunction r = pick(v)\n  switch v\n    case 'b'\n      r = 10;\n    case {2, 3}\n      r = 100;\n    otherwise\n      r = 1000;\n  end\nend\n",
     ];
     for src in programs {
@@ -190,4 +191,30 @@ fn octave_runs_original_and_printed_ir_identically() {
         assert!(!expected.contains("error"), "original fails: {expected}");
         assert_eq!(actual, expected, "printed IR:\n{ir}");
     }
+}
+
+#[test]
+fn a_table_of_numbers_is_one_statement() {
+    // Issue #19: a data table is one literal statement, printed back as a literal;
+    // below `NUMBER_TABLE_MIN` elements a literal is still the Tamer's calls.
+    let row = (1..=8)
+        .map(|k| format!("-{k}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let table = format!("t = [{row}; {row}; {row}; {row}];\n");
+    let body = lowered(&table).program.functions.remove(0).body;
+    assert_eq!(body.len(), 1, "{body:?}");
+    assert!(
+        matches!(&body[0].kind, StmtKind::AssignLiteral { value: Literal::Numbers { rows }, .. }
+            if rows.len() == 4 && rows.iter().all(|r| r.len() == 8)),
+        "{body:?}"
+    );
+    assert!(
+        printed(&table).starts_with("t = [-1, -2, "),
+        "{}",
+        printed(&table)
+    );
+    reparses(&table);
+    let small = printed("t = [1 2; 3 4];\n");
+    assert!(small.contains("vertcat("), "{small}");
 }

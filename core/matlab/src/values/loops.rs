@@ -26,10 +26,15 @@ pub const SIMULATED_ITERATIONS: usize = 4;
 /// them, so the shapes after it are exact; longer loops use the fixed point (widening).
 pub const MAX_EXACT_ITERATIONS: usize = 1_000;
 
-/// Statements (counted once per simulated iteration, inner loops included) that one
-/// analysis may simulate in all: nested counted loops multiply, and past this the
-/// fixed point, which is sound, takes over.
+/// Statements (counted once per simulated iteration, inner loops included, each
+/// weighed by the facts it starts from: [`SPLIT_WEIGHT_PER_STATEMENT`]) that one analysis
+/// may simulate in all: nested counted loops multiply, and past this the fixed point,
+/// which is sound, takes over.
 pub const SIMULATION_BUDGET: usize = 5_000;
+
+/// The facts' split weight (`Facts::split_weight`) that makes one more statement's
+/// worth of work.
+pub const SPLIT_WEIGHT_PER_STATEMENT: usize = 2;
 
 /// One loop's simulated iterations.
 pub struct LoopStudy {
@@ -159,7 +164,7 @@ fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
         return None;
     }
     let template = a.template.borrow().clone()?;
-    let cost = size(body) + size(header) + 1;
+    let statements = size(body) + size(header) + 1;
     let iterator = match &stmt.kind {
         StmtKind::For { iter, .. } => Some(Iterator::of(entry, iter)),
         _ => None,
@@ -192,6 +197,12 @@ fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
             break;
         }
         let uncertain = study.certain.last() == Some(&false);
+        // The budget counts work, not statements: each statement of the iteration is
+        // weighed by the disjunctions its questions may split on, which grow with
+        // every iteration whose checks pass on extents of unknown size (`c = a.*b` on
+        // inputs). A thousand such iterations took tens of seconds; weighed, they stop
+        // after a few dozen and the fixed point, which is sound, gives the loop's result.
+        let cost = statements * (1 + env.facts.split_weight() / SPLIT_WEIGHT_PER_STATEMENT);
         if j > limit || (uncertain && j > SIMULATED_ITERATIONS) || !a.spend_simulation(cost) {
             break;
         }

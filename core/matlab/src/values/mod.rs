@@ -27,6 +27,8 @@ mod root_error_tests;
 #[cfg(test)]
 mod rule_props;
 #[cfg(test)]
+mod size_tests;
+#[cfg(test)]
 mod tests;
 
 pub use gloss::Gloss;
@@ -232,6 +234,21 @@ impl Env {
     /// Control-flow merge. A variable defined on one side only keeps its value (the
     /// Tamer's choice; reading it on the other path is a run-time error we don't model).
     pub fn join(&self, other: &Env, fresh: &dyn Fn(&str, usize) -> Dim) -> Env {
+        self.join_dropping(other, fresh, &|_| false)
+    }
+
+    /// [`Env::join`], except that a variable `dead` says is never read after a merge
+    /// where one path lacks it is dropped. Lowering temporaries are such: each is read
+    /// after its assignment in the same block, never across a merge that one path
+    /// reaches without assigning it. Keeping them made a `switch` of n cases quadratic:
+    /// every level of its if-chain carried the temporaries of all the cases below.
+    /// Dropping is sound whatever the program: a variable read but absent is unknown.
+    pub fn join_dropping(
+        &self,
+        other: &Env,
+        fresh: &dyn Fn(&str, usize) -> Dim,
+        dead: &dyn Fn(&str) -> bool,
+    ) -> Env {
         // Only variables whose values differ are re-inserted, so the joined map keeps
         // sharing structure with its inputs (a merge after an `if` that assigned two
         // variables costs two insertions, not a copy of the whole environment).
@@ -246,6 +263,9 @@ impl Env {
                 } => {
                     let joined = mine.join(theirs, &mut |k| fresh(name, k));
                     vars.insert(name.clone(), joined);
+                }
+                DiffItem::Add(name, _) | DiffItem::Remove(name, _) if dead(name) => {
+                    vars.remove(name);
                 }
                 DiffItem::Add(name, theirs) => {
                     vars.insert(name.clone(), theirs.clone());

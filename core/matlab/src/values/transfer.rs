@@ -5,7 +5,9 @@ use super::{maybe_real, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
-use crate::tame::{Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, Var};
+use crate::tame::{
+    Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var,
+};
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
 
@@ -183,6 +185,10 @@ impl ValueAnalysis<'_> {
             return (State::Reachable(env), effect);
         }
         match &stmt.kind {
+            StmtKind::AssignLiteral {
+                lhs,
+                value: Literal::Numbers { rows },
+            } => self.number_table(stmt.id, &mut env, &mut effect, lhs, rows),
             StmtKind::AssignLiteral { lhs, value } => {
                 env.vars.insert(lhs.clone(), literal(value));
             }
@@ -614,12 +620,16 @@ impl ValueAnalysis<'_> {
     /// minted: in the next iteration the same statements mint them again for new values.
     pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
         let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
-        let mut env = a.join(b, &fresh);
+        let dead = |name: &str| self.is_temp(name);
+        let mut env = a.join_dropping(b, &fresh, &dead);
         if head {
             // Only what differs: `diff` skips the subtrees both maps share, so a loop
             // head costs what the body changed, not the size of the environment.
             for item in a.vars.diff(&b.vars) {
                 if let imbl::ordmap::DiffItem::Add(name, v) = item {
+                    if dead(name) {
+                        continue;
+                    }
                     env.vars
                         .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
                 }
@@ -703,6 +713,89 @@ impl ValueAnalysis<'_> {
             }
             env.vars.insert(t.clone(), v);
         }
+    }
+
+    /// A table of numbers, analysed as the Tamer's lowering of it: each `-` a
+    /// `uminus`, each row a `horzcat`, then a `vertcat` (see [`Literal::Numbers`]), so
+    /// its value, check and rules are those. The calls are evaluated on values, without
+    /// a statement or a variable each; each distinct outcome is kept once (they are the
+    /// same for every row, and the Report shows each rule once).
+    fn number_table(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        lhs: &Var,
+        rows: &[Vec<TableEntry>],
+    ) {
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        let mut apply = |func: &str, args: Vec<Value>| -> Value {
+            let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
+            let call = Call {
+                func,
+                args,
+                nargout: 1,
+                targets: std::slice::from_ref(lhs),
+                mint: &mint,
+            };
+            let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+            for o in result.outcomes {
+                if !outcomes.contains(&o) {
+                    outcomes.push(o);
+                }
+            }
+            effect.op = func.to_string();
+            result
+                .values
+                .into_iter()
+                .next()
+                .unwrap_or_else(Value::unknown)
+        };
+        // A row of one element is that element (as in lowering: no `horzcat`).
+        let mut row_of = |row: &[TableEntry]| {
+            let mut elements: Vec<Value> = row
+                .iter()
+                .map(|e| {
+                    let number = literal(&Literal::Number {
+                        value: e.value,
+                        imag: e.imag,
+                        text: String::new(),
+                    });
+                    if e.negated {
+                        apply("uminus", vec![number])
+                    } else {
+                        number
+                    }
+                })
+                .collect();
+            match elements.len() {
+                1 => elements.remove(0),
+                _ => apply("horzcat", elements),
+            }
+        };
+        let elements = rows.len().saturating_mul(rows.first().map_or(0, Vec::len));
+        let mut row_values: Vec<Value> = if elements > super::MAX_ELEMS {
+            // Past MAX_ELEMS elements the table's value keeps none of them (`horzcat`
+            // and `vertcat` drop known elements past the cap), and every row's calls
+            // have operands of the same classes and shapes, so the same outcomes: the
+            // first row stands for every row, as the first `-` after it (if row one
+            // has none) stands for every `uminus`. The cost follows rows plus columns.
+            let first = row_of(&rows[0]);
+            if !rows[0].iter().any(|e| e.negated) {
+                if let Some(e) = rows.iter().flatten().find(|e| e.negated) {
+                    row_of(std::slice::from_ref(e));
+                }
+            }
+            vec![first; rows.len()]
+        } else {
+            rows.iter().map(|r| row_of(r)).collect()
+        };
+        let value = match row_values.len() {
+            1 => row_values.remove(0),
+            _ => apply("vertcat", row_values),
+        };
+        self.bind(id, env, std::slice::from_ref(lhs), vec![value], &outcomes);
+        effect.outcomes = outcomes;
     }
 
     fn array_get(
@@ -1050,6 +1143,16 @@ fn max_known(elems: &[Dim]) -> Option<Dim> {
 
 fn literal(value: &Literal) -> Value {
     match value {
+        // The transfer evaluates a table as its calls (`number_table`); its class
+        // and size are all that is known without them.
+        Literal::Numbers { rows } => {
+            let cols = rows.first().map_or(0, Vec::len);
+            let extent = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+            Value::of_shape(
+                Some("double"),
+                Shape::known(&[extent(rows.len()), extent(cols)]),
+            )
+        }
         Literal::Number { value, imag, .. } => {
             let exact = !imag && value.fract() == 0.0 && value.abs() < 1e15;
             Value {
