@@ -7,6 +7,11 @@
 //! directories with `walkdir`, reads and analyses files on `--jobs` scoped threads that
 //! share one `Analyzer`, and prints the results in the order of the inputs.
 
+/// The analysis allocates many small symbolic terms; mimalloc makes a whole-corpus
+/// `check` markedly faster than the system allocator (see the README's Measures).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use shapex::{format, Analyzer, Mode, Options, Report};
 use std::collections::HashSet;
