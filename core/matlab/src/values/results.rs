@@ -16,7 +16,6 @@ use crate::Mode;
 use shapex_dims::{Constraint, Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The analysis result of one IR statement.
@@ -98,6 +97,7 @@ pub fn analyze_program_with(
         globals: Default::default(),
         variables: Default::default(),
         read_variables: Default::default(),
+        stepped: Default::default(),
     };
     let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
         analyze_function(&analysis, program, f, old)
@@ -153,7 +153,11 @@ pub(super) fn analyze_function(
         .iter()
         .flat_map(|s| s.results.iter().cloned())
         .collect();
-    let diagnostics = apply_studies(a, &is_temp, &trace, &f.body, &mut statements);
+    let diagnostics = trace
+        .steps
+        .iter()
+        .flat_map(|s| s.diagnostics.iter().cloned())
+        .collect();
     // A reader never saw a temporary, nor the stem a rule falls back on when the target
     // is one (`t~c`, `ans~`): both are "an intermediate result" to them.
     let unseen =
@@ -184,6 +188,7 @@ fn prepare(a: &ValueAnalysis, f: &Function) {
     a.symbols.clear();
     a.simulation_budget.set(loops::SIMULATION_BUDGET);
     a.studies.borrow_mut().clear();
+    a.stepped.borrow_mut().clear();
     *a.globals.borrow_mut() = declared_globals(&f.body);
     *a.variables.borrow_mut() = f.variables.clone();
 }
@@ -206,61 +211,51 @@ fn step(
         .unwrap_or(State::Nonviable);
     let mut results = Vec::new();
     collect(a, is_temp, &flow, std::slice::from_ref(stmt), &mut results);
-    let loops = outermost_loops(std::slice::from_ref(stmt))
-        .into_iter()
-        .filter_map(|l| Some((l.id, flow.before.get(&l.id)?.fact()?.clone())))
-        .collect();
+    // What the flow stepped through is needed no longer: its results are collected.
+    a.stepped.borrow_mut().clear();
+    let diagnostics = refine_loops(a, is_temp, stmt, &flow, &mut results);
     let step = Step {
         stmt: stmt.clone(),
         before,
         read_variables: a.read_variables.get(),
         results,
-        loops,
+        diagnostics,
     };
     (step, after)
 }
 
-/// Refines the results of every outermost loop's statements with its study (in the
-/// order of the loops, as the symbols they mint are numbered); the loops' notes.
-fn apply_studies(
+/// Refines the results of `stmt`'s loops not nested in another loop with their studies
+/// (in order, as the symbols they mint are numbered): `results` are those of `stmt` and
+/// the statements in it. The loops' notes.
+fn refine_loops(
     a: &ValueAnalysis,
     is_temp: &dyn Fn(&str) -> bool,
-    trace: &Trace,
-    body: &[Stmt],
-    statements: &mut [StmtResult],
+    stmt: &Stmt,
+    flow: &FlowResult<Env>,
+    results: &mut [StmtResult],
 ) -> Vec<Diagnostic> {
-    let entries: HashMap<StmtId, &Env> = trace
-        .steps
-        .iter()
-        .flat_map(|s| s.loops.iter().map(|(id, env)| (*id, env)))
-        .collect();
-    let position: HashMap<StmtId, usize> = statements
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.id, i))
-        .collect();
     let mut diagnostics = Vec::new();
-    for stmt in outermost_loops(body) {
-        let Some(entry) = entries.get(&stmt.id) else {
+    for l in outermost_loops(std::slice::from_ref(stmt)) {
+        let Some(entry) = flow.before.get(&l.id).and_then(|s| s.fact()) else {
             continue;
         };
-        if let Some(study) = loops::cached_study(a, stmt, entry) {
-            let fresh =
-                |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, stmt.id, false);
-            // A loop's results are the loop's and then its body's, in a row: the
-            // study touches nothing else (walking every statement per loop made long
-            // scripts quadratic).
-            let first = position.get(&stmt.id).copied().unwrap_or(0);
-            let last = (first + subtree_len(stmt)).min(statements.len());
-            apply_study(
-                stmt,
-                &study,
-                is_temp,
-                &fresh,
-                &mut statements[first..last],
-                &mut diagnostics,
-            );
-        }
+        let Some(study) = loops::cached_study(a, l, entry) else {
+            continue;
+        };
+        let fresh = |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, l.id, false);
+        // A loop's results are the loop's and then its body's, in a row: the study
+        // touches nothing else (walking every statement per loop made long scripts
+        // quadratic).
+        let first = results.iter().position(|r| r.id == l.id).unwrap_or(0);
+        let last = (first + subtree_len(l)).min(results.len());
+        apply_study(
+            l,
+            &study,
+            is_temp,
+            &fresh,
+            &mut results[first..last],
+            &mut diagnostics,
+        );
     }
     diagnostics
 }
@@ -451,7 +446,7 @@ pub(super) fn collect(
             (Some(env), StmtKind::For { var, iter, .. }) => {
                 (a.for_iteration(s, var, iter, env), Effect::default())
             }
-            (Some(env), _) => a.step(s, env),
+            (Some(env), _) => a.step_again(s, env),
             (None, _) => (State::Nonviable, Effect::default()),
         };
         // A `for` whose body runs no iteration binds its variable never: no value to

@@ -15,14 +15,15 @@
 //! same statements (equal IR, ids and byte offsets included), their steps are kept, the
 //! state is put back exactly as it was at the boundary after them, and the analysis
 //! goes on from there: every later result, every symbol's name and id, is what a run
-//! from the top gives. What runs on the whole function after the steps (the loop
-//! studies' refinement, the glossary) runs again in full.
+//! from the top gives. A step includes its loops' studies and their refinement of its
+//! results; only the glossary, which reads the whole function, runs again in full.
 
 use super::results::StmtResult;
 use super::transfer::{StudyEntry, StudyKey, ValueAnalysis};
 use super::{Env, SymbolHistory};
 use crate::flow::State;
-use crate::tame::{Function, Stmt, StmtId};
+use crate::tame::{Function, Stmt};
+use shapex_report::Diagnostic;
 use std::rc::Rc;
 
 /// The state of a function's analysis between two of its top-level statements.
@@ -56,11 +57,11 @@ pub(super) struct Step {
     pub before: Boundary,
     /// It read the function's variable list (a call that may change any variable).
     pub read_variables: bool,
-    /// The results of it and the statements inside it, before the loop studies refine
-    /// them and the glossary is filled.
+    /// The results of it and the statements inside it, refined by its loops' studies,
+    /// before the glossary (which reads the whole function) is filled.
     pub results: Vec<StmtResult>,
-    /// The loops in it not nested in another loop, with the state entering each.
-    pub loops: Vec<(StmtId, Env)>,
+    /// Its loops' notes.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// A function's analysis, step by step, as the next version of it may resume it.
