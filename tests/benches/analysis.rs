@@ -1,7 +1,8 @@
 //! Analysis time (parse → Tame IR → value analysis → Report) for generated programs of
-//! 100, 1,000 and 10,000 lines, and re-analysis in a `Session` after a one-statement
-//! edit in the middle of a realistic script of 1,000 and 10,000 lines (the bodies of
-//! Octave's function files as one script, `shapex_tests::corpus::octave_script`).
+//! 100, 1,000 and 10,000 lines, and re-analysis in a `Session` after one edit (a space
+//! typed, or a statement inserted) in the middle of a realistic script of 1,000 and
+//! 10,000 lines (the bodies of Octave's function files as one script,
+//! `shapex_tests::corpus::octave_script`).
 //! `cargo bench -p shapex-tests --bench analysis`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -22,11 +23,19 @@ fn analysis(c: &mut Criterion) {
     group.finish();
 }
 
-/// `script` with one statement inserted at the start of its middle line.
-fn edited(script: &str) -> String {
+/// `script` edited at its middle line: a space typed at the line's end (`space`), or a
+/// new statement inserted before it (which names a new variable, so statements before
+/// it that may change any variable are analysed again).
+fn edited(script: &str, kind: &str) -> String {
     let middle = script.lines().count() / 2;
-    let at: usize = script.lines().take(middle).map(|l| l.len() + 1).sum();
-    format!("{}edit_here = 1;\n{}", &script[..at], &script[at..])
+    let start: usize = script.lines().take(middle).map(|l| l.len() + 1).sum();
+    match kind {
+        "space" => {
+            let end = start + script.lines().nth(middle).map_or(0, str::len);
+            format!("{} {}", &script[..end], &script[end..])
+        }
+        _ => format!("{}edit_here = 1;\n{}", &script[..start], &script[start..]),
+    }
 }
 
 fn script_edit(c: &mut Criterion) {
@@ -42,17 +51,19 @@ fn script_edit(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("full", lines), &script, |b, s| {
             b.iter(|| analyzer.analyze(s, &options))
         });
-        // Alternating between the two texts, each run re-analyses after one edit.
-        let texts = [script.clone(), edited(&script)];
-        let mut session = Session::default();
-        analyzer.analyze_in(&mut session, &texts[0], &options);
-        let mut k = 0;
-        group.bench_function(BenchmarkId::new("one-statement edit", lines), |b| {
-            b.iter(|| {
-                k += 1;
-                analyzer.analyze_in(&mut session, &texts[k % 2], &options)
-            })
-        });
+        for kind in ["space", "statement"] {
+            // Alternating between the two texts, each run re-analyses after one edit.
+            let texts = [script.clone(), edited(&script, kind)];
+            let mut session = Session::default();
+            analyzer.analyze_in(&mut session, &texts[0], &options);
+            let mut k = 0;
+            group.bench_function(BenchmarkId::new(format!("{kind} edit"), lines), |b| {
+                b.iter(|| {
+                    k += 1;
+                    analyzer.analyze_in(&mut session, &texts[k % 2], &options)
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -203,6 +203,9 @@ fn step(
 ) -> (Step, State<Env>) {
     let before = Boundary::now(a, state.clone());
     a.read_variables.set(false);
+    // Nothing the step before left behind (its loops' simulations) is kept: a run
+    // resumed here starts without it too.
+    a.stepped.borrow_mut().clear();
     let flow = flow::analyze_statement(a, stmt, state);
     let after = flow
         .after
