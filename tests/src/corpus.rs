@@ -66,3 +66,51 @@ pub fn octave_program(lines: usize) -> Option<String> {
     }
     None
 }
+
+/// A realistic MATLAB script of at least `lines` lines, for benchmarks of edits inside
+/// one long function: the bodies of Octave's single-function files (between the
+/// header and the closing `endfunction`), one after another, as one script. Files that
+/// `return` (which would end the script early) or define more than one function are
+/// left out. `None` without Octave's m-files.
+pub fn octave_script(lines: usize) -> Option<String> {
+    let mut out = String::new();
+    let mut count = 0;
+    for path in octave_m_files() {
+        let Some(body) = function_body(&read_lossy(&path)) else {
+            continue;
+        };
+        out.push_str(&body);
+        count += body.lines().count();
+        if count >= lines {
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// The body of a file holding exactly one function closed by `endfunction`.
+fn function_body(text: &str) -> Option<String> {
+    let code = |l: &&str| {
+        let t = l.trim_start();
+        !t.starts_with('%') && !t.starts_with('#')
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let headers: Vec<usize> = (0..lines.len())
+        .filter(|&i| code(&lines[i]) && lines[i].trim_start().starts_with("function"))
+        .collect();
+    let [header] = headers[..] else { return None };
+    let close = lines.iter().rposition(|l| l.trim() == "endfunction")?;
+    let body = lines.get(header + 1..close)?;
+    let wild = |l: &&&str| {
+        let t = l.trim_start();
+        t.starts_with("return")
+            || t.starts_with("unwind_protect")
+            || t.contains("classdef")
+            || t.contains("endfunction")
+    };
+    if lines[header].trim_end().ends_with("...") || body.is_empty() || body.iter().any(|l| wild(&l))
+    {
+        return None;
+    }
+    Some(body.iter().map(|l| format!("{l}\n")).collect())
+}

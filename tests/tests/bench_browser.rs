@@ -1,8 +1,9 @@
 //! Keystroke-to-result in the released app, as a user meets it: a realistic file
-//! (Octave's own function files, `shapex_tests::corpus::octave_program`) pasted into the
-//! editor, then single keystrokes, each timed from the request leaving the page for the
-//! analysis worker until its result is rendered (`#app[data-result-ms]`, so debounce is
-//! excluded), and the first result's time after navigation (`data-first-result-ms`).
+//! (Octave's own function files, `shapex_tests::corpus::octave_program`, and their
+//! bodies as one long script, `octave_script`, where an edit resumes the script's
+//! analysis after the statements before it) pasted into the editor, then single
+//! keystrokes, each timed from the request leaving the page for the analysis worker
+//! until its result is rendered (`#app[data-result-ms]`, so debounce is excluded), and the first result's time after navigation (`data-first-result-ms`).
 //! Beside each distribution, the part spent analysing inside the worker
 //! (`data-analysis-ms`, incremental: only the edited function is analysed again); the
 //! rest is the round trip and rendering.
@@ -13,23 +14,33 @@ mod browser;
 
 use browser::{Result, Session};
 use serde_json::json;
-use shapex_tests::corpus::octave_program;
+use shapex_tests::corpus::{octave_program, octave_script};
 use std::time::Duration;
 
 const KEYSTROKES: usize = 40;
+
+/// Makes a realistic input of at least so many lines.
+type Program = fn(usize) -> Option<String>;
 
 #[test]
 #[ignore = "a benchmark: scripts/bench runs it"]
 fn keystroke_to_result_in_the_browser() {
     browser::bench(|base_url, driver| {
         Box::pin(async move {
-            for lines in [1_000, 10_000] {
-                let program = octave_program(lines).ok_or("not enough Octave m-files")?;
-                let session = Session::open(driver).await?;
-                let result = measure(&session, base_url, &program).await;
-                session.close().await;
-                let (first, samples, analysis) = result?;
-                report(lines, program.lines().count(), first, samples, analysis);
+            let inputs: [(&str, Program); 2] = [
+                ("function files", octave_program),
+                ("one script", octave_script),
+            ];
+            for (kind, make) in inputs {
+                for lines in [1_000, 10_000] {
+                    let program = make(lines).ok_or("not enough Octave m-files")?;
+                    let session = Session::open(driver).await?;
+                    let result = measure(&session, base_url, &program).await;
+                    session.close().await;
+                    let (first, samples, analysis) = result?;
+                    println!("{kind}:");
+                    report(lines, program.lines().count(), first, samples, analysis);
+                }
             }
             Ok(())
         })

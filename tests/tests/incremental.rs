@@ -129,6 +129,37 @@ fn bases() -> Vec<String> {
     files
 }
 
+/// Long scripts, where an edit resumes the analysis from the first statement it
+/// changed (`values::resume`): the fixtures that are plain scripts, one after another
+/// (loops, branches, errors, clears and globals among them), a generated script, and,
+/// when Octave is installed, the bodies of its function files as one script.
+fn long_scripts() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/matlab");
+    let scripts: Vec<String> = walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "m"))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .filter(|t| !t.contains("function"))
+        .collect();
+    let mut out = vec![scripts.join("\n"), shapex::samples::scaling_program(300)];
+    out.extend(shapex_tests::corpus::octave_script(400));
+    out
+}
+
+/// Edits that matter inside one script: statements that may change any variable,
+/// clear some, declare a global, or name a new variable.
+const SCRIPT_SNIPPETS: &[&str] = &[
+    "clc\n",
+    "my_setup\n",
+    "clear a\n",
+    "global g\n",
+    "fresh_name = 3;\n",
+    "a = ones(4, 2);\n",
+    "for i = 1:4\n  a(i) = i;\nend\n",
+];
+
 fn json(report: &shapex::Report) -> serde_json::Value {
     serde_json::to_value(report).expect("a Report serialises")
 }
@@ -184,6 +215,60 @@ fn defining_or_removing_a_function_is_seen_by_its_callers() {
             let again = json(&analyzer.analyze_in(&mut session, text, &options));
             let fresh = json(&analyzer.analyze(text, &options));
             assert!(again == fresh, "the incremental report differs on:\n{text}");
+        }
+    }
+}
+
+/// An edit in a long script: statements at random places of it, analysed in one
+/// `Session` and compared with a fresh analysis.
+#[derive(Clone, Debug)]
+enum ScriptEdit {
+    Plain(Edit),
+    Statement { at: f64, snippet: usize },
+}
+
+fn script_edit() -> impl Strategy<Value = ScriptEdit> {
+    prop_oneof![
+        3 => edit().prop_map(ScriptEdit::Plain),
+        2 => (0.0..=1.0f64, 0..SCRIPT_SNIPPETS.len())
+            .prop_map(|(at, snippet)| ScriptEdit::Statement { at, snippet }),
+    ]
+}
+
+fn apply_script(text: &str, e: &ScriptEdit) -> String {
+    match e {
+        ScriptEdit::Plain(e) => apply(text, e),
+        ScriptEdit::Statement { at, snippet } => {
+            let i = boundary(text, *at);
+            let i = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            format!("{}{}{}", &text[..i], SCRIPT_SNIPPETS[*snippet], &text[i..])
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn edits_inside_a_long_script_give_a_full_analysis(
+        base in any::<prop::sample::Index>(),
+        edits in prop::collection::vec(script_edit(), 1..8),
+    ) {
+        let bases = long_scripts();
+        let analyzer = Analyzer::new();
+        let options = shapex::Mode::Modern.options();
+        let mut session = Session::default();
+        let mut text = bases[base.index(bases.len())].clone();
+        analyzer.analyze_in(&mut session, &text, &options);
+        for e in &edits {
+            text = apply_script(&text, e);
+            let again = json(&analyzer.analyze_in(&mut session, &text, &options));
+            let fresh = json(&analyzer.analyze(&text, &options));
+            prop_assert!(again == fresh, "after {e:?} the incremental report differs on:\n{text}");
         }
     }
 }

@@ -271,6 +271,12 @@ impl SymbolTable {
         self.entries.len()
     }
 
+    /// Keeps the first `len` symbols: the table as it was when it held that many (an
+    /// analysis resuming from a saved point mints the rest again, with the same ids).
+    pub fn truncate(&mut self, len: usize) {
+        self.entries.truncate(len);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

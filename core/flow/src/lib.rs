@@ -227,7 +227,19 @@ pub fn analyze<A: Analysis>(
     body: &[Stmt<A>],
     entry: A::Fact,
 ) -> FlowResult<Id<A>, A::Fact> {
-    let entry = State::Reachable(entry);
+    analyze_state(analysis, body, State::Reachable(entry))
+}
+
+/// [`analyze`] from a state that may be nonviable. Running a body's statements one
+/// slice at a time, each from the state the previous one left (`after` of its last
+/// statement), gives the same `before` and `after` of every statement as one run over
+/// the whole body: at the top level no loop frame is open, and `return`s only reach
+/// `exit`. An analysis that saves its state between top-level statements resumes so.
+pub fn analyze_state<A: Analysis>(
+    analysis: &A,
+    body: &[Stmt<A>],
+    entry: State<A::Fact>,
+) -> FlowResult<Id<A>, A::Fact> {
     let mut run = Run {
         a: analysis,
         before: HashMap::new(),

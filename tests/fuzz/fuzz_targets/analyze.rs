@@ -2,7 +2,9 @@
 //! with default options. `analyze` must return for every input without panicking,
 //! hanging or exhausting memory (ARCHITECTURE.md, Invariants). And incremental
 //! re-analysis must give the same report: the text is also analysed in a `Session`
-//! that saw it first without its middle third (an edit that inserts that third).
+//! that saw it first without its middle third (an edit that inserts that third), and
+//! so is a longer script made of the input three times, edited inside its second copy
+//! (where the analysis resumes after the unchanged statements before the edit).
 //! Run with scripts/fuzz.
 
 #![no_main]
@@ -36,4 +38,11 @@ fuzz_target!(|data: &[u8]| {
     let again = analyzer.analyze_in(&mut session, &source, &Options::default());
     // Debug text, so that a NaN compares equal to itself.
     assert_eq!(format!("{again:?}"), format!("{report:?}"), "incremental differs");
+    let long = format!("{source}\n{source}\n{source}");
+    let edited = format!("{source}\n{before}\n{source}");
+    let mut session = Session::default();
+    analyzer.analyze_in(&mut session, &edited, &Options::default());
+    let again = analyzer.analyze_in(&mut session, &long, &Options::default());
+    let fresh = analyzer.analyze(&long, &Options::default());
+    assert_eq!(format!("{again:?}"), format!("{fresh:?}"), "incremental differs in a long script");
 });

@@ -54,5 +54,15 @@ pub fn analyze_function<A: Analysis<Graph = Tame>>(
     shapex_flow::analyze(analysis, &func.body, entry)
 }
 
+/// Runs `analysis` over one top-level statement of a body from `entry`, the state the
+/// statements before it left (see `shapex_flow::analyze_state`).
+pub fn analyze_statement<A: Analysis<Graph = Tame>>(
+    analysis: &A,
+    stmt: &Stmt,
+    entry: State<A::Fact>,
+) -> FlowResult<A::Fact> {
+    shapex_flow::analyze_state(analysis, std::slice::from_ref(stmt), entry)
+}
+
 #[cfg(test)]
 mod tests;

@@ -21,16 +21,22 @@
 //! learns from its callees.
 
 use super::results::{FunctionResult, StmtResult};
+use super::resume::Trace;
 use super::transfer::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
 use shapex_text::Span;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Results of the functions of the last analysed version of a text, by key. Holds only
 /// what the last run used, so its size follows the current text.
 #[derive(Default)]
 pub struct FunctionMemo {
     results: HashMap<String, FunctionResult>,
+    /// The step-by-step analysis of each function last analysed, by the function's
+    /// name: an edit inside it resumes from the first statement it changed
+    /// (`values::resume`).
+    traces: HashMap<String, Rc<Trace>>,
     /// Functions analysed by the last run (misses) and reused (hits): for tests and
     /// benchmarks.
     pub last_run: RunStats,
@@ -40,6 +46,15 @@ pub struct FunctionMemo {
 pub struct RunStats {
     pub analysed: usize,
     pub reused: usize,
+    /// Of the analysed functions' top-level statements, those whose analysis was kept
+    /// from the last run (`values::resume`).
+    pub resumed: usize,
+}
+
+/// Which function a trace is of: an edit keeps the name (two functions of one name in a
+/// file share a slot; a trace of the wrong one resumes nothing, see `Trace::resume`).
+fn trace_key(f: &Function) -> String {
+    format!("{:?}|{}|{:?}", f.kind, f.name, f.parent)
 }
 
 /// Where a function sits: the first byte of its first statement and that statement's
@@ -85,16 +100,18 @@ impl FunctionMemo {
         &mut self,
         a: &ValueAnalysis,
         functions: &[Function],
-        mut analyse: impl FnMut(&Function) -> FunctionResult,
+        mut analyse: impl FnMut(&Function, Option<&Trace>) -> (FunctionResult, Trace),
     ) -> Vec<FunctionResult> {
         let user = UserFunctions::of(a);
         let mut kept = HashMap::with_capacity(functions.len());
+        let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
         let out = functions
             .iter()
             .map(|f| {
                 let place = Place::of(f);
                 let key = key(a, &user, f, place);
+                let old_trace = self.traces.remove(&trace_key(f));
                 let relative = match self
                     .results
                     .remove(&key)
@@ -102,11 +119,19 @@ impl FunctionMemo {
                 {
                     Some(r) => {
                         stats.reused += 1;
+                        // Still a trace of this function's text (its statements may
+                        // have moved since; then it resumes nothing).
+                        if let Some(t) = old_trace {
+                            traces.insert(trace_key(f), t);
+                        }
                         r
                     }
                     None => {
                         stats.analysed += 1;
-                        moved(&analyse(f), place.inverse())
+                        let (result, trace) = analyse(f, old_trace.as_deref());
+                        stats.resumed += trace.resumed;
+                        traces.insert(trace_key(f), Rc::new(trace));
+                        moved(&result, place.inverse())
                     }
                 };
                 let result = moved(&relative, place);
@@ -115,6 +140,7 @@ impl FunctionMemo {
             })
             .collect();
         self.results = kept;
+        self.traces = traces;
         self.last_run = stats;
         out
     }
@@ -260,7 +286,11 @@ mod tests {
     }
 
     fn stats(analysed: usize, reused: usize) -> RunStats {
-        RunStats { analysed, reused }
+        RunStats {
+            analysed,
+            reused,
+            resumed: 0,
+        }
     }
 
     #[test]
@@ -282,6 +312,33 @@ mod tests {
         assert_eq!(run(&mut memo, &first), stats(2, 0));
         let edited = first.replace("r = x;", "r = x';");
         assert_eq!(run(&mut memo, &edited), stats(1, 1));
+    }
+
+    /// Of the IR statements of the last run, those kept from the run before.
+    fn resumed(memo: &Incremental) -> usize {
+        memo.functions.last_run.resumed
+    }
+
+    #[test]
+    fn an_edit_in_a_script_resumes_from_the_statement_it_changed() {
+        let mut memo = Incremental::default();
+        let script = "n = 4;\nfor k = 1:n\n  v(k) = k;\nend\nm = zeros(n, 2);\n\
+                      c = find(v > 2);\nw = m' * ones(n, 1);\nz = c + 1;\n";
+        run(&mut memo, script);
+        assert_eq!(resumed(&memo), 0);
+        // The last statement changed: everything before it is kept, symbols and all.
+        run(&mut memo, &script.replace("z = c + 1;", "z = c + 2;"));
+        let kept = resumed(&memo);
+        assert!(kept >= 5, "{kept}");
+        // An edit at the top keeps nothing.
+        run(&mut memo, &script.replace("n = 4;", "n = 5;"));
+        assert_eq!(resumed(&memo), 0);
+        // A statement that may change any variable reads the script's variable list:
+        // a new name after it changes its result, so it is analysed again.
+        let wild = script.replace("c = find", "my_setup\nc = find");
+        run(&mut memo, &wild);
+        run(&mut memo, &wild.replace("z = c + 1;", "zz = c + 1;"));
+        assert!(resumed(&memo) < kept, "{}", resumed(&memo));
     }
 
     #[test]

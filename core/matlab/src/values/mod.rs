@@ -13,6 +13,7 @@ mod gloss;
 mod loops;
 mod memo;
 mod results;
+mod resume;
 mod summary;
 mod transfer;
 
@@ -307,6 +308,25 @@ pub struct Symbols {
     counts: RefCell<HashMap<String, usize>>,
     /// The simulated iterations being analysed, outermost loop first (see `loops`).
     iterations: RefCell<Vec<u32>>,
+    /// Every symbol minted, in order (the table's order): the symbols as they were at
+    /// any earlier point are a prefix of it (see [`Symbols::restore`]).
+    log: RefCell<Vec<Minted>>,
+}
+
+/// One symbol minted: its key, and the counter its name was numbered by (none for
+/// input extents).
+#[derive(Clone, Debug)]
+pub struct Minted {
+    key: SymbolKey,
+    dim: Dim,
+    counter: Option<String>,
+}
+
+/// What [`Symbols`] minted in one run, to put them back as they were at a point of it.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolHistory {
+    log: Vec<Minted>,
+    table: SymbolTable,
 }
 
 /// Why the product of an open-rank input's trailing extents (stem `~r`) is a symbol;
@@ -400,8 +420,51 @@ impl Symbols {
             .borrow_mut()
             .mint(&format!("{var}_{}", k + 1), provenance);
         let d = Dim::extent_of(&s);
-        self.keys.borrow_mut().insert(key, d.clone());
+        self.remember(key, &d, None);
         d
+    }
+
+    fn remember(&self, key: SymbolKey, dim: &Dim, counter: Option<String>) {
+        self.log.borrow_mut().push(Minted {
+            key: key.clone(),
+            dim: dim.clone(),
+            counter,
+        });
+        self.keys.borrow_mut().insert(key, dim.clone());
+    }
+
+    /// How many symbols have been minted: a point to [`Symbols::restore`] to.
+    pub fn mark(&self) -> usize {
+        self.log.borrow().len()
+    }
+
+    /// Everything minted so far, in order.
+    pub fn history(&self) -> SymbolHistory {
+        SymbolHistory {
+            log: self.log.borrow().clone(),
+            table: self.table.borrow().clone(),
+        }
+    }
+
+    /// The symbols exactly as they were when `history`'s run stood at `mark`: the same
+    /// records (so values saved then still name them), the same table ids and the same
+    /// counters, so what is minted next is numbered as in that run. Outside any
+    /// simulated iteration.
+    pub fn restore(&self, history: &SymbolHistory, mark: usize) {
+        self.clear();
+        let minted = &history.log[..mark.min(history.log.len())];
+        let mut counts = self.counts.borrow_mut();
+        let mut keys = self.keys.borrow_mut();
+        for m in minted {
+            if let Some(c) = &m.counter {
+                *counts.entry(c.clone()).or_insert(0) += 1;
+            }
+            keys.insert(m.key.clone(), m.dim.clone());
+        }
+        let mut table = history.table.clone();
+        table.truncate(minted.len());
+        *self.table.borrow_mut() = table;
+        *self.log.borrow_mut() = minted.to_vec();
     }
 
     /// The symbol displayed as `name` and where it came from (for a reader's hover:
@@ -438,8 +501,9 @@ impl Symbols {
             let path: Vec<String> = key.iterations.iter().map(u32::to_string).collect();
             format!("@{}", path.join("."))
         };
+        let counter = format!("{stem}{at}");
         let mut counts = self.counts.borrow_mut();
-        let n = counts.entry(format!("{stem}{at}")).or_insert(0);
+        let n = counts.entry(counter.clone()).or_insert(0);
         *n += 1;
         let name = if stem.contains('~') {
             format!("{stem}{n}{at}")
@@ -455,7 +519,8 @@ impl Symbols {
         } else {
             Dim::extent_of(&s)
         };
-        self.keys.borrow_mut().insert(key, d.clone());
+        drop(counts);
+        self.remember(key, &d, Some(counter));
         d
     }
 
@@ -466,6 +531,7 @@ impl Symbols {
         *self.table.borrow_mut() = SymbolTable::default();
         self.counts.borrow_mut().clear();
         self.iterations.borrow_mut().clear();
+        self.log.borrow_mut().clear();
     }
 
     /// The simulated iterations being analysed, outermost first.

@@ -5,6 +5,7 @@
 use super::gloss::{self, Gloss};
 use super::loops::{self, LoopStudy};
 use super::memo::FunctionMemo;
+use super::resume::{self, Boundary, Step, Trace};
 use super::transfer::{Effect, ValueAnalysis};
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
@@ -15,6 +16,7 @@ use crate::Mode;
 use shapex_dims::{Constraint, Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
+use std::rc::Rc;
 
 /// The analysis result of one IR statement.
 #[derive(Clone, Debug)]
@@ -94,9 +96,11 @@ pub fn analyze_program_with(
             .collect(),
         globals: Default::default(),
         variables: Default::default(),
+        read_variables: Default::default(),
+        stepped: Default::default(),
     };
-    let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f| {
-        analyze_function(&analysis, program, f)
+    let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
+        analyze_function(&analysis, program, f, old)
     });
     let diagnostics = functions
         .iter()
@@ -122,8 +126,55 @@ fn writes_into_caller(f: &Function) -> bool {
     found
 }
 
-fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> FunctionResult {
+/// Analyses `f`, resuming `old` (the trace of an earlier version of it) from the first
+/// top-level statement that changed (see `resume`); the result is the same either way.
+pub(super) fn analyze_function(
+    a: &ValueAnalysis,
+    program: &Program,
+    f: &Function,
+    old: Option<&Trace>,
+) -> (FunctionResult, Trace) {
     let is_temp = |n: &str| program.is_temp(n);
+    prepare(a, f);
+    let context = resume::context(a, f);
+    let (mut steps, mut state) = match old.and_then(|t| t.resume(a, f, &context)) {
+        Some(resumed) => resumed,
+        None => (Vec::new(), State::Reachable(a.entry(f))),
+    };
+    let resumed = steps.len();
+    for stmt in &f.body[steps.len()..] {
+        let (step, after) = step(a, &is_temp, stmt, state);
+        steps.push(Rc::new(step));
+        state = after;
+    }
+    let trace = Trace::new(a, f, context, steps, state, resumed);
+    let mut statements: Vec<StmtResult> = trace
+        .steps
+        .iter()
+        .flat_map(|s| s.results.iter().cloned())
+        .collect();
+    let diagnostics = trace
+        .steps
+        .iter()
+        .flat_map(|s| s.diagnostics.iter().cloned())
+        .collect();
+    // A reader never saw a temporary, nor the stem a rule falls back on when the target
+    // is one (`t~c`, `ans~`): both are "an intermediate result" to them.
+    let unseen =
+        |n: &str| is_temp(n) || f.variables.binary_search_by(|v| v.as_str().cmp(n)).is_err();
+    gloss::gloss_all(&f.body, &unseen, &mut statements);
+    let result = FunctionResult {
+        name: f.name.clone(),
+        statements,
+        diagnostics,
+    };
+    (result, trace)
+}
+
+/// Puts `a` in the state every function's analysis starts from: its own symbols, the
+/// whole simulation budget, no studies. So a function's result depends on its own text
+/// alone and can be reused while other functions are edited (see `memo`).
+fn prepare(a: &ValueAnalysis, f: &Function) {
     *a.template.borrow_mut() = Some(Function {
         name: f.name.clone(),
         kind: f.kind,
@@ -134,45 +185,92 @@ fn analyze_function(a: &ValueAnalysis, program: &Program, f: &Function) -> Funct
         variables: vec![],
         span: f.span,
     });
-    // Each function starts from the same state (its own symbols, the whole simulation
-    // budget), so its result depends on its own text alone and can be reused while other
-    // functions are edited (see `memo`).
     a.symbols.clear();
     a.simulation_budget.set(loops::SIMULATION_BUDGET);
     a.studies.borrow_mut().clear();
+    a.stepped.borrow_mut().clear();
     *a.globals.borrow_mut() = declared_globals(&f.body);
     *a.variables.borrow_mut() = f.variables.clone();
-    let flow = flow::analyze_function(a, f, a.entry(f));
-    let mut statements = Vec::new();
-    collect(a, &is_temp, &flow, &f.body, &mut statements);
+}
+
+/// Analyses the top-level statement `stmt` from `state`: its step, and the state after
+/// it.
+fn step(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    stmt: &Stmt,
+    state: State<Env>,
+) -> (Step, State<Env>) {
+    let before = Boundary::now(a, state.clone());
+    a.read_variables.set(false);
+    // Nothing the step before left behind (its loops' simulations) is kept: a run
+    // resumed here starts without it too.
+    a.stepped.borrow_mut().clear();
+    let flow = flow::analyze_statement(a, stmt, state);
+    let after = flow
+        .after
+        .get(&stmt.id)
+        .cloned()
+        .unwrap_or(State::Nonviable);
+    let mut results = Vec::new();
+    collect(a, is_temp, &flow, std::slice::from_ref(stmt), &mut results);
+    // What the flow stepped through is needed no longer: its results are collected.
+    a.stepped.borrow_mut().clear();
+    let diagnostics = refine_loops(a, is_temp, stmt, &flow, &mut results);
+    let step = Step {
+        stmt: stmt.clone(),
+        before,
+        read_variables: a.read_variables.get(),
+        results,
+        diagnostics,
+    };
+    (step, after)
+}
+
+/// Refines the results of `stmt`'s loops not nested in another loop with their studies
+/// (in order, as the symbols they mint are numbered): `results` are those of `stmt` and
+/// the statements in it. The loops' notes.
+fn refine_loops(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    stmt: &Stmt,
+    flow: &FlowResult<Env>,
+    results: &mut [StmtResult],
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for stmt in outermost_loops(&f.body) {
-        let Some(entry) = flow.before.get(&stmt.id).and_then(|s| s.fact()) else {
+    for l in outermost_loops(std::slice::from_ref(stmt)) {
+        let Some(entry) = flow.before.get(&l.id).and_then(|s| s.fact()) else {
             continue;
         };
-        if let Some(study) = loops::cached_study(a, stmt, entry) {
-            let fresh =
-                |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, stmt.id, false);
-            apply_study(
-                stmt,
-                &study,
-                &is_temp,
-                &fresh,
-                &mut statements,
-                &mut diagnostics,
-            );
-        }
+        let Some(study) = loops::cached_study(a, l, entry) else {
+            continue;
+        };
+        let fresh = |name: &str, k: usize| a.symbols.mint(&format!("{name}~j"), k, l.id, false);
+        // A loop's results are the loop's and then its body's, in a row: the study
+        // touches nothing else (walking every statement per loop made long scripts
+        // quadratic).
+        let first = results.iter().position(|r| r.id == l.id).unwrap_or(0);
+        let last = (first + subtree_len(l)).min(results.len());
+        apply_study(
+            l,
+            &study,
+            is_temp,
+            &fresh,
+            &mut results[first..last],
+            &mut diagnostics,
+        );
     }
-    // A reader never saw a temporary, nor the stem a rule falls back on when the target
-    // is one (`t~c`, `ans~`): both are "an intermediate result" to them.
-    let unseen =
-        |n: &str| is_temp(n) || f.variables.binary_search_by(|v| v.as_str().cmp(n)).is_err();
-    gloss::gloss_all(&f.body, &unseen, &mut statements);
-    FunctionResult {
-        name: f.name.clone(),
-        statements,
-        diagnostics,
-    }
+    diagnostics
+}
+
+/// How many statements `stmt` is, with every statement nested in it.
+fn subtree_len(stmt: &Stmt) -> usize {
+    1 + stmt
+        .children()
+        .iter()
+        .flat_map(|c| c.iter())
+        .map(subtree_len)
+        .sum::<usize>()
 }
 
 /// Loops not nested in another loop.
@@ -351,7 +449,7 @@ pub(super) fn collect(
             (Some(env), StmtKind::For { var, iter, .. }) => {
                 (a.for_iteration(s, var, iter, env), Effect::default())
             }
-            (Some(env), _) => a.step(s, env),
+            (Some(env), _) => a.step_again(s, env),
             (None, _) => (State::Nonviable, Effect::default()),
         };
         // A `for` whose body runs no iteration binds its variable never: no value to

@@ -67,6 +67,12 @@ pub struct ValueAnalysis<'a> {
     /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
     /// variable of the caller is known.
     pub reaches_caller: Vec<String>,
+    /// Set when a statement reads [`ValueAnalysis::variables`] (a call that may
+    /// change any variable): its result then depends on every variable the function
+    /// has, not only on its own text (see `values::resume`).
+    pub read_variables: std::cell::Cell<bool>,
+    /// The last step the flow took at each statement (see [`ValueAnalysis::step_again`]).
+    pub stepped: std::cell::RefCell<std::collections::HashMap<StmtId, Stepped>>,
     /// The names the function being analysed declares `global`.
     pub globals: std::cell::RefCell<Vec<String>>,
     /// Every variable of the function being analysed (the lowering's kind analysis).
@@ -161,12 +167,81 @@ fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<Works
     }
 }
 
-type StudyCache = std::collections::HashMap<
-    (StmtId, Vec<u32>),
-    (Env, Option<std::rc::Rc<super::loops::LoopStudy>>),
->;
+/// A loop and the simulated iterations around it.
+pub type StudyKey = (StmtId, Vec<u32>);
+/// A loop's study and the entry it started from.
+pub type StudyEntry = (Env, Option<std::rc::Rc<super::loops::LoopStudy>>);
+
+/// Loop studies by loop and iteration context, and the order they were stored in: the
+/// cache as it was at any earlier point is a replay of a prefix of that log (see
+/// `values::resume`).
+#[derive(Default)]
+pub struct StudyCache {
+    map: std::collections::HashMap<StudyKey, StudyEntry>,
+    log: Vec<(StudyKey, StudyEntry)>,
+}
+
+impl StudyCache {
+    pub fn get(&self, key: &StudyKey) -> Option<&StudyEntry> {
+        self.map.get(key)
+    }
+
+    pub fn insert(&mut self, key: StudyKey, entry: StudyEntry) {
+        self.log.push((key.clone(), entry.clone()));
+        self.map.insert(key, entry);
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.log.clear();
+    }
+
+    /// How many studies have been stored: a point to [`StudyCache::restore`] to.
+    pub fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    pub fn history(&self) -> Vec<(StudyKey, StudyEntry)> {
+        self.log.clone()
+    }
+
+    /// The cache as it was when `history`'s run stood at `mark`.
+    pub fn restore(&mut self, history: &[(StudyKey, StudyEntry)], mark: usize) {
+        self.clear();
+        for (key, entry) in &history[..mark.min(history.len())] {
+            self.insert(key.clone(), entry.clone());
+        }
+    }
+}
+
+/// The last step the flow took at a statement: what [`ValueAnalysis::step_again`]
+/// gives back instead of computing it a second time.
+pub struct Stepped {
+    input: Env,
+    path: Vec<u32>,
+    out: State<Env>,
+    effect: Effect,
+}
 
 impl ValueAnalysis<'_> {
+    /// [`ValueAnalysis::step`], for the results of a statement the flow has just
+    /// transferred: when its last transfer was from this very environment (the one the
+    /// flow recorded before it, shared, not merely equal) in the same simulated
+    /// iterations, that step is the answer (a step is a function of those, and what it
+    /// minted is minted). Computing every step twice was a fifth of a long script's
+    /// analysis.
+    pub fn step_again(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
+        if let Some(s) = self.stepped.borrow().get(&stmt.id) {
+            let same = s.input.vars.ptr_eq(&env.vars)
+                && s.input.facts == env.facts
+                && s.path == self.symbols.iteration_path();
+            if same {
+                return (s.out.clone(), s.effect.clone());
+            }
+        }
+        self.step(stmt, env)
+    }
+
     /// Applies `stmt` to `env`, returning the new environment and what happened.
     pub fn step(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
         let input_env = env;
@@ -532,18 +607,53 @@ impl ValueAnalysis<'_> {
     fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
         // Every variable of the function, defined yet or not: a script may create one
         // the function goes on to use (eeglab's globals from `eeg_global;`).
+        self.read_variables.set(true);
         let variables = self.variables.borrow();
+        let unknown = Value::unknown();
         let mut names: Vec<String> = env
             .vars
-            .keys()
-            .chain(variables.iter())
-            .filter(|n| !self.is_temp(n) && which(n))
+            .iter()
+            .filter(|(n, v)| **v != unknown && !self.is_temp(n) && which(n))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.extend(
+            variables
+                .iter()
+                .filter(|n| !env.vars.contains_key(*n) && !self.is_temp(n) && which(n))
+                .cloned(),
+        );
+        self.forget(env, names);
+    }
+
+    /// Makes `names` unknown. One already unknown is left as it is, so the map keeps
+    /// sharing its nodes with the environment before (a second havoc of a long
+    /// script's variables costs lookups, not a copy of the map).
+    fn forget(&self, env: &mut Env, names: Vec<String>) {
+        let unknown = Value::unknown();
+        for n in names {
+            if env.vars.get(&n) != Some(&unknown) {
+                env.vars.insert(n, unknown.clone());
+            }
+        }
+    }
+
+    /// Makes the declared globals unknown (what any call may change). Looks up the
+    /// globals rather than filtering every variable: calls are most statements, and
+    /// walking a long script's variables at each was quadratic.
+    fn havoc_globals(&self, env: &mut Env) {
+        let globals = self.globals.borrow();
+        if globals.is_empty() {
+            return;
+        }
+        self.read_variables.set(true);
+        let variables = self.variables.borrow();
+        let names: Vec<String> = globals
+            .iter()
+            .filter(|g| !self.is_temp(g))
+            .filter(|g| env.vars.contains_key(*g) || variables.binary_search(g).is_ok())
             .cloned()
             .collect();
-        names.dedup();
-        for n in names {
-            env.vars.insert(n, Value::unknown());
-        }
+        self.forget(env, names);
     }
 
     /// Applies a `clear` with known words. A removed variable is undefined afterwards,
@@ -599,8 +709,7 @@ impl ValueAnalysis<'_> {
         if nested_here || maybe_script || mutator {
             self.havoc(env, |_| true);
         } else {
-            let globals = self.globals.borrow();
-            self.havoc(env, |n| globals.iter().any(|g| g == n));
+            self.havoc_globals(env);
         }
     }
 
@@ -1226,7 +1335,15 @@ impl Analysis for ValueAnalysis<'_> {
     }
 
     fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
-        self.step(stmt, input).0
+        let (out, effect) = self.step(stmt, input);
+        let stepped = Stepped {
+            input: input.clone(),
+            path: self.symbols.iteration_path(),
+            out: out.clone(),
+            effect,
+        };
+        self.stepped.borrow_mut().insert(stmt.id, stepped);
+        out
     }
 
     fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {

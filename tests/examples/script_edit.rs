@@ -1,0 +1,54 @@
+//! Times re-analysis after one edit in the middle of a long realistic script, for
+//! profiling (`perf record`): `cargo run --release -p shapex-tests --example
+//! script_edit -- LINES KIND ROUNDS`, KIND `space` (a space at the end of the middle
+//! line, as typing does) or `statement` (a new statement there).
+
+use shapex::{Analyzer, Options, Session};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let lines: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let kind = args.get(2).map_or("space", String::as_str);
+    let rounds: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10);
+    let Some(script) = shapex_tests::corpus::octave_script(lines) else {
+        eprintln!("no Octave m-files");
+        return;
+    };
+    let middle = script.lines().count() / 2;
+    let end_of_line: usize = script
+        .lines()
+        .take(middle + 1)
+        .map(|l| l.len() + 1)
+        .sum::<usize>()
+        - 1;
+    let start_of_line: usize = script.lines().take(middle).map(|l| l.len() + 1).sum();
+    let edited = match kind {
+        "statement" => format!(
+            "{}edit_here = 1;\n{}",
+            &script[..start_of_line],
+            &script[start_of_line..]
+        ),
+        _ => format!("{} {}", &script[..end_of_line], &script[end_of_line..]),
+    };
+    let analyzer = Analyzer::new();
+    let options = Options::default();
+    let t = Instant::now();
+    analyzer.analyze(&script, &options);
+    println!("full: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let texts = [script, edited];
+    let mut session = Session::default();
+    analyzer.analyze_in(&mut session, &texts[0], &options);
+    let mut times = Vec::new();
+    for k in 1..=rounds {
+        let t = Instant::now();
+        analyzer.analyze_in(&mut session, &texts[k % 2], &options);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{kind} edit at line {middle} of {lines}: median {:.1} ms, max {:.1} ms",
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+}
