@@ -120,14 +120,27 @@ pub fn reduce(a: &Shape, dim: Option<usize>, empty: EmptyReduction, facts: &Fact
         Some(0) => return Outcome::illegal(Constraint::False, rule),
         Some(d) => d - 1,
         None => {
-            if dim.is_none() && facts.ask(&is_empty_matrix(&t)).is_proven() {
-                let shape = match empty {
-                    EmptyReduction::ToScalar => Shape::scalar(),
-                    EmptyReduction::ToEmpty => Shape::empty(),
-                };
-                return Outcome::always(shape, rule);
-            }
-            return reduce_first_nonsingleton(&t, 0, empty, facts, rule);
+            let empty00 = is_empty_matrix(&t);
+            let special = match empty {
+                EmptyReduction::ToScalar => Shape::scalar(),
+                EmptyReduction::ToEmpty => Shape::empty(),
+            };
+            return match facts.ask(&empty00) {
+                Truth::Proven => Outcome::always(special, rule),
+                // `max` of a 0×0 is what the general rule gives (0 along the 0); `sum`
+                // of a `<0,n>` is 1×n, or 1×1 when n is 0: both cases stay open.
+                Truth::Unknown if empty == EmptyReduction::ToScalar => {
+                    let general =
+                        reduce_first_nonsingleton(&t, 0, empty, &facts.with(&empty00.not()), rule);
+                    let open = [(empty00.clone(), special), (empty00.not(), general.shape)];
+                    let (shape, assume) = super::rules::open_cases(&open, facts);
+                    Outcome {
+                        assume,
+                        ..Outcome::always(shape, rule)
+                    }
+                }
+                _ => reduce_first_nonsingleton(&t, 0, empty, facts, rule),
+            };
         }
     };
     if d >= t.rank() {
