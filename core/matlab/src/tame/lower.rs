@@ -162,6 +162,9 @@ struct Lowerer {
 
 type Out = Vec<ir::Stmt>;
 
+/// A `switch` of more cases than this is lowered in blocks ([`Lowerer::switch_blocks`]).
+const SWITCH_BLOCK: usize = 32;
+
 impl Lowerer {
     fn temp(&mut self) -> Var {
         let t = format!("{}{}", self.prefix, self.next_temp);
@@ -283,7 +286,7 @@ impl Lowerer {
                 otherwise,
             } => {
                 let t = self.expr(subject, Dest::Any, out);
-                self.switch_chain(&t, cases, otherwise, sp, out);
+                self.switch_blocks(&t, cases, otherwise, sp, out);
             }
             ast::StmtKind::For {
                 var, iter, body, ..
@@ -590,6 +593,72 @@ impl Lowerer {
         );
     }
 
+    /// A long `switch` (a font table of 5,000 cases) as a chain of blocks of about √n
+    /// cases, each guarded by "one of its cases matches", so the if-chain nests about
+    /// 2√n deep instead of n: every stage walks it recursively, and the browser's stack
+    /// holds a few hundred levels. The first case that matches still runs, since the
+    /// blocks are tested in order and then their cases.
+    fn switch_blocks(
+        &mut self,
+        subject: &Var,
+        cases: &[(ast::Expr, Vec<ast::Stmt>)],
+        otherwise: &Option<Vec<ast::Stmt>>,
+        sp: Span,
+        out: &mut Out,
+    ) {
+        if cases.len() <= SWITCH_BLOCK {
+            return self.switch_chain(subject, cases, otherwise, sp, out);
+        }
+        let size = (cases.len() as f64).sqrt().ceil() as usize;
+        let blocks: Vec<_> = cases.chunks(size.max(SWITCH_BLOCK)).collect();
+        self.block_chain(subject, &blocks, otherwise, sp, out);
+    }
+
+    fn block_chain(
+        &mut self,
+        subject: &Var,
+        blocks: &[&[(ast::Expr, Vec<ast::Stmt>)]],
+        otherwise: &Option<Vec<ast::Stmt>>,
+        sp: Span,
+        out: &mut Out,
+    ) {
+        let Some((block, rest)) = blocks.split_first() else {
+            if let Some(b) = otherwise {
+                self.block(b, out);
+            }
+            return;
+        };
+        self.scope.origin = sp;
+        let mut any: Option<Var> = None;
+        for (case, _) in block.iter() {
+            let t = self.case_matches(subject, case, out);
+            any = Some(match any {
+                None => t,
+                Some(prev) => {
+                    let r = self.temp();
+                    self.call(out, case.span, vec![r.clone()], "or", vec![prev, t]);
+                    r
+                }
+            });
+        }
+        let mut then_body = Vec::new();
+        self.switch_chain(subject, block, &None, sp, &mut then_body);
+        let mut else_out = Vec::new();
+        self.block_chain(subject, rest, otherwise, sp, &mut else_out);
+        self.scope.origin = sp;
+        let cond = any.expect("a block has cases");
+        let span = block[0].0.span;
+        self.emit(
+            out,
+            span,
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body: else_out,
+            },
+        );
+    }
+
     fn switch_chain(
         &mut self,
         subject: &Var,
@@ -605,7 +674,26 @@ impl Lowerer {
             return;
         };
         self.scope.origin = sp;
-        let c = match &case.kind {
+        let c = self.case_matches(subject, case, out);
+        let mut then_body = Vec::new();
+        self.block(body, &mut then_body);
+        let mut else_out = Vec::new();
+        self.switch_chain(subject, rest, otherwise, sp, &mut else_out);
+        self.scope.origin = sp;
+        self.emit(
+            out,
+            case.span,
+            StmtKind::If {
+                cond: c,
+                then_body,
+                else_body: else_out,
+            },
+        );
+    }
+
+    /// Whether `subject` matches `case` (any element of a cell case).
+    fn case_matches(&mut self, subject: &Var, case: &ast::Expr, out: &mut Out) -> Var {
+        match &case.kind {
             ExprKind::Cell(rows) => {
                 let mut acc: Option<Var> = None;
                 for e in rows.iter().flatten() {
@@ -629,21 +717,7 @@ impl Lowerer {
                 }
             }
             _ => self.case_test(subject, case, out),
-        };
-        let mut then_body = Vec::new();
-        self.block(body, &mut then_body);
-        let mut else_out = Vec::new();
-        self.switch_chain(subject, rest, otherwise, sp, &mut else_out);
-        self.scope.origin = sp;
-        self.emit(
-            out,
-            case.span,
-            StmtKind::If {
-                cond: c,
-                then_body,
-                else_body: else_out,
-            },
-        );
+        }
     }
 
     fn case_test(&mut self, subject: &Var, e: &ast::Expr, out: &mut Out) -> Var {

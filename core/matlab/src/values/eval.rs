@@ -218,6 +218,12 @@ fn reopen(call: &Call, value: &mut Value) {
     }
 }
 
+/// The classes a creation function can be asked for by name.
+const CLASS_NAMES: &[&str] = &[
+    "double", "single", "logical", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64",
+];
+
 /// Builtins whose scalar result is an integer (or NaN, which no size or count can
 /// be) even when its value is not known.
 const INTEGRAL_RESULTS: &[&str] = &[
@@ -311,6 +317,9 @@ impl Eval<'_> {
     /// The class of the results, by the builtin's rule in the table (`class_of`).
     fn class(&self) -> Class {
         let args = &self.call.args;
+        if let Some(class) = self.class_argument() {
+            return class;
+        }
         match self.table.class_rule(self.call.func)? {
             ClassRule::Fixed(c) => Some(c),
             ClassRule::LogicalOp => {
@@ -333,6 +342,32 @@ impl Eval<'_> {
             },
             ClassRule::NumericCommon if self.numeric_args() => self.common_class(),
             ClassRule::Numeric | ClassRule::NumericCommon => None,
+        }
+    }
+
+    /// The class a creation function's last arguments name (`zeros(2,3,'single')`,
+    /// `ones(n,'like',p)`); `None` when the last one is a size. A last argument of
+    /// unknown class is taken as a size, as it almost always is (`zeros(n, m)` of two
+    /// inputs): were it a class name, only the class would differ, not the shape.
+    fn class_argument(&self) -> Option<Class> {
+        let creates = self.is_in("byShapeAndTypeMatrixCreation")
+            || self.is_in("constant")
+            || matches!(self.call.func, "rand" | "randn");
+        let args = &self.call.args;
+        let last = args.last().filter(|_| creates)?;
+        if let Some(like) = args.len().checked_sub(2).map(|i| &args[i]) {
+            if like
+                .text
+                .as_deref()
+                .is_some_and(|t| t.eq_ignore_ascii_case("like"))
+            {
+                return Some(last.class);
+            }
+        }
+        match (last.class, last.text.as_deref()) {
+            (Some("char"), None) => Some(None),
+            (Some("char"), Some(name)) => Some(CLASS_NAMES.iter().copied().find(|c| *c == name)),
+            _ => None,
         }
     }
 
