@@ -247,7 +247,8 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
         }
         reuse.stats.1 += 1;
         let rest = &source[pos..bound];
-        if let Some((clause, len)) = table_clause(source, pos, bound) {
+        // A clause parsed here is kept for the next parse, with the text it read.
+        let mut keep = |clause: Clause, len: usize, out: &mut Vec<Clause>| {
             reuse.kept.push(Memoised {
                 start: pos,
                 end: pos + len,
@@ -256,6 +257,9 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
                 clause: clause.clone(),
             });
             out.push(clause);
+        };
+        if let Some((clause, len)) = table_clause(source, pos, bound) {
+            keep(clause, len, &mut out);
             pos += len;
             continue;
         }
@@ -273,14 +277,7 @@ fn clauses(source: &str, diagnostics: &mut Vec<Diagnostic>, reuse: &mut Reuse) -
                     depth::discard(clause);
                     out.push(too_deep_clause(source, pos, pos + len, diagnostics));
                 } else {
-                    reuse.kept.push(Memoised {
-                        start: pos,
-                        end: pos + len,
-                        chunk,
-                        bound,
-                        clause: clause.clone(),
-                    });
-                    out.push(clause);
+                    keep(clause, len, &mut out);
                 }
                 pos += len;
             }

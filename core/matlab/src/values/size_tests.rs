@@ -5,21 +5,9 @@
 //! fixed point early while counted loops over known sizes are still simulated exactly.
 //! These assert behaviour only: the times are `scripts/bench scaling`'s.
 
+use super::tests::{errors, run};
 use crate::samples::{font_table, number_table, FOURIER_SUM, SYMBOLIC_LOOP};
-use crate::Matlab as Analyzer;
-use shapex_report::{CheckStatus, Options, Report, Severity, StatementReport};
-
-fn run(src: &str) -> Report {
-    Analyzer::new().analyze(src, &Options::default())
-}
-
-fn errors(r: &Report) -> Vec<String> {
-    r.diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect()
-}
+use shapex_report::{CheckStatus, Report, StatementReport};
 
 /// The last statement that defines `name`.
 fn defining<'a>(r: &'a Report, name: &str) -> &'a StatementReport {

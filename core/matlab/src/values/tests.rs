@@ -13,7 +13,8 @@ pub(super) fn run(src: &str) -> Report {
     Analyzer::new().analyze(src, &Options::default())
 }
 
-fn errors(r: &Report) -> Vec<String> {
+/// The error diagnostics, as `code: message` (shared by the other test modules).
+pub(super) fn errors(r: &Report) -> Vec<String> {
     r.diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
