@@ -424,7 +424,11 @@ async fn modern_by_default(env: &Env) -> Result<()> {
 /// A function whose loop is slow to simulate (arrays of symbolic size combined
 /// element by element; README "Known limits"): its analysis takes seconds, so the
 /// page must show that its results are pending.
-const SLOW: &str = "function c = f(a, b)\n  for k = 1:300\n    c = a .* b;\n  end\nend\n";
+/// A program whose analysis takes a few seconds in the browser: a 2,000-case font table
+/// (since issue #19 the loops that used to be slow finish at once).
+fn slow_program() -> String {
+    shapex::samples::font_table(2_000)
+}
 
 #[test]
 fn e2e_only_fresh_results_are_shown_as_current() {
@@ -469,7 +473,7 @@ async fn fresh_results(env: &Env) -> Result<()> {
 
     // A slow analysis: within a moment of the edit the old results are dimmed, the
     // status no longer claims a verdict and "analysing…" shows, until the result lands.
-    app.session.paste(SLOW).await?;
+    app.session.paste(&slow_program()).await?;
     app.session
         .wait_until(
             "stale results to be dimmed",
