@@ -421,11 +421,9 @@ async fn modern_by_default(env: &Env) -> Result<()> {
     Ok(())
 }
 
-/// A function whose loop is slow to simulate (arrays of symbolic size combined
-/// element by element; README "Known limits"): its analysis takes seconds, so the
-/// page must show that its results are pending.
-/// A program whose analysis takes a few seconds in the browser: a 2,000-case font table
-/// (since issue #19 the loops that used to be slow finish at once).
+/// A program whose analysis takes a few seconds in the browser, so the page must show
+/// that its results are pending: a 2,000-case font table (the loop over arrays of
+/// symbolic size this used to be finishes at once since issue #19's weighed budget).
 fn slow_program() -> String {
     shapex::samples::font_table(2_000)
 }
