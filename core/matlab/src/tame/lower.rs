@@ -632,14 +632,7 @@ impl Lowerer {
         let mut any: Option<Var> = None;
         for (case, _) in block.iter() {
             let t = self.case_matches(subject, case, out);
-            any = Some(match any {
-                None => t,
-                Some(prev) => {
-                    let r = self.temp();
-                    self.call(out, case.span, vec![r.clone()], "or", vec![prev, t]);
-                    r
-                }
-            });
+            any = Some(self.or_with(any, t, case.span, out));
         }
         let mut then_body = Vec::new();
         self.switch_chain(subject, block, &None, sp, &mut then_body);
@@ -691,6 +684,14 @@ impl Lowerer {
         );
     }
 
+    /// `prev | t` as a new temporary, or `t` when there is no `prev` yet.
+    fn or_with(&mut self, prev: Option<Var>, t: Var, span: Span, out: &mut Out) -> Var {
+        let Some(prev) = prev else { return t };
+        let r = self.temp();
+        self.call(out, span, vec![r.clone()], "or", vec![prev, t]);
+        r
+    }
+
     /// Whether `subject` matches `case` (any element of a cell case).
     fn case_matches(&mut self, subject: &Var, case: &ast::Expr, out: &mut Out) -> Var {
         match &case.kind {
@@ -698,14 +699,7 @@ impl Lowerer {
                 let mut acc: Option<Var> = None;
                 for e in rows.iter().flatten() {
                     let t = self.case_test(subject, e, out);
-                    acc = Some(match acc {
-                        None => t,
-                        Some(prev) => {
-                            let r = self.temp();
-                            self.call(out, case.span, vec![r.clone()], "or", vec![prev, t]);
-                            r
-                        }
-                    });
+                    acc = Some(self.or_with(acc, t, case.span, out));
                 }
                 match acc {
                     Some(a) => a,
