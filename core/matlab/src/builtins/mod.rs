@@ -162,6 +162,13 @@ pub enum ShapeExpr {
         then: Box<ShapeExpr>,
         otherwise: Box<ShapeExpr>,
     },
+    /// `checked(s, "what")`: shape `s`, but the call also needs `what` of its
+    /// arguments' values, which no shape rule states (`ind2sub`'s index within the size
+    /// vector): the call is left to a run-time check, never proven.
+    Checked {
+        shape: Box<ShapeExpr>,
+        requirement: String,
+    },
     /// `unknown`: no information (⊤).
     Unknown,
     /// `error`: the call never returns normally (`error(...)`); code after it is

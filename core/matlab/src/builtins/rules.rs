@@ -229,6 +229,7 @@ struct Parts<'a> {
     extents: Vec<Extent>,
     shapes: Vec<P<'a>>,
     pred: Option<P<'a>>,
+    text: Option<String>,
 }
 
 fn parts(p: P) -> Result<Parts, TableError> {
@@ -239,6 +240,7 @@ fn parts(p: P) -> Result<Parts, TableError> {
         extents: vec![],
         shapes: vec![],
         pred: None,
+        text: None,
     };
     for c in p.into_inner() {
         match c.as_rule() {
@@ -260,6 +262,7 @@ fn parts(p: P) -> Result<Parts, TableError> {
             Rule::extent => out.extents.push(build_extent(c)?),
             Rule::shape => out.shapes.push(c),
             Rule::pred => out.pred = Some(c),
+            Rule::text => out.text = Some(c.as_str().trim_matches('"').to_string()),
             _ => {}
         }
     }
@@ -338,6 +341,14 @@ fn build_shape(p: P) -> Result<ShapeExpr, TableError> {
         },
         Rule::unknown => ShapeExpr::Unknown,
         Rule::diverges => ShapeExpr::Diverges,
+        Rule::checked => {
+            let inner = x.shapes.into_iter().next();
+            let inner = inner.ok_or_else(|| err(line, "`checked` needs a shape"))?;
+            ShapeExpr::Checked {
+                shape: Box::new(build_shape(inner)?),
+                requirement: x.text.unwrap_or_default(),
+            }
+        }
         Rule::cond => {
             let pred = x.pred.ok_or_else(|| err(line, "missing predicate"))?;
             let pred = build_pred(pred)?;

@@ -443,6 +443,20 @@ impl Eval<'_> {
                     Outcome::always(joined, ext(Rule::Conditional))
                 }
             },
+            Checked { shape, requirement } => {
+                let outcome = self.shape(shape, k);
+                if outcome.status == Truth::Refuted {
+                    return outcome;
+                }
+                Outcome {
+                    theta: Constraint::and([
+                        outcome.theta.clone(),
+                        Constraint::Opaque(format!("{}: {requirement}", self.call.func)),
+                    ]),
+                    status: Truth::Unknown,
+                    ..outcome
+                }
+            }
             Unknown | Diverges => Outcome::always(Shape::Unknown, ext(Rule::Unknown)),
         }
     }
