@@ -1,5 +1,7 @@
 //! Main-thread cost of the views on a 10,000-line realistic file (Octave's own function
-//! files, `shapex_tests::corpus::octave_program`) in the released app, in headless
+//! files, `shapex_tests::corpus::octave_program`, and the same bodies as one long
+//! script, `octave_script`, whose result is one function of 10,000 lines) in the
+//! released app, in headless
 //! Chromium: switching to each tab, one keystroke's `input` handling, and scrolling far
 //! (the editor and each view). Every time is measured in the page with
 //! `performance.now()` from the action until the main thread is free again after the
@@ -14,10 +16,13 @@ mod browser;
 
 use browser::{Result, Session};
 use serde_json::{json, Value};
-use shapex_tests::corpus::octave_program;
+use shapex_tests::corpus::{octave_program, octave_script};
 use std::time::Duration;
 
 const LINES: usize = 10_000;
+
+/// A realistic program of about so many lines (`shapex_tests::corpus`).
+type Program = fn(usize) -> Option<String>;
 const TAB_ROUNDS: usize = 5;
 const KEYSTROKES: usize = 15;
 const SCROLLS: usize = 12;
@@ -27,11 +32,18 @@ const SCROLLS: usize = 12;
 fn views_on_a_ten_thousand_line_file() {
     browser::bench(|base_url, driver| {
         Box::pin(async move {
-            let program = octave_program(LINES).ok_or("not enough Octave m-files")?;
-            let session = Session::open(driver).await?;
-            let result = measure(&session, base_url, &program).await;
-            session.close().await;
-            result
+            let programs: [(&str, Program); 2] = [
+                ("function files", octave_program),
+                ("one script", octave_script),
+            ];
+            for (kind, make) in programs {
+                let program = make(LINES).ok_or("not enough Octave m-files")?;
+                let session = Session::open(driver).await?;
+                let result = measure(&session, base_url, kind, &program).await;
+                session.close().await;
+                result?;
+            }
+            Ok(())
         })
     });
 }
@@ -110,7 +122,7 @@ fn numbers(v: &Value) -> Vec<f64> {
         .unwrap_or_default()
 }
 
-async fn measure(session: &Session, url: &str, program: &str) -> Result<()> {
+async fn measure(session: &Session, url: &str, kind: &str, program: &str) -> Result<()> {
     session
         .client
         .set_window_size(1280, 900)
@@ -123,7 +135,7 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<()> {
     session.paste(program).await?;
     settled_after(session, before).await?;
     let lines = program.lines().count();
-    println!("views on a {lines}-line file (target {LINES})");
+    println!("views on a {lines}-line file, {kind} (target {LINES})");
 
     // Tab switches: every tab, several rounds, each switch from the previous tab.
     let tabs = session
