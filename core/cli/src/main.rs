@@ -13,7 +13,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use shapex::{format, Analyzer, Mode, Options, Report};
+use shapex::{format, Analyzer, Options, Report};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
@@ -41,15 +41,12 @@ enum Command {
     Check {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// The language (`matlab`, …); by default chosen by each file's extension, and
-        /// MATLAB for stdin.
+        /// The language (`matlab`, …; see `shapex languages`); by default chosen by
+        /// each file's extension. Required for stdin.
         #[arg(long)]
         lang: Option<String>,
-        /// MATLAB shape semantics: modern (implicit expansion) or paper (strict
-        /// MATLAB 5). Short for `--set mode=…`.
-        #[arg(long, value_enum)]
-        mode: Option<ModeArg>,
-        /// A language option, `KEY=VALUE` (repeatable).
+        /// A language option, `KEY=VALUE` (repeatable; `shapex languages` lists each
+        /// language's, e.g. `--set mode=paper` for MATLAB).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
         /// Files analysed at once (default: the number of cores). Output is in the
@@ -73,21 +70,6 @@ enum Format {
     Json,
     /// One JSON object per line, per file.
     Jsonl,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ModeArg {
-    Modern,
-    Paper,
-}
-
-impl ModeArg {
-    fn as_str(self) -> &'static str {
-        match self {
-            ModeArg::Modern => Mode::Modern.as_str(),
-            ModeArg::Paper => Mode::Paper.as_str(),
-        }
-    }
 }
 
 fn explain(code: &str) -> ExitCode {
@@ -136,15 +118,10 @@ fn main() -> ExitCode {
         Command::Check {
             format,
             lang,
-            mode,
             settings,
             jobs,
             paths,
         } => {
-            let mut settings = settings;
-            if let Some(m) = mode {
-                settings.push(format!("mode={}", m.as_str()));
-            }
             let jobs = jobs
                 .or_else(|| std::thread::available_parallelism().ok())
                 .map_or(1, NonZeroUsize::get);
@@ -195,13 +172,13 @@ fn check(
             return ExitCode::from(2);
         }
     }
-    let mut options = Options::new(lang.unwrap_or(shapex::report::DEFAULT_LANG));
+    let mut pairs = Vec::new();
     for kv in settings {
         let Some((k, v)) = kv.split_once('=') else {
             eprintln!("shapex: --set expects KEY=VALUE, got `{kv}`");
             return ExitCode::from(2);
         };
-        options = options.with(k, v);
+        pairs.push((k, v));
     }
     let extensions: Vec<&str> = analyzer
         .languages()
@@ -214,17 +191,29 @@ fn check(
             return ExitCode::from(2);
         }
     };
-    let check_one = |input: &Input| -> Result<Checked, String> {
+    // Every input's language is known before any is analysed: a name no extension
+    // claims is a usage error, never silently some language.
+    let mut langs = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        match lang.or_else(|| analyzer.language_for_path(&input.name).map(|i| i.id)) {
+            Some(id) => langs.push(id),
+            None => {
+                eprintln!("shapex: {}", unknown_language(&analyzer, &input.name));
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let options_for = |id: &str| {
+        pairs
+            .iter()
+            .fold(Options::new(id), |o, (k, v)| o.with(k, v))
+    };
+    let check_one = |(input, id): &(&Input, &str)| -> Result<Checked, String> {
         let text = match &input.source {
             InputSource::Stdin(text) => std::borrow::Cow::Borrowed(text.as_str()),
             InputSource::File(path) => std::borrow::Cow::Owned(read_text(path)?),
         };
-        let mut options = options.clone();
-        if lang.is_none() {
-            if let Some(info) = analyzer.language_for_path(&input.name) {
-                options.lang = info.id.to_string();
-            }
-        }
+        let options = options_for(id);
         let report = analyzer.analyze(&text, &options);
         Ok(Checked {
             errors: report.error_count(),
@@ -232,7 +221,8 @@ fn check(
         })
     };
     let progress = matches!(format, Format::Text) && std::io::stderr().is_terminal();
-    let checked = match run_parallel(&inputs, jobs, progress, check_one) {
+    let jobs_list: Vec<(&Input, &str)> = inputs.iter().zip(langs).collect();
+    let checked = match run_parallel(&jobs_list, jobs, progress, check_one) {
         Ok(c) => c,
         Err(message) => {
             eprintln!("shapex: {message}");
@@ -252,6 +242,26 @@ fn check(
     }
 }
 
+/// Why `name`'s language is unknown, and how to name it.
+fn unknown_language(analyzer: &Analyzer, name: &str) -> String {
+    let known: Vec<String> = analyzer
+        .languages()
+        .map(|l| {
+            let i = l.info();
+            format!("{} (.{})", i.id, i.extensions.join(", ."))
+        })
+        .collect();
+    let what = if name == "<stdin>" {
+        "stdin has no file extension".to_string()
+    } else {
+        format!("no language claims the extension of `{name}`")
+    };
+    format!(
+        "{what}; name its language with --lang (known: {})",
+        known.join(", ")
+    )
+}
+
 fn render(format: Format, name: &str, report: &Report) -> Output {
     match format {
         Format::Text => Output::Text(format::to_text(name, report)),
@@ -269,11 +279,11 @@ fn render(format: Format, name: &str, report: &Report) -> Output {
 /// inputs' order whichever thread finished first. Workers take the next unclaimed input
 /// from a shared counter. The first input (in order) whose job fails is the error: once
 /// one fails no new input is claimed, and every input before it was claimed already.
-fn run_parallel<T: Send + Sync>(
-    inputs: &[Input],
+fn run_parallel<I: Sync, T: Send + Sync>(
+    inputs: &[I],
     jobs: usize,
     progress: bool,
-    job: impl Fn(&Input) -> Result<T, String> + Sync,
+    job: impl Fn(&I) -> Result<T, String> + Sync,
 ) -> Result<Vec<T>, String> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);

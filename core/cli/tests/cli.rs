@@ -35,7 +35,10 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn clean_file_exits_zero_and_reports_json_contract() {
-    let (code, out, _) = shapex(&["check", "--format", "json", "-"], "x = 1;\ny = x + 2;\n");
+    let (code, out, _) = shapex(
+        &["check", "--lang", "matlab", "--format", "json", "-"],
+        "x = 1;\ny = x + 2;\n",
+    );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["file"], "<stdin>");
@@ -49,7 +52,10 @@ fn clean_file_exits_zero_and_reports_json_contract() {
 
 #[test]
 fn syntax_error_exits_one_with_file_line_col_text() {
-    let (code, out, _) = shapex(&["check", "-"], "a = 1;\nb = (a + 2;\nc = 3;\n");
+    let (code, out, _) = shapex(
+        &["check", "--lang", "matlab", "-"],
+        "a = 1;\nb = (a + 2;\nc = 3;\n",
+    );
     assert_eq!(code, 1, "stdout: {out}");
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("<stdin>:2:"), "got {first}");
@@ -93,15 +99,40 @@ fn languages_come_from_the_registry_and_options_are_generic() {
         matlab.contains(".m") && matlab.contains("mode=modern|paper"),
         "{matlab}"
     );
-    // `--set mode=paper` is `--mode paper`: strict MATLAB 5 rejects broadcasting.
+    // `--set mode=paper`: strict MATLAB 5 rejects broadcasting. No option is
+    // MATLAB's alone: `--mode` is not one.
     let src = "a = ones(3,1) + ones(1,3);\n";
-    let (modern, _, _) = shapex(&["check", "-"], src);
-    let (paper, out, _) = shapex(&["check", "--set", "mode=paper", "-"], src);
+    let (modern, _, _) = shapex(&["check", "--lang", "matlab", "-"], src);
+    let (paper, out, _) = shapex(
+        &["check", "--lang", "matlab", "--set", "mode=paper", "-"],
+        src,
+    );
     assert_eq!((modern, paper), (0, 1), "{out}");
-    assert_eq!(shapex(&["check", "--mode", "paper", "-"], src).0, 1);
+    assert_eq!(shapex(&["check", "--mode", "paper", "-"], src).0, 2);
     let (code, _, err) = shapex(&["check", "--lang", "cobol", "-"], src);
     assert_eq!(code, 2);
     assert!(err.contains("unknown language `cobol`"), "{err}");
+}
+
+#[test]
+fn no_input_is_taken_as_some_language_by_default() {
+    // stdin has no extension: its language must be named.
+    let (code, out, err) = shapex(&["check", "-"], "x = 1;\n");
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("--lang") && err.contains("matlab (.m)"),
+        "{err}"
+    );
+    // Nor is a file whose extension no language claims.
+    let dir = temp_dir("unknown-ext");
+    let txt = dir.join("notes.txt");
+    std::fs::write(&txt, "x = 1;\n").unwrap();
+    let (code, _, err) = shapex(&["check", txt.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("notes.txt") && err.contains("--lang"), "{err}");
+    // Named, it is analysed.
+    let (code, out, _) = shapex(&["check", "--lang", "matlab", txt.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]
@@ -187,6 +218,8 @@ fn a_file_given_twice_or_also_inside_a_given_folder_is_reported_once() {
         dir.to_str().unwrap(),
         "-",
         "-",
+        "--lang",
+        "matlab",
     ];
     let (code, out, err) = shapex(&args, "z = 3;\n");
     assert_eq!(code, 0, "{out}{err}");
