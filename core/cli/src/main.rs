@@ -49,6 +49,10 @@ enum Command {
         /// language's, e.g. `--set mode=paper` for MATLAB).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
+        /// Which views JSON and JSONL carry: `all`, `none`, or ids separated by
+        /// commas (`shapex languages` lists each language's).
+        #[arg(long, value_name = "all|none|ID,…", default_value = "all")]
+        views: String,
         /// Files analysed at once (default: the number of cores). Output is in the
         /// same order whatever the number.
         #[arg(long, short = 'j', value_name = "N")]
@@ -119,13 +123,15 @@ fn main() -> ExitCode {
             format,
             lang,
             settings,
+            views,
             jobs,
             paths,
         } => {
             let jobs = jobs
                 .or_else(|| std::thread::available_parallelism().ok())
                 .map_or(1, NonZeroUsize::get);
-            check(format, lang.as_deref(), &settings, jobs, &paths)
+            let views = format::Views::parse(&views);
+            check(format, lang.as_deref(), &settings, &views, jobs, &paths)
         }
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
@@ -162,6 +168,7 @@ fn check(
     format: Format,
     lang: Option<&str>,
     settings: &[String],
+    views: &format::Views,
     jobs: usize,
     paths: &[PathBuf],
 ) -> ExitCode {
@@ -217,7 +224,7 @@ fn check(
         let report = analyzer.analyze(&text, &options);
         Ok(Checked {
             errors: report.error_count(),
-            output: render(format, &input.name, &report),
+            output: render(format, &input.name, &report, views),
         })
     };
     let progress = matches!(format, Format::Text) && std::io::stderr().is_terminal();
@@ -262,12 +269,12 @@ fn unknown_language(analyzer: &Analyzer, name: &str) -> String {
     )
 }
 
-fn render(format: Format, name: &str, report: &Report) -> Output {
+fn render(format: Format, name: &str, report: &Report, views: &format::Views) -> Output {
     match format {
         Format::Text => Output::Text(format::to_text(name, report)),
-        Format::Json => Output::Json(format::to_json_value(name, report)),
+        Format::Json => Output::Json(format::to_json_value(name, report, views)),
         Format::Jsonl => {
-            let mut line = serde_json::to_string(&format::to_json_value(name, report))
+            let mut line = serde_json::to_string(&format::to_json_value(name, report, views))
                 .expect("a JSON value always serializes");
             line.push('\n');
             Output::Text(line)

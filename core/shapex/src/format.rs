@@ -4,7 +4,7 @@
 //! The JSON field names are a contract other tools depend on: add fields freely, never
 //! rename these.
 
-use crate::report::{CheckStatus, Def, Report, Severity, SymbolNote};
+use crate::report::{CheckStatus, Def, Report, Severity, SymbolNote, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -12,12 +12,43 @@ use std::collections::BTreeMap;
 struct FileJson<'a> {
     file: &'a str,
     lang: &'a str,
-    /// The language's settings as top-level fields (MATLAB's `mode`).
-    #[serde(flatten)]
+    /// The language's settings, each with the value the analysis used (MATLAB's
+    /// `mode`); an object of their own, so no setting can collide with a field here.
     settings: &'a BTreeMap<String, String>,
     parse_ok: bool,
     diagnostics: Vec<DiagnosticJson<'a>>,
     statements: Vec<StatementJson<'a>>,
+    /// The language's views that were asked for ([`Views`]), in tab order: what a
+    /// language without statements (a graph, a lattice) has to say.
+    views: Vec<&'a View>,
+}
+
+/// Which of a report's views the JSON carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Views {
+    /// Every view the language filled.
+    #[default]
+    All,
+    /// Only those with these ids (none when empty).
+    Only(Vec<String>),
+}
+
+impl Views {
+    /// `all`, `none`, or view ids separated by commas.
+    pub fn parse(list: &str) -> Views {
+        match list.trim() {
+            "all" => Views::All,
+            "none" | "" => Views::Only(Vec::new()),
+            ids => Views::Only(ids.split(',').map(|id| id.trim().to_string()).collect()),
+        }
+    }
+
+    fn keeps(&self, id: &str) -> bool {
+        match self {
+            Views::All => true,
+            Views::Only(ids) => ids.iter().any(|i| i == id),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -72,9 +103,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
-/// The per-file JSON value of the CLI contract.
-pub fn to_json_value(file: &str, report: &Report) -> serde_json::Value {
+/// The per-file JSON value of the CLI contract, with the views `views` selects.
+pub fn to_json_value(file: &str, report: &Report, views: &Views) -> serde_json::Value {
     let value = FileJson {
+        views: report.views.iter().filter(|v| views.keeps(&v.id)).collect(),
         file,
         lang: &report.lang,
         settings: &report.settings,
@@ -183,7 +215,7 @@ mod tests {
     fn unreachable_statements_say_so_and_show_no_shapes() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelseif n < 6\n  A = ones(3,3);\nelse\n  A = eye(3);\nend\n";
         let report = crate::analyze(src, &crate::Options::default());
-        let json = to_json_value("d.m", &report);
+        let json = to_json_value("d.m", &report, &Views::All);
         let at = |line: u64| {
             json["statements"]
                 .as_array()
@@ -213,7 +245,7 @@ mod tests {
     fn a_definite_error_cites_where_its_operands_came_from() {
         let src = "x = ones(3,2);\n\ny = rand(4);\nz = x * y;\n";
         let report = crate::analyze(src, &crate::Options::default());
-        let json = to_json_value("e.m", &report);
+        let json = to_json_value("e.m", &report, &Views::All);
         let message = json["diagnostics"][0]["message"]
             .as_str()
             .unwrap()
@@ -227,8 +259,16 @@ mod tests {
 
     #[test]
     fn json_has_the_contract_fields() {
-        let v = to_json_value("a.m", &report_with_error());
-        for key in ["file", "lang", "parse_ok", "diagnostics", "statements"] {
+        let v = to_json_value("a.m", &report_with_error(), &Views::All);
+        for key in [
+            "file",
+            "lang",
+            "settings",
+            "parse_ok",
+            "diagnostics",
+            "statements",
+            "views",
+        ] {
             assert!(v.get(key).is_some(), "missing {key}");
         }
         let d = &v["diagnostics"][0];
@@ -243,12 +283,40 @@ mod tests {
     }
 
     #[test]
+    fn views_are_chosen_by_id_and_settings_are_their_own_object() {
+        let src = "a = ones(3,4);\nb = a';\n";
+        let options = crate::Options::new("matlab").with("mode", "paper");
+        let report = crate::analyze(src, &options);
+        let ids = |v: &serde_json::Value| -> Vec<String> {
+            v["views"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["id"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let all = to_json_value("v.m", &report, &Views::All);
+        let filled: Vec<String> = report.views.iter().map(|v| v.id.clone()).collect();
+        assert!(filled.contains(&"shapes".to_string()), "{filled:?}");
+        assert_eq!(ids(&all), filled);
+        assert_eq!(all["settings"]["mode"], "paper");
+        assert!(
+            all.get("mode").is_none(),
+            "settings are not top-level fields"
+        );
+        let some = to_json_value("v.m", &report, &Views::parse("checks, ir"));
+        assert_eq!(ids(&some), ["checks", "ir"]);
+        let none = to_json_value("v.m", &report, &Views::parse("none"));
+        assert!(ids(&none).is_empty());
+    }
+
+    #[test]
     fn a_suggested_fix_is_an_added_field_with_its_position() {
         let src = "a = ones(3,4);
 c = a * a;
 ";
         let report = crate::analyze(src, &crate::Options::default());
-        let json = to_json_value("f.m", &report);
+        let json = to_json_value("f.m", &report, &Views::All);
         let fix = &json["diagnostics"][0]["fix"];
         assert_eq!(fix["title"], "use element-wise .*");
         assert_eq!(fix["replacement"], ".*");

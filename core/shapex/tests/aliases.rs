@@ -70,7 +70,7 @@ fn faces(report: &Report) -> Vec<(String, String)> {
 
 /// The CLI's JSON without its statements' `symbols[]`, and those apart.
 fn json_without_symbols(report: &Report) -> (String, String) {
-    let mut json = format::to_json_value("f.m", report);
+    let mut json = format::to_json_value("f.m", report, &format::Views::Only(vec![]));
     let mut symbols = Vec::new();
     for s in json["statements"].as_array_mut().expect("statements") {
         if let Some(notes) = s.as_object_mut().and_then(|s| s.remove("symbols")) {

@@ -68,7 +68,7 @@ const PROGRAM: &str = "a = ones(3,2);\nb = ones(k,n);\nc = a*b;\nd = ones(3,2) *
 fn json_output_has_every_field_the_readme_documents() {
     let unknowns = "k = numel(input(''));\nn = numel(input(''));\n";
     let report = analyze(&format!("{unknowns}{PROGRAM}"), &Options::default());
-    let real = format::to_json_value("a.m", &report);
+    let real = format::to_json_value("a.m", &report, &format::Views::All);
     // Compare statement `c = a*b` with the README's single statement.
     let mut real_one = real.clone();
     let c = real["statements"]
@@ -88,7 +88,7 @@ fn json_output_has_every_field_the_readme_documents() {
     );
     // And the values mean what the README says.
     assert_eq!(real["lang"], "matlab");
-    assert_eq!(real["mode"], "modern");
+    assert_eq!(real["settings"]["mode"], "modern");
     assert_eq!(c["check"], "runtime");
     assert_eq!(c["defs"][0]["shape"]["dims"][0], 3);
     assert!(
