@@ -894,7 +894,7 @@ pub(crate) mod tests {
     #[test]
     fn a_line_of_many_statements_shows_a_few_notes_and_counts_the_rest() {
         let src = "x=1;".repeat(30);
-        let report = shapex::analyze(&src, &shapex::Options::default());
+        let report = shapex::analyze(&src, &shapex::Options::new("matlab"));
         let lines = all_lines(&src, &report, Notation::Times);
         assert_eq!(lines[0].notes.len(), MAX_NOTES + 1);
         let last = &lines[0].notes[MAX_NOTES];
@@ -904,7 +904,7 @@ pub(crate) mod tests {
     #[test]
     fn a_very_long_line_is_painted_in_few_runs_but_keeps_its_underlines() {
         let src = format!("{}y = ones(2) * ones(3);", "x=1;".repeat(2_000));
-        let report = shapex::analyze(&src, &shapex::Options::default());
+        let report = shapex::analyze(&src, &shapex::Options::new("matlab"));
         let lines = all_lines(&src, &report, Notation::Times);
         let segs = &lines[0].segs;
         assert!(segs.len() <= 3, "{} runs", segs.len());
@@ -932,7 +932,7 @@ pub(crate) mod tests {
     #[test]
     fn unreachable_statements_are_not_reached_never_pi() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelse\n  A = ones(3,3);\nend\n";
-        let report = shapex::analyze(src, &shapex::Options::default());
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
         let lines = all_lines(src, &report, Notation::Paper);
         let notes = |l: usize| {
             lines[l]

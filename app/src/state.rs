@@ -31,7 +31,9 @@ impl Default for ViewState {
     fn default() -> Self {
         ViewState {
             code: String::new(),
-            lang: shapex::report::DEFAULT_LANG.into(),
+            // No language is the default: the start comes from the gallery's first
+            // example, a link or a save, each naming its language.
+            lang: String::new(),
             settings: BTreeMap::new(),
             view: "shapes".into(),
             notation: Notation::default(),
@@ -57,7 +59,8 @@ impl Default for SavedState {
         let d = ViewState::default();
         SavedState {
             code: d.code,
-            lang: d.lang,
+            // Saves from before languages were plug-ins name none: they were MATLAB's.
+            lang: "matlab".into(),
             settings: d.settings,
             mode: None,
             view: d.view,

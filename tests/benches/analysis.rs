@@ -17,7 +17,7 @@ fn analysis(c: &mut Criterion) {
         let program = scale::program(lines);
         group.throughput(Throughput::Elements(program.lines().count() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(lines), &program, |b, p| {
-            b.iter(|| analyzer.analyze(p, &Options::default()))
+            b.iter(|| analyzer.analyze(p, &Options::new("matlab")))
         });
     }
     group.finish();
@@ -42,7 +42,7 @@ fn script_edit(c: &mut Criterion) {
     let mut group = c.benchmark_group("script");
     group.sample_size(10);
     let analyzer = Analyzer::new();
-    let options = Options::default();
+    let options = Options::new("matlab");
     for lines in [1_000, 10_000] {
         let Some(script) = corpus::octave_script(lines) else {
             eprintln!("no Octave m-files: skipping the script benchmarks");

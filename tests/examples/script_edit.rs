@@ -32,7 +32,7 @@ fn main() {
         _ => format!("{} {}", &script[..end_of_line], &script[end_of_line..]),
     };
     let analyzer = Analyzer::new();
-    let options = Options::default();
+    let options = Options::new("matlab");
     let t = Instant::now();
     analyzer.analyze(&script, &options);
     println!("full: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);

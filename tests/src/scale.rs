@@ -10,7 +10,7 @@ mod tests {
         let p = super::program(100);
         let n = p.lines().count();
         assert!((100..113).contains(&n), "{n} lines");
-        let report = shapex::analyze(&p, &shapex::Options::default());
+        let report = shapex::analyze(&p, &shapex::Options::new("matlab"));
         assert!(report.parse_ok);
         assert_eq!(report.error_count(), 0, "{:?}", report.diagnostics);
     }

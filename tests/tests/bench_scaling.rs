@@ -63,7 +63,7 @@ fn exponent(points: &[(f64, f64)]) -> f64 {
 #[ignore = "a benchmark: scripts/bench runs it"]
 fn time_and_memory_against_input_size() {
     let analyzer = shapex::Analyzer::new();
-    let options = shapex::Options::default();
+    let options = shapex::Options::new("matlab");
     let sizes = [1_000, 2_000, 4_000, 8_000, 16_000];
     type Input = (&'static str, fn(usize) -> Option<String>);
     let inputs: [Input; 2] = [
@@ -130,7 +130,7 @@ fn data_files_of_every_size() {
 
 fn data_files() {
     let analyzer = shapex::Analyzer::new();
-    let options = shapex::Options::default();
+    let options = shapex::Options::new("matlab");
     type Input = (&'static str, fn(usize) -> String, [usize; 4]);
     let inputs: [Input; 2] = [
         (

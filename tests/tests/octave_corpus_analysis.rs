@@ -26,7 +26,7 @@ fn analyse_with_limit(source: String) -> Result<Vec<(u32, String)>, String> {
     std::thread::Builder::new()
         .stack_size(8 << 20)
         .spawn(move || {
-            let result = std::panic::catch_unwind(|| analyze(&source, &Options::default()));
+            let result = std::panic::catch_unwind(|| analyze(&source, &Options::new("matlab")));
             let _ = tx.send(result.map(|r| {
                 r.diagnostics
                     .into_iter()

@@ -77,7 +77,7 @@ fn main() {
     let request = Request {
         generation: 1,
         source: "x = 1;".into(),
-        options: shapex::Options::default(),
+        options: shapex::Options::new("matlab"),
     };
     let mut session = shapex::Session::default();
     if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut session, request) {

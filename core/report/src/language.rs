@@ -98,15 +98,6 @@ pub struct Options {
     pub settings: BTreeMap<String, String>,
 }
 
-/// The language analysed when none is named.
-pub const DEFAULT_LANG: &str = "matlab";
-
-impl Default for Options {
-    fn default() -> Options {
-        Options::new(DEFAULT_LANG)
-    }
-}
-
 impl Options {
     pub fn new(lang: &str) -> Options {
         Options {

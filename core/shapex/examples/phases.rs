@@ -26,7 +26,7 @@ fn main() {
     let t_fill = t.elapsed();
     let a = shapex::Analyzer::new();
     let t = Instant::now();
-    let r = a.analyze(&src, &shapex::Options::default());
+    let r = a.analyze(&src, &shapex::Options::new("matlab"));
     let t_all = t.elapsed();
     let t = Instant::now();
     let json = serde_json::to_string(&r).unwrap();
@@ -37,7 +37,7 @@ fn main() {
     println!("parse {t_parse:?} lower {t_lower:?} values {t_values:?} fill(no statements) {t_fill:?} (functions {}) analyze-all {t_all:?} to-json {t_json:?} ({} bytes) from-json {t_back:?}", lowered.program.functions.len(), json.len());
     // Incremental: the same file after one keystroke in its middle.
     let mut session = shapex::Session::default();
-    let options = shapex::Options::default();
+    let options = shapex::Options::new("matlab");
     let _ = a.analyze_in(&mut session, &src, &options);
     let middle = src.len() / 2;
     let at = src[middle..].find('\n').map_or(src.len(), |n| middle + n);

@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn unreachable_statements_say_so_and_show_no_shapes() {
         let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\nelseif n < 6\n  A = ones(3,3);\nelse\n  A = eye(3);\nend\n";
-        let report = crate::analyze(src, &crate::Options::default());
+        let report = crate::analyze(src, &crate::Options::new("matlab"));
         let json = to_json_value("d.m", &report, &Views::All);
         let at = |line: u64| {
             json["statements"]
@@ -244,7 +244,7 @@ mod tests {
     #[test]
     fn a_definite_error_cites_where_its_operands_came_from() {
         let src = "x = ones(3,2);\n\ny = rand(4);\nz = x * y;\n";
-        let report = crate::analyze(src, &crate::Options::default());
+        let report = crate::analyze(src, &crate::Options::new("matlab"));
         let json = to_json_value("e.m", &report, &Views::All);
         let message = json["diagnostics"][0]["message"]
             .as_str()
@@ -315,7 +315,7 @@ mod tests {
         let src = "a = ones(3,4);
 c = a * a;
 ";
-        let report = crate::analyze(src, &crate::Options::default());
+        let report = crate::analyze(src, &crate::Options::new("matlab"));
         let json = to_json_value("f.m", &report, &Views::All);
         let fix = &json["diagnostics"][0]["fix"];
         assert_eq!(fix["title"], "use element-wise .*");

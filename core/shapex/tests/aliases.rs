@@ -96,7 +96,7 @@ fn every_face_shows_aliases_and_the_json_keeps_names() {
     let mut aliased = 0;
     for path in &files {
         let source = std::fs::read_to_string(path).expect("fixture");
-        let report = analyze(&source, &Options::default());
+        let report = analyze(&source, &Options::new("matlab"));
         for (face, text) in faces(&report) {
             let left = minted(&text);
             if !left.is_empty() {
@@ -128,7 +128,7 @@ fn every_face_shows_aliases_and_the_json_keeps_names() {
 #[test]
 fn text_format_shows_aliases_with_their_legend() {
     let source = "function g(a, b, n)\nc = a;\nfor i = 1:n\n    c = a.*b;\n    a = c;\nend\nend\n";
-    let report = analyze(source, &Options::default());
+    let report = analyze(source, &Options::new("matlab"));
     let text = format::to_text("g.m", &report);
     assert!(minted(&text).is_empty(), "{text}");
     assert!(
@@ -153,7 +153,7 @@ fn text_format_shows_aliases_with_their_legend() {
 fn two_functions_names_are_told_apart() {
     let one = "function c = f(a, b)\n  c = a .* b;\n  d = [c; zeros(1, 3)];\nend\n";
     let source = format!("{one}{}", one.replace("function c = f", "function c = g"));
-    let report = analyze(&source, &Options::default());
+    let report = analyze(&source, &Options::new("matlab"));
     let legend = report.legend();
     let named: Vec<_> = legend.iter().filter(|n| n.name == "c~c1").collect();
     assert_eq!(named.len(), 2, "{legend:?}");

@@ -67,7 +67,7 @@ const PROGRAM: &str = "a = ones(3,2);\nb = ones(k,n);\nc = a*b;\nd = ones(3,2) *
 #[test]
 fn json_output_has_every_field_the_readme_documents() {
     let unknowns = "k = numel(input(''));\nn = numel(input(''));\n";
-    let report = analyze(&format!("{unknowns}{PROGRAM}"), &Options::default());
+    let report = analyze(&format!("{unknowns}{PROGRAM}"), &Options::new("matlab"));
     let real = format::to_json_value("a.m", &report, &format::Views::All);
     // Compare statement `c = a*b` with the README's single statement.
     let mut real_one = real.clone();

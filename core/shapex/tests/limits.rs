@@ -5,7 +5,7 @@ use shapex::{analyze, Options};
 
 /// The `<…>` shape the analysis gives variable `name` (its last definition).
 fn analysed_shape(src: &str, name: &str) -> String {
-    let report = analyze(src, &Options::default());
+    let report = analyze(src, &Options::new("matlab"));
     assert!(report.parse_ok, "{:#?}", report.diagnostics);
     report
         .statements
@@ -31,7 +31,7 @@ fn code_after_ten_thousand_nested_block_comments_is_analysed() {
 fn ten_thousand_continued_lines_are_one_error_and_the_rest_is_analysed() {
     let n = 10_000;
     let src = format!("x = 1{};\ny = x + 1;\n", " + ...\n  1".repeat(n));
-    let report = analyze(&src, &Options::default());
+    let report = analyze(&src, &Options::new("matlab"));
     assert!(!report.parse_ok);
     assert_eq!(report.statements.len(), 2);
 }

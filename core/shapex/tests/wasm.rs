@@ -14,7 +14,7 @@ const UNCLOSED_PAREN_ON_LINE_3: &str = "a = [1 2; 3 4];\nb = a';\nc = (a + 1\nd 
 
 #[wasm_bindgen_test]
 fn syntax_error_is_reported_on_its_line() {
-    let report = analyze(UNCLOSED_PAREN_ON_LINE_3, &Options::default());
+    let report = analyze(UNCLOSED_PAREN_ON_LINE_3, &Options::new("matlab"));
     assert!(!report.parse_ok, "an unclosed '(' must fail the parse");
     let errors: Vec<&Diagnostic> = report
         .diagnostics
@@ -28,7 +28,7 @@ fn syntax_error_is_reported_on_its_line() {
 #[wasm_bindgen_test]
 fn fixed_program_has_no_errors() {
     let fixed = UNCLOSED_PAREN_ON_LINE_3.replace("(a + 1\n", "(a + 1)\n");
-    let report = analyze(&fixed, &Options::default());
+    let report = analyze(&fixed, &Options::new("matlab"));
     assert!(report.parse_ok, "diagnostics: {:?}", report.diagnostics);
     assert!(report
         .diagnostics
@@ -67,7 +67,7 @@ fn positions_resolve_to_character_columns() {
 /// The app hands the report to the UI as JSON; it must round-trip in wasm.
 #[wasm_bindgen_test]
 fn report_round_trips_through_json() {
-    let report = analyze(UNCLOSED_PAREN_ON_LINE_3, &Options::default());
+    let report = analyze(UNCLOSED_PAREN_ON_LINE_3, &Options::new("matlab"));
     let json = serde_json::to_string(&report).expect("serialize");
     let back: Report = serde_json::from_str(&json).expect("deserialize");
     assert_eq!(back.diagnostics, report.diagnostics);
@@ -86,6 +86,6 @@ fn hostile_input_does_not_panic() {
         "a(:,:,:,:)=[",
         "%{\n",
     ] {
-        let _ = analyze(src, &Options::default());
+        let _ = analyze(src, &Options::new("matlab"));
     }
 }

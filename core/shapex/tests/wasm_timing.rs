@@ -18,7 +18,7 @@ fn analysis_time_for_100_1000_10000_lines() {
         let analyzer = Analyzer::new();
         let start = js_sys::Date::now();
         for _ in 0..runs {
-            let report = analyzer.analyze(&program, &Options::default());
+            let report = analyzer.analyze(&program, &Options::new("matlab"));
             assert_eq!(report.error_count(), 0);
         }
         let ms = (js_sys::Date::now() - start) / runs as f64;
@@ -37,7 +37,7 @@ fn a_megabyte_of_data_is_analysed() {
     let analyzer = Analyzer::new();
     let table = number_table(140_000);
     let start = js_sys::Date::now();
-    let report = analyzer.analyze(&table, &Options::default());
+    let report = analyzer.analyze(&table, &Options::new("matlab"));
     let ms = js_sys::Date::now() - start;
     assert_eq!(report.error_count(), 0);
     let shape = |name: &str| {
@@ -55,7 +55,7 @@ fn a_megabyte_of_data_is_analysed() {
     );
     let font = font_table(2_500);
     let start = js_sys::Date::now();
-    let report = analyzer.analyze(&font, &Options::default());
+    let report = analyzer.analyze(&font, &Options::new("matlab"));
     let ms = js_sys::Date::now() - start;
     assert_eq!(report.error_count(), 0);
     let glyphs: Vec<&str> = report

@@ -20,7 +20,7 @@ static ANALYZER: OnceLock<Analyzer> = OnceLock::new();
 fuzz_target!(|data: &[u8]| {
     let source = String::from_utf8_lossy(data);
     let analyzer = ANALYZER.get_or_init(Analyzer::new);
-    let report = analyzer.analyze(&source, &Options::default());
+    let report = analyzer.analyze(&source, &Options::new("matlab"));
     // Spans index the text: every diagnostic's must lie within it.
     for d in &report.diagnostics {
         assert!(d.span.start <= d.span.end && d.span.end <= source.len());
@@ -34,15 +34,15 @@ fuzz_target!(|data: &[u8]| {
     let (a, b) = (boundary(source.len() / 3), boundary(2 * source.len() / 3));
     let before = format!("{}{}", &source[..a], &source[b..]);
     let mut session = Session::default();
-    analyzer.analyze_in(&mut session, &before, &Options::default());
-    let again = analyzer.analyze_in(&mut session, &source, &Options::default());
+    analyzer.analyze_in(&mut session, &before, &Options::new("matlab"));
+    let again = analyzer.analyze_in(&mut session, &source, &Options::new("matlab"));
     // Debug text, so that a NaN compares equal to itself.
     assert_eq!(format!("{again:?}"), format!("{report:?}"), "incremental differs");
     let long = format!("{source}\n{source}\n{source}");
     let edited = format!("{source}\n{before}\n{source}");
     let mut session = Session::default();
-    analyzer.analyze_in(&mut session, &edited, &Options::default());
-    let again = analyzer.analyze_in(&mut session, &long, &Options::default());
-    let fresh = analyzer.analyze(&long, &Options::default());
+    analyzer.analyze_in(&mut session, &edited, &Options::new("matlab"));
+    let again = analyzer.analyze_in(&mut session, &long, &Options::new("matlab"));
+    let fresh = analyzer.analyze(&long, &Options::new("matlab"));
     assert_eq!(format!("{again:?}"), format!("{fresh:?}"), "incremental differs in a long script");
 });

@@ -60,7 +60,7 @@ fn a_nested_function_named_like_its_parent_prints_once() {
     assert_eq!(text.matches("z = 2;").count(), 1, "{text}");
     let report = crate::Matlab::new().analyze(
         "function f(x)\n  function f(x)\n    function f(x)\n    end\n  end\nend\n",
-        &shapex_report::Options::default(),
+        &shapex_report::Options::new("matlab"),
     );
     let Some(shapex_report::Payload::Text(ir)) = report.view("ir") else {
         panic!("MATLAB fills the IR view");

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 /// The report of `src` with the default options (shared by the other test modules).
 pub(super) fn run(src: &str) -> Report {
-    Analyzer::new().analyze(src, &Options::default())
+    Analyzer::new().analyze(src, &Options::new("matlab"))
 }
 
 /// The error diagnostics, as `code: message` (shared by the other test modules).
@@ -298,7 +298,7 @@ fn analyse_all(programs: Vec<String>, limit: Duration) {
         let analyzer = Analyzer::new();
         for (i, p) in list.iter().enumerate() {
             let t0 = Instant::now();
-            let r = analyzer.analyze(p, &Options::default());
+            let r = analyzer.analyze(p, &Options::new("matlab"));
             assert!(
                 !r.statements.is_empty() || p.is_empty(),
                 "no statements for {p:?}"
