@@ -10,6 +10,7 @@ pub mod protocol;
 
 use leptos::prelude::{set_timeout_with_handle, TimeoutHandle};
 use protocol::{Reply, Request};
+use shapex::report::view::Drawing;
 use shapex::report::{LanguageInfo, Token};
 use shapex::{Analyzer, Options, Report};
 use std::cell::RefCell;
@@ -73,6 +74,8 @@ pub struct Analysed {
     pub sent_at: f64,
     /// How long the analysis took inside the worker (ms).
     pub analysis_ms: f64,
+    /// The worker's drawings of the graph and lattice views, by view id.
+    pub drawings: Vec<(String, Drawing)>,
 }
 
 /// The page's handle on the analysis worker. Cheap to clone.
@@ -242,6 +245,7 @@ impl Engine {
                 generation,
                 report,
                 analysis_ms,
+                drawings,
             } => {
                 let Some(done) = s.running.take() else {
                     return;
@@ -257,6 +261,7 @@ impl Engine {
                         report: *report,
                         sent_at: done.sent_at,
                         analysis_ms,
+                        drawings,
                     });
                 }
                 return self.pump();

@@ -8,6 +8,7 @@ use crate::views::Views;
 use crate::{analysis, browser, model, share};
 use leptos::html;
 use leptos::prelude::*;
+use shapex::report::view::Drawing;
 use shapex::report::LanguageInfo;
 use shapex::Report;
 use std::collections::BTreeMap;
@@ -24,6 +25,8 @@ pub struct Ctx {
     pub view: RwSignal<String>,
     pub notation: RwSignal<Notation>,
     pub report: RwSignal<Report>,
+    /// Where the vertices of `report`'s graph and lattice views go (from the worker).
+    pub drawings: RwSignal<Vec<(String, Drawing)>>,
     /// The report's diagnostics as shown (aliases and their legend), once per report.
     pub messages: Memo<Vec<model::ShownMessage>>,
     /// The text `report` is about (the editor may be a keystroke ahead).
@@ -225,6 +228,7 @@ pub fn App() -> impl IntoView {
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
         report,
+        drawings: RwSignal::new(Vec::new()),
         messages: Memo::new(move |_| report.with(model::shown_messages)),
         analysed,
         fresh: Memo::new(move |_| code.with(|c| analysed.with(|a| a == c))),
@@ -301,6 +305,7 @@ fn analyse_on_change(ctx: Ctx) {
                 ctx.overdue.set(false);
             }
             ctx.analysed.set(analysed.source);
+            ctx.drawings.set(analysed.drawings);
             ctx.report.set(analysed.report);
             // Once the views have updated (the next frame), record how long the result
             // took since it was requested: the benchmark reads it (`data-result-ms`).
@@ -322,6 +327,7 @@ fn analyse_on_change(ctx: Ctx) {
         failure: Box::new(move |message| {
             // Never leave the notes of an older program beside this one.
             let source = ctx.code.get_untracked();
+            ctx.drawings.set(Vec::new());
             ctx.report.set(failed_report(&source, &message));
             ctx.analysed.set(source);
             ctx.overdue.set(false);

@@ -5,7 +5,6 @@
 use crate::analysis;
 use crate::state::Notation;
 use crate::text::visual_width;
-use shapex::report::view;
 use shapex::report::{Report, Severity, TokenKind};
 
 /// Tab width of the editor (CSS `tab-size` must match).
@@ -542,124 +541,6 @@ pub fn status(report: &Report) -> (String, &'static str) {
     }
 }
 
-/// Where a graph's vertices go: layers by longest path from a source (so edges point
-/// down), vertices spread evenly within a layer. Small graphs only (call graphs, extent
-/// graphs, lattices of a few hundred nodes); cycles are broken by visiting order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Layout {
-    positions: Vec<(String, (f64, f64))>,
-    pub size: (f64, f64),
-}
-
-const LAYER_GAP: f64 = 70.0;
-const VERTEX_GAP: f64 = 140.0;
-
-impl Layout {
-    pub fn position(&self, id: &str) -> Option<(f64, f64)> {
-        self.positions
-            .iter()
-            .find(|(v, _)| v == id)
-            .map(|(_, p)| *p)
-    }
-
-    /// Upside down: for lattices, whose covers point upwards.
-    pub fn flipped(mut self) -> Layout {
-        let h = self.size.1;
-        for (_, (_, y)) in &mut self.positions {
-            *y = h - *y;
-        }
-        self
-    }
-}
-
-pub fn layered_layout(vertices: &[view::Vertex], edges: &[view::Edge]) -> Layout {
-    let index = |id: &str| vertices.iter().position(|v| v.id == id);
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); vertices.len()];
-    for e in edges {
-        if let (Some(a), Some(b)) = (index(&e.from), index(&e.to)) {
-            succ[a].push(b);
-        }
-    }
-    let forward = forward_edges(&succ);
-    // Longest path from a source over the forward (acyclic) edges, in DFS finish order.
-    let mut layer = vec![0usize; vertices.len()];
-    for &a in forward.order.iter().rev() {
-        for &b in &forward.succ[a] {
-            layer[b] = layer[b].max(layer[a] + 1);
-        }
-    }
-    let layers = layer.iter().max().map_or(0, |m| m + 1);
-    let widest = (0..layers)
-        .map(|l| layer.iter().filter(|&&x| x == l).count())
-        .max()
-        .unwrap_or(0);
-    let width = VERTEX_GAP * widest.max(1) as f64;
-    let mut seen = vec![0usize; layers];
-    let positions = vertices
-        .iter()
-        .zip(&layer)
-        .map(|(v, &l)| {
-            let count = layer.iter().filter(|&&x| x == l).count() as f64;
-            let k = seen[l] as f64;
-            seen[l] += 1;
-            let x = width * (k + 0.5) / count;
-            let y = LAYER_GAP * (l as f64 + 0.5);
-            (v.id.clone(), (x, y))
-        })
-        .collect();
-    Layout {
-        positions,
-        size: (width, LAYER_GAP * layers.max(1) as f64),
-    }
-}
-
-/// The edges that remain when every back edge of a depth-first search (in vertex
-/// order) is dropped, and the DFS finish order: reversed, a topological order.
-struct Forward {
-    succ: Vec<Vec<usize>>,
-    order: Vec<usize>,
-}
-
-fn forward_edges(succ: &[Vec<usize>]) -> Forward {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
-    let n = succ.len();
-    let mut mark = vec![Mark::New; n];
-    let mut kept = vec![Vec::new(); n];
-    let mut order = Vec::with_capacity(n);
-    for root in 0..n {
-        if mark[root] != Mark::New {
-            continue;
-        }
-        // Iterative DFS: (vertex, next successor index).
-        let mut stack = vec![(root, 0usize)];
-        mark[root] = Mark::Open;
-        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            if let Some(&w) = succ[v].get(*i) {
-                *i += 1;
-                match mark[w] {
-                    Mark::Open => {} // a back edge: dropped
-                    Mark::Done => kept[v].push(w),
-                    Mark::New => {
-                        kept[v].push(w);
-                        mark[w] = Mark::Open;
-                        stack.push((w, 0));
-                    }
-                }
-            } else {
-                mark[v] = Mark::Done;
-                order.push(v);
-                stack.pop();
-            }
-        }
-    }
-    Forward { succ: kept, order }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -943,7 +824,7 @@ pub(crate) mod tests {
         };
         assert_eq!(notes(2), ["not reached"]);
         assert_eq!(notes(4), ["A <3,3>"]);
-        let Some(view::Payload::Table(table)) = report.view("shapes") else {
+        let Some(shapex::report::view::Payload::Table(table)) = report.view("shapes") else {
             panic!("MATLAB fills the Shapes table");
         };
         let dead = table
@@ -953,36 +834,7 @@ pub(crate) mod tests {
             .expect("a row for line 3");
         assert!(dead.label.ends_with("not reached"), "{}", dead.label);
         assert!(table.rows.iter().flat_map(|r| r.cells.iter()).all(
-            |c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))
+            |c| !matches!(&c.value, shapex::report::view::CellValue::Shape { display, .. } if display.contains('π'))
         ));
-    }
-
-    #[test]
-    fn layers_follow_edges_and_lattices_flip() {
-        let v = |id: &str| view::Vertex {
-            id: id.into(),
-            label: id.into(),
-            class: String::new(),
-            line: None,
-        };
-        let e = |a: &str, b: &str| view::Edge {
-            from: a.into(),
-            to: b.into(),
-            label: String::new(),
-        };
-        let vs = [v("main"), v("f"), v("g"), v("h")];
-        let es = [
-            e("main", "f"),
-            e("main", "g"),
-            e("f", "h"),
-            e("g", "h"),
-            e("h", "main"),
-        ];
-        let l = layered_layout(&vs, &es);
-        let y = |id| l.position(id).unwrap().1;
-        assert!(y("main") < y("f") && y("f") == y("g") && y("g") < y("h"));
-        assert_ne!(l.position("f"), l.position("g"));
-        let up = l.clone().flipped();
-        assert!(up.position("main").unwrap().1 > up.position("h").unwrap().1);
     }
 }

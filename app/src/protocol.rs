@@ -2,6 +2,7 @@
 //! is plain serde data). Shared by both binaries (`#[path]`-included by the worker).
 
 use serde::{Deserialize, Serialize};
+use shapex::report::view::Drawing;
 use shapex::{Options, Report};
 
 /// Page → worker: analyse `source`. `generation` numbers requests so the page can drop
@@ -26,6 +27,10 @@ pub enum Reply {
         /// breakdown of keystroke-to-result.
         #[serde(default)]
         analysis_ms: f64,
+        /// Where the vertices of each graph or lattice view go, by view id, laid out
+        /// here so that a large graph never costs the page's main thread.
+        #[serde(default)]
+        drawings: Vec<(String, Drawing)>,
     },
     /// The analysis panicked (sent from the panic hook, just before the worker aborts).
     Panic { message: String },

@@ -173,11 +173,11 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
                 view! { <Listing lines=lines empty=empty /> }.into_any()
             }
             Some(Payload::Graph(g)) => view! {
-                <GraphView vertices=g.vertices.clone() edges=g.edges.clone() empty=empty />
+                <GraphView id=id vertices=g.vertices.clone() edges=g.edges.clone() empty=empty />
             }
             .into_any(),
             Some(Payload::Lattice(l)) => view! {
-                <GraphView vertices=l.nodes.clone() edges=l.covers.clone() upwards=true empty=empty />
+                <GraphView id=id vertices=l.nodes.clone() edges=l.covers.clone() lattice=true empty=empty />
             }
             .into_any(),
         })
@@ -338,31 +338,37 @@ fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
     view! { <pre class="listing" node_ref=list style=style>{body}</pre> }.into_any()
 }
 
-/// A graph or a lattice as SVG, vertices in layers by longest path from a source (see
-/// `model::layered_layout`); a lattice is drawn as a Hasse diagram, covers pointing
-/// upwards. Clicking a vertex with a source line jumps there.
+/// A graph or a lattice as SVG, drawn where the worker's layered layout
+/// (`shapex-layout`: Sugiyama's method, crossings minimised) put each vertex; a lattice
+/// is a Hasse diagram, covers pointing upwards. Clicking a vertex with a source line
+/// jumps there.
 #[component]
 fn GraphView(
+    id: &'static str,
     vertices: Vec<view::Vertex>,
     edges: Vec<view::Edge>,
-    #[prop(optional)] upwards: bool,
+    #[prop(optional)] lattice: bool,
     empty: &'static str,
 ) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     if vertices.is_empty() {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
-    let mut layout = model::layered_layout(&vertices, &edges);
-    if upwards {
-        layout = layout.flipped();
-    }
-    let svg = svg_of(ctx, &layout, &vertices, &edges);
-    view! { <div class="graph" class:lattice=upwards>{svg}</div> }.into_any()
+    let drawing = ctx.drawings.with_untracked(|d| {
+        d.iter()
+            .find(|(view, _)| view == id)
+            .map(|(_, drawing)| drawing.clone())
+    });
+    let Some(drawing) = drawing else {
+        return view! { <p class="empty">"Laying out the graph…"</p> }.into_any();
+    };
+    let svg = svg_of(ctx, &drawing, &vertices, &edges);
+    view! { <div class="graph" class:lattice=lattice>{svg}</div> }.into_any()
 }
 
 fn svg_of(
     ctx: Ctx,
-    layout: &model::Layout,
+    layout: &view::Drawing,
     vertices: &[view::Vertex],
     edges: &[view::Edge],
 ) -> impl IntoView {
@@ -379,13 +385,15 @@ fn svg_of(
         .collect::<Vec<_>>();
     let nodes = vertices
         .iter()
-        .filter_map(|v| {
+        .enumerate()
+        .filter_map(|(i, v)| {
             let (x, y) = layout.position(&v.id)?;
+            let w = layout.widths.get(i).copied().unwrap_or(120.0);
             let line = v.line;
             Some(view! {
                 <g class=format!("vertex {}", v.class) transform=format!("translate({x},{y})")
                     on:click=move |_| if let Some(l) = line { jump_to(ctx, l, 1) }>
-                    <rect x=-60 y=-14 width=120 height=28 rx=6 />
+                    <rect x=-w / 2.0 y=-14 width=w height=28 rx=6 />
                     <text text-anchor="middle" dy="0.35em">{v.label.clone()}</text>
                 </g>
             })

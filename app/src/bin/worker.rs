@@ -64,10 +64,16 @@ fn analyse(analyzer: &shapex::Analyzer, session: &mut shapex::Session, request: 
         panic!("deliberate failure (test hook)");
     }
     let report = analyzer.analyze_in(session, &request.source, &request.options);
+    let drawings = report
+        .views
+        .iter()
+        .filter_map(|v| Some((v.id.clone(), shapex_layout::draw(&v.payload)?)))
+        .collect();
     Reply::Report {
         generation: request.generation,
         report: Box::new(report),
         analysis_ms: 0.0,
+        drawings,
     }
 }
 

@@ -179,6 +179,35 @@ pub struct Edge {
     pub label: String,
 }
 
+/// Where a graph's or lattice's vertices go (`shapex-layout` computes it): each
+/// vertex's centre, in the vertices' order, its box's width, and the drawing's size.
+/// Display data beside a payload, never part of a [`crate::Report`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Drawing {
+    pub positions: Vec<(String, (f64, f64))>,
+    pub widths: Vec<f64>,
+    pub size: (f64, f64),
+}
+
+impl Drawing {
+    /// The centre of vertex `id`.
+    pub fn position(&self, id: &str) -> Option<(f64, f64)> {
+        self.positions
+            .iter()
+            .find(|(v, _)| v == id)
+            .map(|(_, p)| *p)
+    }
+
+    /// Upside down: for lattices, whose covers point upwards.
+    pub fn flipped(mut self) -> Drawing {
+        let h = self.size.1;
+        for (_, (_, y)) in &mut self.positions {
+            *y = h - *y;
+        }
+        self
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub title: String,

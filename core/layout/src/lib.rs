@@ -1,0 +1,151 @@
+//! Layered drawings of the graphs and lattices a [`Report`](shapex_report::Report)
+//! carries: where each vertex goes, so that the app only draws. Sugiyama's method, as
+//! the maintained `rust-sugiyama` crate implements it (cycles broken, layers by network
+//! simplex, crossings reduced by barycenters and transposition, coordinates by
+//! Brandes–Köpf), with each vertex as wide as its label. Weakly connected components are
+//! laid side by side.
+//!
+//! Pure and deterministic: the same graph always gives the same drawing (a test runs
+//! each layout twice). The worker calls it beside the analysis, so that a large graph
+//! never costs the page's main thread; the CLI's `shapex graph --format svg` will too.
+
+use rust_sugiyama::configure::Config;
+use shapex_report::view::{Drawing, Edge, Graph, Lattice, Payload, Vertex};
+use std::collections::{BTreeSet, HashMap};
+
+/// Height of a vertex's box, and the width of one character of its label.
+pub const VERTEX_HEIGHT: f64 = 28.0;
+pub const CHAR_WIDTH: f64 = 7.5;
+/// Horizontal room beside a label inside its box.
+const PADDING: f64 = 20.0;
+/// Space between two vertices of a layer, between layers, and between components.
+const GAP: f64 = 24.0;
+/// Margin around the whole drawing.
+const MARGIN: f64 = 16.0;
+
+/// The drawing of a view's payload, if it is a graph or a lattice (a lattice is drawn
+/// as a Hasse diagram, its covers pointing upwards).
+pub fn draw(payload: &Payload) -> Option<Drawing> {
+    match payload {
+        Payload::Graph(Graph {
+            vertices, edges, ..
+        }) => Some(layered(vertices, edges)),
+        Payload::Lattice(Lattice { nodes, covers, .. }) => Some(layered(nodes, covers).flipped()),
+        _ => None,
+    }
+}
+
+/// The width of a vertex's box: its label's, plus padding.
+pub fn vertex_width(label: &str) -> f64 {
+    label.chars().count().max(3) as f64 * CHAR_WIDTH + PADDING
+}
+
+/// A layered drawing of `vertices` and `edges` (edges from or to an unknown vertex,
+/// self-loops and repeats are left out of the layout; they are still drawn).
+pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
+    let index: HashMap<&str, u32> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.id.as_str(), i as u32))
+        .collect();
+    let pairs: BTreeSet<(u32, u32)> = edges
+        .iter()
+        .filter_map(|e| Some((*index.get(e.from.as_str())?, *index.get(e.to.as_str())?)))
+        .filter(|(a, b)| a != b)
+        .collect();
+    let sizes: Vec<(u32, (f64, f64))> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as u32, (vertex_width(&v.label), VERTEX_HEIGHT)))
+        .collect();
+    let pairs: Vec<(u32, u32)> = pairs.into_iter().collect();
+    let config = Config {
+        vertex_spacing: GAP * 2.0,
+        ..Config::default()
+    };
+    let components = rust_sugiyama::from_vertices_and_edges(&sizes, &pairs, &config);
+    let mut centres: Vec<Option<(f64, f64)>> = vec![None; vertices.len()];
+    let (mut x0, mut height) = (MARGIN, 0.0f64);
+    for (points, _, _) in components {
+        let real: Vec<(usize, (f64, f64))> = points
+            .into_iter()
+            .filter(|(id, _)| *id < vertices.len())
+            .collect();
+        let half = |id: usize| sizes[id].1 .0 / 2.0;
+        let left = real
+            .iter()
+            .map(|(id, (x, _))| x - half(*id))
+            .fold(f64::INFINITY, f64::min);
+        let right = real
+            .iter()
+            .map(|(id, (x, _))| x + half(*id))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let top = real
+            .iter()
+            .map(|(_, (_, y))| *y)
+            .fold(f64::INFINITY, f64::min);
+        if real.is_empty() {
+            continue;
+        }
+        for (id, (x, y)) in &real {
+            let y = MARGIN + VERTEX_HEIGHT / 2.0 + (y - top);
+            centres[*id] = Some((x0 + (x - left), y));
+            height = height.max(y + VERTEX_HEIGHT / 2.0 + MARGIN);
+        }
+        x0 += (right - left) + GAP * 2.0;
+    }
+    // A vertex the layout did not place (none should be) goes on a row of its own.
+    let unplaced = centres.iter().filter(|c| c.is_none()).count();
+    if unplaced > 0 {
+        let y = height.max(MARGIN) + VERTEX_HEIGHT / 2.0;
+        let mut x = MARGIN;
+        for (i, c) in centres.iter_mut().enumerate() {
+            if c.is_none() {
+                let w = sizes[i].1 .0;
+                *c = Some((x + w / 2.0, y));
+                x += w + GAP;
+            }
+        }
+        x0 = x0.max(x + GAP);
+        height = y + VERTEX_HEIGHT / 2.0 + MARGIN;
+    }
+    Drawing {
+        positions: vertices
+            .iter()
+            .zip(centres)
+            .map(|(v, c)| (v.id.clone(), c.unwrap_or((0.0, 0.0))))
+            .collect(),
+        widths: sizes.iter().map(|(_, (w, _))| *w).collect(),
+        size: (
+            (x0 - GAP * 2.0 + MARGIN).max(2.0 * MARGIN),
+            height.max(2.0 * MARGIN),
+        ),
+    }
+}
+
+/// Edge crossings between consecutive layers of `drawing` (for tests and benchmarks:
+/// what the crossing minimisation is for). Two edges cross when their ends are in the
+/// same pair of layers and in opposite orders.
+pub fn crossings(drawing: &Drawing, edges: &[Edge]) -> usize {
+    let at = |id: &str| drawing.position(id);
+    let segs: Vec<((f64, f64), (f64, f64))> = edges
+        .iter()
+        .filter_map(|e| {
+            let (a, b) = (at(&e.from)?, at(&e.to)?);
+            Some(if a.1 <= b.1 { (a, b) } else { (b, a) })
+        })
+        .collect();
+    let mut n = 0;
+    for (i, (a, b)) in segs.iter().enumerate() {
+        for (c, d) in &segs[i + 1..] {
+            let same_layers = a.1 == c.1 && b.1 == d.1 && a.1 != b.1;
+            if same_layers && (a.0 - c.0) * (b.0 - d.0) < 0.0 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;

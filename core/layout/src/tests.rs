@@ -1,0 +1,142 @@
+use super::*;
+use proptest::prelude::*;
+
+fn v(id: &str) -> Vertex {
+    Vertex {
+        id: id.into(),
+        label: id.into(),
+        class: String::new(),
+        line: None,
+    }
+}
+
+fn e(a: &str, b: &str) -> Edge {
+    Edge {
+        from: a.into(),
+        to: b.into(),
+        label: String::new(),
+    }
+}
+
+#[test]
+fn callers_sit_above_callees_and_a_layer_spreads_out() {
+    let vs = vec![v("main"), v("f"), v("g"), v("h")];
+    let es = vec![e("main", "f"), e("main", "g"), e("f", "h"), e("g", "h")];
+    let d = layered(&vs, &es);
+    let y = |id| d.position(id).unwrap().1;
+    let x = |id| d.position(id).unwrap().0;
+    assert!(
+        y("main") < y("f") && y("f") == y("g") && y("g") < y("h"),
+        "{d:?}"
+    );
+    assert!((x("f") - x("g")).abs() >= vertex_width("f"), "{d:?}");
+    let up = d.clone().flipped();
+    assert!(up.position("main").unwrap().1 > up.position("h").unwrap().1);
+}
+
+#[test]
+fn crossings_are_minimised() {
+    // Listed so that a drawing in input order crosses: a→y, b→x.
+    let vs = vec![v("a"), v("b"), v("x"), v("y")];
+    let es = vec![e("a", "y"), e("b", "x")];
+    let d = layered(&vs, &es);
+    assert_eq!(crossings(&d, &es), 0, "{d:?}");
+    // K(2,2) plus a chain below: one crossing is unavoidable in K(2,2)… none here.
+    let vs: Vec<Vertex> = ["r", "a", "b", "c", "d", "e"].into_iter().map(v).collect();
+    let es = vec![
+        e("r", "a"),
+        e("r", "b"),
+        e("a", "d"),
+        e("b", "c"),
+        e("c", "e"),
+        e("d", "e"),
+    ];
+    assert_eq!(crossings(&layered(&vs, &es), &es), 0);
+}
+
+#[test]
+fn components_cycles_and_stray_edges_are_drawn() {
+    let vs = vec![v("a"), v("b"), v("c"), v("lonely"), v("x")];
+    let es = vec![
+        e("a", "b"),
+        e("b", "a"),
+        e("b", "b"),
+        e("a", "b"),
+        e("c", "nowhere"),
+        e("x", "c"),
+    ];
+    let d = layered(&vs, &es);
+    assert_eq!(d.positions.len(), vs.len());
+    let mut seen: Vec<(i64, i64)> = d
+        .positions
+        .iter()
+        .map(|(_, (x, y))| (*x as i64, *y as i64))
+        .collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), vs.len(), "no two vertices share a place: {d:?}");
+}
+
+#[test]
+fn an_empty_graph_is_a_small_empty_drawing() {
+    let d = layered(&[], &[]);
+    assert!(d.positions.is_empty() && d.size.0 > 0.0 && d.size.1 > 0.0);
+}
+
+fn graph(n: usize, pairs: &[(usize, usize)]) -> (Vec<Vertex>, Vec<Edge>) {
+    let vs: Vec<Vertex> = (0..n).map(|i| v(&format!("v{i}"))).collect();
+    let es = pairs
+        .iter()
+        .map(|(a, b)| e(&format!("v{}", a % n), &format!("v{}", b % n)))
+        .collect();
+    (vs, es)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Any graph (cycles, self-loops, repeated edges) is laid out without a panic,
+    /// deterministically, every vertex inside the drawing and boxes apart.
+    #[test]
+    fn any_graph_gets_a_deterministic_drawing(
+        n in 1usize..30,
+        pairs in proptest::collection::vec((0usize..30, 0usize..30), 0..60),
+    ) {
+        let (vs, es) = graph(n, &pairs);
+        let d = layered(&vs, &es);
+        prop_assert_eq!(&d, &layered(&vs, &es));
+        prop_assert_eq!(d.positions.len(), n);
+        for (i, (_, (x, y))) in d.positions.iter().enumerate() {
+            let w = d.widths[i] / 2.0;
+            prop_assert!(*x - w >= 0.0 && *x + w <= d.size.0 + 0.01, "{:?}", d);
+            prop_assert!(*y - VERTEX_HEIGHT / 2.0 >= 0.0 && *y + VERTEX_HEIGHT / 2.0 <= d.size.1 + 0.01);
+            for (j, (_, (x2, y2))) in d.positions.iter().enumerate().skip(i + 1) {
+                let apart = (x - x2).abs() >= (w + d.widths[j] / 2.0) - 0.01 || (y - y2).abs() >= VERTEX_HEIGHT;
+                prop_assert!(apart, "v{} and v{} overlap: {:?}", i, j, d);
+            }
+        }
+    }
+}
+
+/// How long a large graph takes to lay out (`cargo test --release -p shapex-layout
+/// -- --ignored --nocapture`): the extent graphs of long procedures have thousands of
+/// vertices, a few edges each.
+#[test]
+#[ignore = "a measurement"]
+fn large_graphs_time() {
+    for n in [500usize, 1000, 2000, 4000] {
+        // A procedure-like graph: a long chain with short forward wires.
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| [(i, i + 1), (i, i + 2 + (i * 7) % 5)])
+            .filter(|(_, b)| *b < n)
+            .collect();
+        let (vs, es) = graph(n, &pairs);
+        let t = std::time::Instant::now();
+        let d = layered(&vs, &es);
+        println!(
+            "{n} vertices, {} edges: {:.0} ms, {} crossings",
+            es.len(),
+            t.elapsed().as_secs_f64() * 1e3,
+            crossings(&d, &es)
+        );
+    }
+}
