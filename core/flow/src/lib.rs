@@ -173,7 +173,8 @@ pub trait Analysis {
     }
 
     /// The fact after a for loop (from the head, i.e. zero or more iterations, joined
-    /// with the breaks).
+    /// with the breaks; or [`Analysis::exact_loop`]'s): where a language's loop variable
+    /// differs after the loop from inside it (MATLAB empties it after no iteration).
     fn for_exit(
         &self,
         _stmt: &Stmt<Self>,
@@ -473,11 +474,12 @@ impl<A: Analysis> Run<'_, A> {
             };
             (run.block(body, body_in), State::Nonviable)
         });
-        if let Some(exact) = exact {
-            return exact;
-        }
-        // Zero or more iterations: leave from the head, or through a break.
-        let out = self.join_at(s, head, breaks);
+        // Zero or more iterations: leave from the head, or through a break (or as the
+        // analysis's exact account of every iteration says).
+        let out = match exact {
+            Some(exact) => exact,
+            None => self.join_at(s, head, breaks),
+        };
         match out {
             State::Reachable(f) => self.a.for_exit(s, var, iter, &f),
             State::Nonviable => State::Nonviable,

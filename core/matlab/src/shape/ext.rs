@@ -436,11 +436,22 @@ pub fn assign_index(
         Some(r) => Constraint::or([alpha(r), region_matches(&region, r)]),
         None => Constraint::Opaque("the right-hand side matches the assigned region".into()),
     };
-    // Subscripts are positive integers whether or not the array grows (`A(0) = x` fails).
+    // Subscripts are positive integers whether or not the array grows (`A(0) = x`
+    // and `A(1.5) = x` fail): a subscript whose values are not known leaves that to
+    // run time.
     let positive = Constraint::and(args.iter().enumerate().map(|(i, a)| match a {
         IndexArg::Scalar(Some(v)) => Constraint::le(&Dim::one(), v),
         IndexArg::End(k) => Constraint::le(&Dim::one(), &spanned_extent(&t, i, n).add_const(*k)),
-        _ => Constraint::True,
+        IndexArg::Colon | IndexArg::Logical { .. } => Constraint::True,
+        IndexArg::Range { max: Some(_), .. } | IndexArg::Array { max: Some(_), .. } => {
+            Constraint::True
+        }
+        IndexArg::Scalar(None) | IndexArg::Range { max: None, .. } => {
+            Constraint::Opaque("the subscript is a positive integer".into())
+        }
+        IndexArg::Array { max: None, .. } => {
+            Constraint::Opaque("the subscripts are positive integers or a logical mask".into())
+        }
     }));
     if facts.ask(&positive).is_refuted() {
         return Outcome::illegal(positive, ext(Rule::Subscript));

@@ -230,6 +230,20 @@ const INTEGRAL_RESULTS: &[&str] = &[
     "numel", "ndims", "length", "size", "nnz", "floor", "ceil", "round", "fix", "int32",
 ];
 
+/// `outcome`, when the call also needs `requirement` (of its arguments' values, which
+/// the rule's θ does not state): a run-time check unless the requirement is `True` or
+/// the outcome is an error already.
+fn requiring(outcome: Outcome, requirement: Constraint) -> Outcome {
+    if requirement == Constraint::True || outcome.status == Truth::Refuted {
+        return outcome;
+    }
+    Outcome {
+        theta: Constraint::and([outcome.theta.clone(), requirement]),
+        status: Truth::Unknown,
+        ..outcome
+    }
+}
+
 fn unknown_results(nargout: usize) -> CallResult {
     CallResult {
         values: vec![Value::unknown(); nargout.max(1)],
@@ -401,10 +415,13 @@ impl Eval<'_> {
             Scalar => Outcome::always(Shape::scalar(), ext(Rule::Scalar)),
             Square(a) => self.with_shape(square(&self.matrix_view(*a), f), *a),
             Broadcast(sels) => self.broadcast(sels),
-            FromDims { first } => match self.dims_from(*first) {
-                Ok(Some(dims)) => shape::create(&dims),
-                // A size vector of unknown length: any rank (creation never fails).
-                Ok(None) => Outcome::always(Shape::Unknown, ext(Rule::Create)),
+            FromDims { first } => match self.dims_from(*first, false) {
+                Ok(Some(dims)) => requiring(shape::create(&dims), self.size_requirement(*first)),
+                // A size vector of unknown length: any rank.
+                Ok(None) => requiring(
+                    Outcome::always(Shape::Unknown, ext(Rule::Create)),
+                    self.size_requirement(*first),
+                ),
                 Err(what) => Outcome::capped(&what),
             },
             Collapse { arg, dim } => self.collapse(*arg, *dim),
@@ -420,9 +437,15 @@ impl Eval<'_> {
             Vector { like, len } => self.vector(*like, len, k),
             Colon { start, step, stop } => self.colon(*start, *step, *stop),
             Concat { dim, first } => self.concat(dim, *first),
-            Repmat { arg, first } => match self.dims_from(*first) {
-                Ok(Some(reps)) => shape::repmat(&self.arg_shape(*arg), &reps, f),
-                Ok(None) => Outcome::always(Shape::Unknown, ext(Rule::Repmat)),
+            Repmat { arg, first } => match self.dims_from(*first, true) {
+                Ok(Some(reps)) => requiring(
+                    shape::repmat(&self.arg_shape(*arg), &reps, f),
+                    self.size_requirement(*first),
+                ),
+                Ok(None) => requiring(
+                    Outcome::always(Shape::Unknown, ext(Rule::Repmat)),
+                    self.size_requirement(*first),
+                ),
                 Err(what) => Outcome::capped(&what),
             },
             Reshape { arg, first } => self.reshape(*arg, *first),
@@ -443,20 +466,10 @@ impl Eval<'_> {
                     Outcome::always(joined, ext(Rule::Conditional))
                 }
             },
-            Checked { shape, requirement } => {
-                let outcome = self.shape(shape, k);
-                if outcome.status == Truth::Refuted {
-                    return outcome;
-                }
-                Outcome {
-                    theta: Constraint::and([
-                        outcome.theta.clone(),
-                        Constraint::Opaque(format!("{}: {requirement}", self.call.func)),
-                    ]),
-                    status: Truth::Unknown,
-                    ..outcome
-                }
-            }
+            Checked { shape, requirement } => requiring(
+                self.shape(shape, k),
+                Constraint::Opaque(format!("{}: {requirement}", self.call.func)),
+            ),
             Unknown | Diverges => Outcome::always(Shape::Unknown, ext(Rule::Unknown)),
         }
     }
@@ -560,12 +573,51 @@ impl Eval<'_> {
     /// extents: the error says why, for [`Outcome::capped`].
     /// The extents a size argument list asks for (`zeros(2, n)`, `zeros([2 n])`);
     /// `Ok(None)` for a size vector of unknown length, whose rank is unknown.
-    fn dims_from(&self, first: usize) -> Result<Option<Vec<Dim>>, String> {
+    /// The size arguments from `first` on: before a `'like'`, char options left out.
+    fn size_args(&self, first: usize) -> Vec<&Value> {
         let mut args: Vec<&Value> = self.call.args.iter().skip(first).collect();
         if let Some(p) = args.iter().position(|v| v.text.as_deref() == Some("like")) {
             args.truncate(p);
         }
         args.retain(|v| !v.is_char());
+        args
+    }
+
+    /// What the size arguments from `first` on must be besides what their values say:
+    /// MATLAB and Octave reject a size that is not an integer (`zeros(2.5)`) and, with
+    /// several, one that is not a scalar. `True` when their values show it.
+    fn size_requirement(&self, first: usize) -> Constraint {
+        let integral = |v: &Value| match &v.scalar {
+            Some(d) => !maybe_real(d),
+            None => v.integral || super::transfer::is_integral_class(v),
+        };
+        let args = self.size_args(first);
+        let ok = match args.as_slice() {
+            [v] if v.shape == Shape::scalar() => integral(v),
+            [v] => v.integral || v.elems.as_ref().is_some_and(|e| !e.iter().any(maybe_real)),
+            many => many
+                .iter()
+                .all(|v| v.shape == Shape::scalar() && integral(v)),
+        };
+        if ok {
+            Constraint::True
+        } else {
+            Constraint::Opaque("the sizes are integer scalars (or one vector of integers)".into())
+        }
+    }
+
+    /// The sizes (or, for `repmat`, with `factors`, the replication counts) given
+    /// from argument `first` on; `None` for a size vector of unknown length.
+    fn dims_from(&self, first: usize, factors: bool) -> Result<Option<Vec<Dim>>, String> {
+        let args = self.size_args(first);
+        let fresh = |i: usize| {
+            if factors {
+                let base = self.call.targets.first().map_or("ans", |s| s.as_str());
+                (self.call.mint)(&format!("{base}~f"), i, false)
+            } else {
+                self.fresh(i)
+            }
+        };
         let dims = match args.as_slice() {
             [] => vec![Dim::one(), Dim::one()],
             [v] if v.shape == Shape::scalar() => {
@@ -576,7 +628,7 @@ impl Eval<'_> {
                 Some(e) => e.clone(),
                 None => match v.shape.as_tuple().and_then(|t| t.extent(1).as_known()) {
                     Some(n) if n > shape::MAX_RANK as i64 => return Err(past_max_rank(n)),
-                    Some(n) => (0..n.max(0) as usize).map(|i| self.fresh(i)).collect(),
+                    Some(n) => (0..n.max(0) as usize).map(fresh).collect(),
                     None => return Ok(None),
                 },
             },
@@ -785,8 +837,17 @@ impl Eval<'_> {
                 order.len(),
                 shape::MAX_RANK
             )),
+            // An operand of open rank has more extents than its tuple shows, and a
+            // permutation must list all of them (a 5-D array fails `[1 2 4 3]`).
+            Some(_) if self.arg(arg).is_some_and(|v| v.open_rank) => requiring(
+                Outcome::always(Shape::Unknown, ext(Rule::Permute)),
+                Constraint::Opaque("the order lists each dimension of the array once".into()),
+            ),
             Some(order) => shape::permute(&self.arg_shape(arg), &order, self.facts),
-            None => Outcome::always(Shape::Unknown, ext(Rule::Permute)),
+            None => requiring(
+                Outcome::always(Shape::Unknown, ext(Rule::Permute)),
+                Constraint::Opaque("the order lists each dimension of the array once".into()),
+            ),
         }
     }
 
@@ -891,6 +952,13 @@ impl Eval<'_> {
         }
         if matches!(self.call.func, "horzcat" | "vertcat") {
             let parts = || args.iter().filter(|v| v.shape != Shape::empty());
+            // `[length(x) 1]`: integers whose values are not all known.
+            value.integral = parts().all(|v| {
+                v.integral
+                    || super::transfer::is_integral_class(v)
+                    || v.scalar.as_ref().is_some_and(|d| !maybe_real(d))
+                    || v.elems.as_ref().is_some_and(|e| !e.iter().any(maybe_real))
+            });
             // Counted before anything is copied: `s = [s s]` in a loop doubles them.
             let len: usize = parts().map(|v| v.elems.as_ref().map_or(1, Vec::len)).sum();
             value.elems = (len <= super::MAX_ELEMS)
@@ -905,8 +973,13 @@ impl Eval<'_> {
                 .flatten()
                 .map(|parts| parts.concat());
         }
-        if self.call.func == "colon" {
-            value.max = val(args.len().saturating_sub(1)).filter(|_| args.len() == 2);
+        if self.call.func == "colon" && args.len() == 2 {
+            // As a subscript, `a:b` stays within 1..b only when a is an integer ≥ 1
+            // (`0:b` and `0.5:b` fail whatever the array).
+            let valid_start = val(0).is_some_and(|a| {
+                !maybe_real(&a) && self.facts.ask(&Constraint::le(&Dim::one(), &a)).is_proven()
+            });
+            value.max = val(1).filter(|b| valid_start && !maybe_real(b));
         }
     }
 

@@ -235,6 +235,17 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
         // Minted for `n` subscripts (`component`): the last one spans extents
         // max(n, 2) and up (see `open_rank_view`).
         Provenance::DataDependent {
+            component,
+            site,
+            what,
+            ..
+        } if *what == super::REPLICATION => Words {
+            meaning: format!("the count repmat replicates dimension {} by", component + 1),
+            site: Some(site),
+            why: Some("computed from data"),
+            alias: legend::UNKNOWN.into(),
+        },
+        Provenance::DataDependent {
             target,
             component,
             site,

@@ -84,6 +84,9 @@ impl Analysis for Seeded<'_, '_> {
     fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
         self.inner.exact_loop(stmt, input)
     }
+    fn for_exit(&self, s: &Stmt, v: &Var, it: &ForIter, input: &Env) -> State<Env> {
+        self.inner.for_exit(s, v, it, input)
+    }
 }
 
 /// Runs `body` from `seed` as if it were a function body.
@@ -352,6 +355,20 @@ fn size(stmts: &[Stmt]) -> usize {
         .iter()
         .map(|s| 1 + s.children().iter().map(|c| size(c)).sum::<usize>())
         .sum()
+}
+
+/// The state after `for var = iter` from the state `exit` its iterations (or none)
+/// leave: MATLAB empties the loop variable when no iteration runs (`[]`; Octave a 1×0
+/// row), so unless an iteration surely ran its value is unknown. Sure means a trip
+/// count known to be positive: `exit` joins every way out, the loop entry included, so
+/// a constant bound there is the one the loop started with.
+pub fn for_exit(var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
+    let ran = Iterator::of(exit, iter).trips.is_some_and(|n| n > 0);
+    let mut env = exit.clone();
+    if !ran {
+        env.vars.insert(var.clone(), Value::unknown());
+    }
+    State::Reachable(env)
 }
 
 /// What a `for` loop iterates over, as far as it is known.

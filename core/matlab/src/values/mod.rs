@@ -332,11 +332,15 @@ pub struct SymbolHistory {
 /// Why the product of an open-rank input's trailing extents (stem `~r`) is a symbol;
 /// `gloss` says which extents it multiplies.
 pub(super) const TRAILING: &str = "its number of dimensions is unknown";
+/// The `what` of a count `repmat` replicates by, read from a size vector of unknown
+/// entries: not an extent of the result, which it multiplies.
+pub(super) const REPLICATION: &str = "a replication count computed from data";
 
 /// Why the value of a numeric scalar (stem `~x`) is a symbol that need not stand for an
-/// integer: `h = x(1)/2` may be 2.5. It may be used as a size (MATLAB refuses a size or
-/// subscript that is not an integer, so where it succeeds the value is one), but never
-/// where a non-integer is legal and counts differently (`1:h` has floor(h) elements).
+/// integer: `h = x(1)/2` may be 2.5. It may be used as a size, with a run-time check
+/// that it is an integer (MATLAB refuses a size or subscript that is not one, so where
+/// the statement succeeds the value is one), but never where a non-integer is legal and
+/// counts differently (`1:h` has floor(h) elements).
 pub(super) const REAL: &str = "a number the program computes, not known to be an integer";
 
 /// Whether `d` mentions the value of a scalar that may not be an integer ([`REAL`]).
@@ -385,6 +389,7 @@ fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: boo
         "o" => "too large, or not known to be nonnegative, to follow",
         "n" => "the number of elements a logical subscript selects",
         "r" => TRAILING,
+        "f" => REPLICATION,
         "g" => "grown by assignment",
         "v" => "a value computed from data",
         "x" => REAL,

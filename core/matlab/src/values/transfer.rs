@@ -363,9 +363,23 @@ impl ValueAnalysis<'_> {
                 };
                 self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, Some("cell"))
             }
-            StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
+            StmtKind::CellGet {
+                targets,
+                cell,
+                indices,
+                update,
+            } => {
+                if !*update {
+                    let sub = Subscripted {
+                        array: cell,
+                        indices,
+                    };
+                    effect.op = "index".into();
+                    effect.outcomes.push(self.cell_bounds(stmt.id, &env, sub));
+                }
                 bind_unknown(&mut env, targets)
             }
+            StmtKind::DotGet { targets, .. } => bind_unknown(&mut env, targets),
             StmtKind::DotSet { base, .. } => {
                 let v = match env.get(base) {
                     // `x.f = v` on [] (or on a missing part read for the update) makes
@@ -921,6 +935,11 @@ impl ValueAnalysis<'_> {
             // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
             Some(v) if v.class.is_none() && v.shape == Shape::Unknown => {
                 effect.op = "index".into();
+                if !update {
+                    effect.outcomes.push(unknown_subscripts(
+                        "subscripts within the bounds of an array of unknown shape (or a call, if it holds a function)",
+                    ));
+                }
                 return bind_unknown(env, targets);
             }
             Some(v) if v.class == Some("function_handle") => {
@@ -984,6 +1003,34 @@ impl ValueAnalysis<'_> {
                 .push(Outcome::always(outcome.shape, outcome.rule));
         } else {
             effect.outcomes.push(outcome);
+        }
+    }
+
+    /// Whether `c{i, …}` reads within `c`: its contents are not followed, but its
+    /// bounds are checked as an index's are (a subscript past them is left to run time,
+    /// never a definite error: `c` may be an object with its own `subsref`).
+    fn cell_bounds(&self, id: StmtId, env: &Env, sub: Subscripted) -> Outcome {
+        let Some(base) = env.get(sub.array).filter(|v| v.shape != Shape::Unknown) else {
+            return unknown_subscripts("subscripts within the bounds of a cell of unknown shape");
+        };
+        let stem = format!("{}~n", sub.array);
+        let args: Vec<IndexArg> = sub
+            .indices
+            .iter()
+            .enumerate()
+            .map(|(k, i)| index_arg(env, i, || self.symbols.mint(&stem, k, id, false)))
+            .collect();
+        let view = self.open_rank_view(id, sub.array, base, sub.indices.len());
+        let outcome = shape::index(&view, &args, &env.facts);
+        match outcome.status {
+            Truth::Refuted => unknown_subscripts(&format!(
+                "the subscripts are within the cell's bounds ({})",
+                outcome.theta
+            )),
+            _ => Outcome {
+                shape: Shape::Unknown,
+                ..outcome
+            },
         }
     }
 
@@ -1164,7 +1211,7 @@ fn is_scalar(v: &Value) -> bool {
 }
 
 /// Logical and integer classes hold only integers.
-fn is_integral_class(v: &Value) -> bool {
+pub(super) fn is_integral_class(v: &Value) -> bool {
     v.class
         .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
 }
@@ -1210,7 +1257,9 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
         };
     }
     if is_scalar(v) {
-        return IndexArg::Scalar(v.scalar.clone());
+        // A double computed from data may be 2.5, which no subscript may be: its value
+        // says nothing of the bounds then (`r(h)` is a run-time check).
+        return IndexArg::Scalar(v.scalar.clone().filter(|d| !maybe_real(d)));
     }
     if let (Some(max), Some(t)) = (&v.max, v.shape.as_tuple()) {
         return IndexArg::Range {
@@ -1240,14 +1289,28 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
     }
 }
 
+/// A read whose bounds cannot be known: a run-time check that says what it checks.
+fn unknown_subscripts(what: &str) -> Outcome {
+    Outcome {
+        shape: Shape::Unknown,
+        theta: Constraint::Opaque(what.into()),
+        status: Truth::Unknown,
+        assume: vec![],
+        rule: shape::RuleInfo::extension(Rule::Index),
+    }
+}
+
+/// The largest of known subscripts, when every one is a valid subscript (`[0 2]` has
+/// none: 0 fails whatever the array, so its bounds are not all that is checked).
 fn max_known(elems: &[Dim]) -> Option<Dim> {
-    elems
+    let known = elems
         .iter()
         .map(|d| d.as_known())
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
-        .max()
-        .map(Dim::known)
+        .collect::<Option<Vec<_>>>()?;
+    if known.iter().any(|&k| k < 1) {
+        return None;
+    }
+    known.into_iter().max().map(Dim::known)
 }
 
 fn literal(value: &Literal) -> Value {
@@ -1332,6 +1395,10 @@ impl Analysis for ValueAnalysis<'_> {
 
     fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
         super::loops::exact_exit(self, stmt, input)
+    }
+
+    fn for_exit(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
+        super::loops::for_exit(var, iter, exit)
     }
 
     fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
