@@ -7,6 +7,7 @@
 //! hold their arguments in normal form too, so `max(n+1,0)` written two ways is one atom.
 
 use super::symbol::Symbol;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -82,9 +83,28 @@ impl Atom {
 pub struct Mono(Vec<Atom>);
 
 impl Mono {
+    /// The product: the two sorted multisets merged (no clone-then-sort).
     fn times(&self, other: &Mono) -> Mono {
-        let mut v: Vec<Atom> = self.0.iter().chain(&other.0).cloned().collect();
-        v.sort();
+        if self.0.is_empty() {
+            return other.clone();
+        }
+        if other.0.is_empty() {
+            return self.clone();
+        }
+        let (a, b) = (&self.0, &other.0);
+        let mut v = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            if b[j] < a[i] {
+                v.push(b[j].clone());
+                j += 1;
+            } else {
+                v.push(a[i].clone());
+                i += 1;
+            }
+        }
+        v.extend_from_slice(&a[i..]);
+        v.extend_from_slice(&b[j..]);
         Mono(v)
     }
 
@@ -116,7 +136,12 @@ pub struct Dim {
 
 impl Dim {
     pub fn known(v: i64) -> Dim {
-        Dim::from_map(BTreeMap::from([(Mono::default(), v)]))
+        if v == 0 {
+            return Dim::zero();
+        }
+        Dim {
+            terms: vec![(Mono::default(), v)],
+        }
     }
 
     pub fn zero() -> Dim {
@@ -237,15 +262,41 @@ impl Dim {
         if self.is_dyn() || other.is_dyn() {
             return Dim::dynamic();
         }
-        let mut map: BTreeMap<Mono, i64> = self.terms.iter().cloned().collect();
-        for (m, c) in &other.terms {
-            let e = map.entry(m.clone()).or_insert(0);
-            match e.checked_add(*c) {
-                Some(v) => *e = v,
-                None => return Dim::overflow('+', &[self, other]),
+        if other.terms.is_empty() {
+            return self.clone();
+        }
+        if self.terms.is_empty() {
+            return other.clone();
+        }
+        // Both term lists are sorted by monomial: merge them.
+        let (a, b) = (&self.terms, &other.terms);
+        let mut terms = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                Ordering::Less => {
+                    terms.push(a[i].clone());
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    terms.push(b[j].clone());
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    let Some(c) = a[i].1.checked_add(b[j].1) else {
+                        return Dim::overflow('+', &[self, other]);
+                    };
+                    if c != 0 {
+                        terms.push((a[i].0.clone(), c));
+                    }
+                    i += 1;
+                    j += 1;
+                }
             }
         }
-        Dim::from_map(map)
+        terms.extend_from_slice(&a[i..]);
+        terms.extend_from_slice(&b[j..]);
+        Dim { terms }
     }
 
     pub fn neg(&self) -> Dim {
@@ -266,20 +317,42 @@ impl Dim {
         if self.is_dyn() || other.is_dyn() {
             return Dim::dynamic();
         }
-        let mut map: BTreeMap<Mono, i64> = BTreeMap::new();
+        if self.terms.is_empty() || other.terms.is_empty() {
+            return Dim::zero();
+        }
+        // A known factor scales the other's terms (their monomials stay distinct).
+        for (k, d) in [(other, self), (self, other)] {
+            if let Some(k) = k.as_known() {
+                return d
+                    .scale(k)
+                    .unwrap_or_else(|| Dim::overflow('*', &[self, other]));
+            }
+        }
+        // Products in order, sorted stably by monomial, then equal monomials summed in
+        // that order (so an intermediate overflow is found exactly where a running sum
+        // per monomial finds it).
+        let mut products = Vec::with_capacity(self.terms.len() * other.terms.len());
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
                 let Some(c) = c1.checked_mul(*c2) else {
                     return Dim::overflow('*', &[self, other]);
                 };
-                let e = map.entry(m1.times(m2)).or_insert(0);
-                match e.checked_add(c) {
-                    Some(v) => *e = v,
-                    None => return Dim::overflow('*', &[self, other]),
-                }
+                products.push((m1.times(m2), c));
             }
         }
-        Dim::from_map(map)
+        products.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut terms: Vec<(Mono, i64)> = Vec::with_capacity(products.len());
+        for (m, c) in products {
+            match terms.last_mut() {
+                Some((last, sum)) if *last == m => match sum.checked_add(c) {
+                    Some(v) => *sum = v,
+                    None => return Dim::overflow('*', &[self, other]),
+                },
+                _ => terms.push((m, c)),
+            }
+        }
+        terms.retain(|(_, c)| *c != 0);
+        Dim { terms }
     }
 
     fn scale(&self, k: i64) -> Option<Dim> {
@@ -412,19 +485,43 @@ impl Dim {
     /// Opaque atoms are rebuilt through their smart constructors after their arguments
     /// are rewritten, so simplifications that become possible are applied.
     pub fn substitute(&self, f: &dyn Fn(&Atom) -> Option<Dim>) -> Dim {
+        // Each atom's replacement, in order (`f` is called once per atom, in the order
+        // the polynomial is rebuilt); `None` where the atom stays itself. Filled only
+        // once some atom changes: when none does, the result is `self`.
+        let mut reps: Vec<Option<Dim>> = Vec::new();
+        let mut seen = 0;
+        for (m, _) in &self.terms {
+            for a in &m.0 {
+                let rep = match f(a) {
+                    Some(d) => Some(d),
+                    None => match a {
+                        Atom::Max0(d) => Some(d.substitute(f).max0()),
+                        Atom::FloorDiv(n, d) => Some(n.substitute(f).floor_div(&d.substitute(f))),
+                        _ => None,
+                    },
+                };
+                let rep = rep.filter(|d| d.as_atom() != Some(a));
+                if rep.is_some() && reps.is_empty() {
+                    reps.resize(seen, None);
+                }
+                if rep.is_some() || !reps.is_empty() {
+                    reps.push(rep);
+                }
+                seen += 1;
+            }
+        }
+        if reps.is_empty() {
+            return self.clone();
+        }
+        let mut reps = reps.into_iter();
         let mut acc = Dim::zero();
         for (m, c) in &self.terms {
             let mut prod = Dim::known(*c);
             for a in &m.0 {
-                let rep = match f(a) {
-                    Some(d) => d,
-                    None => match a {
-                        Atom::Max0(d) => d.substitute(f).max0(),
-                        Atom::FloorDiv(n, d) => n.substitute(f).floor_div(&d.substitute(f)),
-                        _ => Dim::atom(a.clone()),
-                    },
+                prod = match reps.next().flatten() {
+                    Some(d) => prod.mul(&d),
+                    None => prod.mul(&Dim::atom(a.clone())),
                 };
-                prod = prod.mul(&rep);
             }
             acc = acc.add(&prod);
         }

@@ -1,7 +1,8 @@
 //! Analysis time in the browser: the generated programs of the native benchmark
 //! (`cargo bench -p shapex-tests --bench analysis`) analysed by the wasm build in headless
 //! Chromium. It reports numbers and asserts only behaviour (no errors), never time:
-//! `scripts/test` runs it with `--release -- --nocapture` and the README quotes it.
+//! `scripts/test` runs it with `--profile wasm -- --nocapture` (the size-optimised profile
+//! the app ships) and the README quotes it.
 #![cfg(target_arch = "wasm32")]
 
 use shapex::samples::scaling_program;
