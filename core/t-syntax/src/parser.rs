@@ -122,6 +122,10 @@ fn describe(source: &str, work: &str, pos: usize, expected: &[Rule]) -> Diagnost
     let found = found_word(work, pos);
     let same_line = prev.is_none_or(|p| !work[p..pos].contains('\n'));
     let (span, message) = match prev {
+        Some(p) if pos >= source.len() && expected.contains(&Rule::rbrace) => (
+            Span::new(p.saturating_sub(1), p),
+            "missing `}` at the end of the file, to close a block".to_string(),
+        ),
         Some(p) if !same_line || pos >= source.len() => {
             let after = token_before(source, p);
             (
@@ -189,7 +193,13 @@ fn token_before(source: &str, end: usize) -> String {
 /// Words for the rules the grammar tried at the failure, in a reader's terms.
 fn expected_words(expected: &[Rule]) -> String {
     let mut words: Vec<&str> = Vec::new();
+    // A name or a `{` where a statement may start is "a statement"; a `;` is always
+    // allowed between statements and says nothing.
+    let statement = expected.iter().any(|r| rule_word(*r) == "a statement");
     for rule in expected {
+        if statement && matches!(rule, Rule::name | Rule::lbrace | Rule::semi) {
+            continue;
+        }
         let word = rule_word(*rule);
         if !words.contains(&word) {
             words.push(word);
@@ -246,7 +256,7 @@ fn recover(text: &mut Vec<u8>, source_len: usize, pos: usize, expected: &[Rule])
         return false;
     }
     let start = statement_start(text, anchor);
-    let end = statement_end(text, anchor);
+    let end = statement_end(text, start, anchor);
     blank(text, start, end)
 }
 
@@ -273,12 +283,14 @@ fn statement_start(text: &[u8], anchor: usize) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-fn statement_end(text: &[u8], anchor: usize) -> usize {
+fn statement_end(text: &[u8], start: usize, anchor: usize) -> usize {
     let mut i = anchor;
     while i < text.len() {
         match text[i] {
             b';' => return i + 1,
-            b'{' | b'}' | b'\n' if i > anchor => return i,
+            // A brace at the failure itself belongs to the enclosing block.
+            b'{' | b'}' if i > anchor || i > start => return i,
+            b'\n' if i > anchor => return i,
             _ => i += 1,
         }
     }

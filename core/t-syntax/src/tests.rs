@@ -308,3 +308,25 @@ fn the_prelude_parses_into_declarations_and_a_program_shadows_it() {
     assert_eq!(table.origin("vector_add"), Some(Origin::Prelude));
     assert!(table.get("nope").is_none());
 }
+
+#[test]
+fn an_empty_loop_body_and_an_unclosed_file_cost_one_diagnostic_each() {
+    let parsed = parse("proc f(in a[N]) { while (c) }");
+    assert_eq!(parsed.diagnostics.len(), 1, "{:#?}", parsed.diagnostics);
+    assert_eq!(
+        parsed.diagnostics[0].message,
+        "expected a statement or `do`, found `}`"
+    );
+    let parsed = parse("proc f(in a[N]) {\n  chk(a, a)\n");
+    assert_eq!(parsed.diagnostics.len(), 1, "{:#?}", parsed.diagnostics);
+    assert!(parsed.diagnostics[0]
+        .message
+        .starts_with("missing `}` at the end of the file"));
+    assert_eq!(
+        parsed.program.procs[0]
+            .body
+            .as_ref()
+            .map(|b| matches!(b.kind, StmtKind::Compound(ref s) if s.len() == 1)),
+        Some(true)
+    );
+}

@@ -402,8 +402,29 @@ fn large_program(calls: usize) -> String {
     format!("proc big(in c, in a[N], in M[N,N], out z[N]) {{\n{body}}}")
 }
 
+/// A generated procedure of nested loops and ifs over ten arrays, whose classes split
+/// in long cascades (each loop head waits on its body's classes).
+fn nested_program(blocks: usize) -> String {
+    let vars = ["a", "b", "d", "e", "f", "g", "h", "k", "l", "o"];
+    let mut body = String::new();
+    for i in 0..blocks {
+        let v = |j: usize| vars[(i * 7 + j * 3) % vars.len()];
+        body.push_str(&format!(
+            "while (c) {{ if (c) {{ copy({}, {}); while (c) {{ vector_add({}, {}, {}) }} }} else {{ fresh({}) }}; zeros_like({}, {}) }};\n",
+            v(0), v(1), v(2), v(0), v(3), v(4), v(5), v(2)
+        ));
+    }
+    let formals: Vec<String> = vars.iter().map(|v| format!("in out {v}[N]")).collect();
+    format!("proc nested(in c, {}) {{\n{body}}}", formals.join(", "))
+}
+
 #[test]
 fn the_solvers_agree_on_a_large_procedure() {
+    let analysis = analyze(&nested_program(40));
+    let p = proc(&analysis, "nested");
+    assert!(p.graph.len() > 1000, "{}", p.graph.len());
+    assert_eq!(refine_hopcroft(&p.graph), p.partition);
+
     let analysis = analyze(&large_program(600));
     let p = proc(&analysis, "big");
     assert!(p.graph.len() > 1000, "{}", p.graph.len());
@@ -579,5 +600,37 @@ mod properties {
                 prop_assert!(p.partition.is_solution(&p.graph));
             }
         }
+    }
+}
+
+/// Timings of both solvers on generated procedures (run with `--release --ignored
+/// --nocapture`); prints, never asserts.
+#[test]
+#[ignore]
+fn solver_scaling() {
+    let programs = [300, 1_000, 3_000, 10_000, 30_000]
+        .into_iter()
+        .map(large_program)
+        .chain([10, 30, 100, 300, 1_000].into_iter().map(nested_program));
+    for source in programs {
+        let parsed = shapex_t_syntax::parse(&source);
+        let prelude = shapex_t_syntax::prelude();
+        let analysis = crate::analyze_program(&parsed.program, &prelude);
+        let graph = &analysis.procs[0].graph;
+        let t = std::time::Instant::now();
+        let paper = refine(graph).0;
+        let paper_time = t.elapsed();
+        let t = std::time::Instant::now();
+        let hopcroft = refine_hopcroft(graph);
+        let hopcroft_time = t.elapsed();
+        assert_eq!(paper, hopcroft);
+        println!(
+            "{} vertices, {} arcs, {} classes: paper {:?}, hopcroft {:?}",
+            graph.len(),
+            graph.arcs(),
+            paper.count(),
+            paper_time,
+            hopcroft_time
+        );
     }
 }
