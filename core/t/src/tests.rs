@@ -498,12 +498,13 @@ mod properties {
 
     /// Small procedures: graphs of a handful of vertices, for the brute force.
     fn small_program() -> impl Strategy<Value = String> {
-        (
-            direction(),
-            prop::sample::select(&["A", "B"][..]),
-            stmt(&["a", "x"], false, 2, 4),
-        )
-            .prop_map(|(d, e, body)| format!("proc p(in c, in a[A], {d} x[{e}]) {{ {body} }}"))
+        let body = prop::collection::vec(stmt(&["a", "x"], false, 2, 4), 1..4);
+        (direction(), prop::sample::select(&["A", "B"][..]), body).prop_map(|(d, e, body)| {
+            format!(
+                "proc p(in c, in a[A], {d} x[{e}]) {{ {} }}",
+                body.join("; ")
+            )
+        })
     }
 
     fn any_program() -> impl Strategy<Value = String> {
@@ -518,6 +519,18 @@ mod properties {
                     "proc p(in c, in a[A], {d} x[{e}], {dm} M[A,{e}], out Q[{e},A]) {{ {body} }}"
                 )
             })
+    }
+
+    /// Procedures of up to a hundred statements: graphs of hundreds to thousands of
+    /// vertices.
+    fn large_random_program() -> impl Strategy<Value = String> {
+        let body = prop::collection::vec(stmt(&["a", "x", "y", "z"], true, 4, 24), 1..100);
+        (direction(), direction(), body).prop_map(|(d, dm, body)| {
+            format!(
+                "proc p(in c, in a[A], {d} x[A], {dm} M[A,B], out Q[B,A]) {{ {} }}",
+                body.join(";\n")
+            )
+        })
     }
 
     /// Every partition with ⊥ alone (C2), as restricted growth strings over the other
@@ -583,7 +596,7 @@ mod properties {
         fn both_solvers_give_the_unique_minimum_on_small_graphs(source in small_program()) {
             let analysis = analyze(&source);
             let p = &analysis.procs[0];
-            prop_assume!(p.graph.len() <= 10);
+            prop_assume!(p.graph.len() <= 11);
             let minimum = brute_force_minimum(&p.graph);
             prop_assert_eq!(minimum.len(), 1, "the minimum is unique");
             prop_assert_eq!(&refine(&p.graph).0, &minimum[0]);
@@ -599,6 +612,17 @@ mod properties {
             if p.graph.len() <= 120 {
                 prop_assert!(p.partition.is_solution(&p.graph));
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+        #[test]
+        fn both_solvers_agree_on_large_graphs(source in large_random_program()) {
+            let analysis = analyze(&source);
+            let p = &analysis.procs[0];
+            prop_assert_eq!(&refine_hopcroft(&p.graph), &p.partition);
         }
     }
 }
