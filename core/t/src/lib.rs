@@ -90,7 +90,16 @@ pub fn analyze_program(program: &Program, prelude: &Program) -> Analysis {
         procs: Vec::new(),
         diagnostics: Vec::new(),
     };
-    for proc in &program.procs {
+    for (i, proc) in program.procs.iter().enumerate() {
+        let name = &proc.name.name;
+        if program.procs[..i].iter().any(|p| &p.name.name == name) {
+            let d = Diagnostic::warning(
+                "t.duplicate",
+                format!("a second procedure `{name}`: calls use the first"),
+                proc.name.span,
+            );
+            analysis.diagnostics.push(d);
+        }
         if let Some(body) = &proc.body {
             let unit = Unit {
                 name: &proc.name.name,

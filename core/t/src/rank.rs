@@ -4,7 +4,7 @@
 //! procedure, arity, rank, a literal where an array is expected) is reported here, with
 //! its own clear error, and left out of the graph.
 
-use shapex_t_syntax::ast::{Actual, Formal, Proc, Stmt, StmtKind};
+use shapex_t_syntax::ast::{Actual, Formal, Ident, Proc, Stmt, StmtKind};
 use shapex_t_syntax::Signatures;
 use shapex_text::{Diagnostic, Span};
 use std::collections::{BTreeMap, HashSet};
@@ -48,6 +48,8 @@ pub(crate) fn ranks(formals: &[Formal], body: &[&Stmt], sigs: &Signatures) -> Ra
                 if !problems.is_empty() {
                     ranks.bad_calls.insert(stmt.span);
                     ranks.diagnostics.extend(problems);
+                } else if let Some(sig) = sigs.get(&callee.name) {
+                    ranks.diagnostics.extend(written_twice(sig, args));
                 }
             }
             _ => {}
@@ -138,6 +140,33 @@ fn call_problems(
         }
     }
     problems
+}
+
+/// A variable passed to two written positions of one call: the construction lets the
+/// last one win (the spec's §2.5 leaves "error or last wins" open), and says so.
+fn written_twice(sig: &Proc, args: &[Actual]) -> Option<Diagnostic> {
+    let written: Vec<&Ident> = sig
+        .formals
+        .iter()
+        .zip(args)
+        .filter(|(f, _)| f.direction.writes())
+        .filter_map(|(_, a)| a.var())
+        .collect();
+    let (_, twice) = written
+        .iter()
+        .enumerate()
+        .find(|(i, v)| written[..*i].iter().any(|w| w.name == v.name))?;
+    Some(
+        Diagnostic::warning(
+            "t.alias",
+            format!(
+                "`{}` is written twice by this call to `{}`; its sizes are taken from the last position",
+                twice.name, sig.name.name
+            ),
+            twice.span,
+        )
+        .with_help("pass a different variable to each output"),
+    )
 }
 
 pub(crate) fn show_formal(f: &Formal) -> String {

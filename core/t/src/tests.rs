@@ -317,6 +317,18 @@ fn undefined_arrays_are_reported_once_not_as_size_errors() {
 }
 
 #[test]
+fn a_variable_written_twice_and_a_second_procedure_are_warned_about() {
+    let analysis = run("proc two(out r[N], out s[N]) builtin\n\
+                        proc g(in a[N]) { two(x, x) }\n\
+                        proc g(in a[N]) builtin");
+    assert_eq!(codes(&analysis), ["t.alias", "t.duplicate"]);
+    assert_eq!(
+        analysis.diagnostics[0].severity,
+        shapex_text::Severity::Warning
+    );
+}
+
+#[test]
 fn a_program_signature_shadows_the_prelude() {
     let analysis = run("proc copy(out r[N], in a[N], in b[N]) builtin\n\
                         proc f(in a[N], in b[M], out r[N]) { copy(r, a, b) }");
