@@ -94,7 +94,9 @@ fn too_deep(source: &str) -> Option<usize> {
         match bytes[i] {
             b'{' => braces += 1,
             b'}' => braces = braces.saturating_sub(1),
-            b';' => heads = 0,
+            // A `;` ends the bodies of the `if`s and `while`s it follows, unless an
+            // `else` continues them (a chain of `else if`s nests).
+            b';' if !next_word_is(bytes, i + 1, "else") => heads = 0,
             b'i' | b'w' if word_at(bytes, i, "if") || word_at(bytes, i, "while") => heads += 1,
             _ => {}
         }
@@ -104,6 +106,11 @@ fn too_deep(source: &str) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+fn next_word_is(bytes: &[u8], from: usize, word: &str) -> bool {
+    let start = (from..bytes.len()).find(|&j| !bytes[j].is_ascii_whitespace());
+    start.is_some_and(|j| word_at(bytes, j, word))
 }
 
 fn word_at(bytes: &[u8], i: usize, word: &str) -> bool {
@@ -122,14 +129,18 @@ fn describe(source: &str, work: &str, pos: usize, expected: &[Rule]) -> Diagnost
     let found = found_word(work, pos);
     let same_line = prev.is_none_or(|p| !work[p..pos].contains('\n'));
     let (span, message) = match prev {
+        _ if stray_closer(work.as_bytes(), pos, expected) => (
+            Span::new(pos, pos + 1),
+            format!("unmatched `{found}`: nothing open here to close"),
+        ),
         Some(p) if pos >= source.len() && expected.contains(&Rule::rbrace) => (
-            Span::new(p.saturating_sub(1), p),
+            Span::new(char_before(source, p), p),
             "missing `}` at the end of the file, to close a block".to_string(),
         ),
-        Some(p) if !same_line || pos >= source.len() => {
+        Some(p) if (!same_line || pos >= source.len()) && continues_previous(expected) => {
             let after = token_before(source, p);
             (
-                Span::new(p.saturating_sub(after.len().max(1)), p),
+                Span::new(p - after.len(), p),
                 format!("missing {what} after `{after}`"),
             )
         }
@@ -140,6 +151,14 @@ fn describe(source: &str, work: &str, pos: usize, expected: &[Rule]) -> Diagnost
     };
     Diagnostic::error("syntax.expected", message, span)
         .with_help("this statement is skipped; the rest of the file is still analysed")
+}
+
+/// The start of the character that ends at `end`.
+fn char_before(source: &str, end: usize) -> usize {
+    source[..end]
+        .char_indices()
+        .next_back()
+        .map_or(0, |(i, _)| i)
 }
 
 fn quoted(found: &str) -> String {
@@ -247,9 +266,17 @@ fn recover(text: &mut Vec<u8>, source_len: usize, pos: usize, expected: &[Rule])
     if expected.contains(&Rule::rbrace) && (pos >= text.len() || at_proc) {
         return close_block(text, pos);
     }
+    if stray_closer(text, pos, expected) {
+        return blank(text, pos, pos + 1);
+    }
     let prev = previous_token_end(text, pos);
     let anchor = match prev {
-        Some(p) if text[p..pos].contains(&b'\n') || pos >= text.len() => p - 1,
+        Some(p)
+            if (text[p..pos].contains(&b'\n') || pos >= text.len())
+                && continues_previous(expected) =>
+        {
+            p - 1
+        }
         _ => pos.min(source_len.saturating_sub(1)),
     };
     if source_len == 0 {
@@ -258,6 +285,28 @@ fn recover(text: &mut Vec<u8>, source_len: usize, pos: usize, expected: &[Rule])
     let start = statement_start(text, anchor);
     let end = statement_end(text, start, anchor);
     blank(text, start, end)
+}
+
+/// Whether the failure is a closing bracket the grammar did not expect there (a `}`,
+/// `)` or `]` with nothing open): then it alone is the error.
+fn stray_closer(text: &[u8], pos: usize, expected: &[Rule]) -> bool {
+    let closer = |open: u8, close: u8, rule: Rule, from: usize| {
+        let depth = |b: u8| text[from..pos].iter().filter(|&&c| c == b).count();
+        text.get(pos) == Some(&close) && !expected.contains(&rule) && depth(open) <= depth(close)
+    };
+    let start = statement_start(text, pos.min(text.len()));
+    closer(b'{', b'}', Rule::rbrace, 0)
+        || closer(b'(', b')', Rule::rparen, start)
+        || closer(b'[', b']', Rule::rbracket, start)
+}
+
+/// Whether the grammar failed inside the previous statement (it expected a closing or
+/// continuing token), rather than where a new statement, a `proc` or the end may start:
+/// only then is a failure found on a later line reported after the previous token.
+fn continues_previous(expected: &[Rule]) -> bool {
+    !expected.iter().any(|r| {
+        rule_word(*r) == "a statement" || matches!(r, Rule::EOI | Rule::kw_proc | Rule::proc)
+    })
 }
 
 /// Closes an open block before `pos`: a `}` in the whitespace before a `proc`, or one

@@ -330,3 +330,66 @@ fn an_empty_loop_body_and_an_unclosed_file_cost_one_diagnostic_each() {
         Some(true)
     );
 }
+
+#[test]
+fn nesting_up_to_the_limit_parses_and_deeper_is_one_diagnostic() {
+    let depth = 190;
+    let nested = format!(
+        "proc f(in a[N]) {}chk(a, a){}",
+        "{ ".repeat(depth),
+        " }".repeat(depth)
+    );
+    let parsed = parse(&nested);
+    assert!(parsed.diagnostics.is_empty(), "{:#?}", parsed.diagnostics);
+    let ifs = format!("{}f(x)", "if (c) ".repeat(depth));
+    assert!(parse(&ifs).diagnostics.is_empty());
+    let chain = format!("{}f(x)", "if (c) f(x); else ".repeat(10_000));
+    let parsed = parse(&chain);
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert_eq!(parsed.diagnostics[0].code, "syntax.nesting");
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use super::FIXTURES;
+    use crate::parse;
+    use proptest::prelude::*;
+
+    fn token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(
+            &[
+                "proc", "builtin", "if", "else", "while", "do", "decl", "in", "out", "f", "x", "R",
+                "1", "(", ")", "[", "]", "{", "}", ",", ";", "==", " ", "\n", "/*", "*/", "%", "é",
+            ][..],
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, .. ProptestConfig::default() })]
+
+        #[test]
+        fn token_soup_never_panics_and_spans_stay_in_the_source(
+            tokens in prop::collection::vec(token(), 0..60)
+        ) {
+            let source = tokens.concat();
+            let parsed = parse(&source);
+            for d in &parsed.diagnostics {
+                prop_assert!(d.span.start <= d.span.end && d.span.end <= source.len());
+                prop_assert!(source.is_char_boundary(d.span.start));
+                prop_assert!(source.is_char_boundary(d.span.end));
+            }
+        }
+
+        #[test]
+        fn one_deleted_character_costs_at_most_a_few_diagnostics(
+            which in 0..FIXTURES.len(), at in any::<prop::sample::Index>()
+        ) {
+            let source = FIXTURES[which].1;
+            let at = at.index(source.len());
+            prop_assume!(source.is_char_boundary(at) && source.is_char_boundary(at + 1));
+            let broken = format!("{}{}", &source[..at], &source[at + 1..]);
+            let parsed = parse(&broken);
+            prop_assert!(parsed.diagnostics.len() <= 3, "{:#?}", parsed.diagnostics);
+        }
+    }
+}
