@@ -68,6 +68,86 @@ fn wires_after(p: &ProcAnalysis, what: &str, var: &str) -> Vec<String> {
     wires.iter().map(|&w| p.class_name(w).to_string()).collect()
 }
 
+/// Every example of the paper and the spec (`t-syntax/fixtures`): its procedure, the
+/// vertex and class counts of its graph, and its diagnostics' codes. The counts follow
+/// from the construction rules, e.g. §6.3's `ifdemo`: ⊥, 3 entry extents, 8 copies,
+/// 7 merges (x, y, z, t and the in-only arguments r, s, q that the copies rewired),
+/// 3 checks = 22 vertices; classes ⊥, R, S, Q, τ1 (y, z), τ2 (t), τ3 (the failing
+/// check) = 7.
+#[test]
+fn every_example_has_its_expected_counts_and_errors() {
+    let cases: [(&str, &str, usize, usize, &[&str]); 9] = [
+        ("fig2", FIG2, 22, 4, &[]),
+        (
+            "sec2",
+            include_str!("../../t-syntax/fixtures/sec2_motivation.t"),
+            10,
+            5,
+            &["t.size"],
+        ),
+        (
+            "sec4_2",
+            include_str!("../../t-syntax/fixtures/sec4_2_names.t"),
+            6,
+            6,
+            &["t.size"],
+        ),
+        (
+            "sec6_3",
+            include_str!("../../t-syntax/fixtures/sec6_3_if.t"),
+            22,
+            7,
+            &["t.size"],
+        ),
+        (
+            "sec6_4",
+            include_str!("../../t-syntax/fixtures/sec6_4_while.t"),
+            10,
+            6,
+            &["t.size"],
+        ),
+        (
+            "fig4",
+            include_str!("../../t-syntax/fixtures/fig4_call.t"),
+            7,
+            4,
+            &[],
+        ),
+        (
+            "b3",
+            include_str!("../../t-syntax/fixtures/b3_empty_loop.t"),
+            5,
+            2,
+            &[],
+        ),
+        (
+            "b4",
+            include_str!("../../t-syntax/fixtures/b4_aliasing.t"),
+            9,
+            3,
+            &[],
+        ),
+        (
+            "fig2 verbatim",
+            include_str!("../../t-syntax/fixtures/fig2_verbatim.t"),
+            20,
+            5,
+            &["t.literal", "t.undefined"],
+        ),
+    ];
+    for (name, source, vertices, classes, expected) in cases {
+        let analysis = run(source);
+        assert_eq!(analysis.procs.len(), 1, "{name}");
+        let p = &analysis.procs[0];
+        assert_eq!(
+            (p.graph.len(), p.partition.count()),
+            (vertices, classes),
+            "{name}"
+        );
+        assert_eq!(codes(&analysis), expected, "{name}");
+    }
+}
+
 #[test]
 fn figure_2_has_22_vertices_4_classes_and_no_error() {
     let analysis = run(FIG2);
@@ -623,6 +703,32 @@ mod properties {
             prop_assert_eq!(&hopcroft, &p.partition);
             if p.graph.len() <= 120 {
                 prop_assert!(p.partition.is_solution(&p.graph));
+            }
+        }
+    }
+
+    fn token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(
+            &[
+                "proc ", "builtin ", "if ", "else ", "while ", "decl ", "in ", "out ", "f", "x",
+                "a", "copy", "tr", "chk", "R", "1", "(", ")", "[", "]", "{", "}", ",", ";", " ",
+                "\n",
+            ][..],
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_is_analysed_without_panicking(tokens in prop::collection::vec(token(), 0..80)) {
+            let source = tokens.concat();
+            let analysis = analyze(&source);
+            for d in &analysis.diagnostics {
+                prop_assert!(d.span.end <= source.len());
+            }
+            for p in &analysis.procs {
+                prop_assert_eq!(&refine_hopcroft(&p.graph), &p.partition);
             }
         }
     }
