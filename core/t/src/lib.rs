@@ -19,6 +19,7 @@ pub mod hopcroft;
 pub mod partition;
 mod rank;
 pub mod refine;
+pub mod samples;
 mod split;
 pub mod steps;
 #[cfg(test)]

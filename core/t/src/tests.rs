@@ -2,6 +2,7 @@
 //! classes and errors, and property tests of the two solvers.
 
 use crate::graph::{ExtentGraph, Origin, VertexId};
+use crate::samples;
 use crate::steps::Step;
 use crate::{analyze, refine, refine_hopcroft, Analysis, ExtentClass, Partition, ProcAnalysis};
 
@@ -475,49 +476,14 @@ fn broken_programs_are_analysed_without_panicking() {
     }
 }
 
-/// A large generated procedure: `depth` nested loops and ifs around chains of calls.
-fn large_program(calls: usize) -> String {
-    let mut body = String::new();
-    for i in 0..calls {
-        let stmt = match i % 7 {
-            0 => "copy(x, a)".to_string(),
-            1 => "vector_add(y, x, a)".to_string(),
-            2 => "if (c) { fresh(x) } else { copy(x, y) }".to_string(),
-            3 => "while (c) { copy(y, x); tr(M, M) }".to_string(),
-            4 => "copy2(Q, M)".to_string(),
-            5 => "zeros_like(z, y)".to_string(),
-            _ => "if (c) { copy(z, x) }".to_string(),
-        };
-        body.push_str(&stmt);
-        body.push_str(";\n");
-    }
-    format!("proc big(in c, in a[N], in M[N,N], out z[N]) {{\n{body}}}")
-}
-
-/// A generated procedure of nested loops and ifs over ten arrays, whose classes split
-/// in long cascades (each loop head waits on its body's classes).
-fn nested_program(blocks: usize) -> String {
-    let vars = ["a", "b", "d", "e", "f", "g", "h", "k", "l", "o"];
-    let mut body = String::new();
-    for i in 0..blocks {
-        let v = |j: usize| vars[(i * 7 + j * 3) % vars.len()];
-        body.push_str(&format!(
-            "while (c) {{ if (c) {{ copy({}, {}); while (c) {{ vector_add({}, {}, {}) }} }} else {{ fresh({}) }}; zeros_like({}, {}) }};\n",
-            v(0), v(1), v(2), v(0), v(3), v(4), v(5), v(2)
-        ));
-    }
-    let formals: Vec<String> = vars.iter().map(|v| format!("in out {v}[N]")).collect();
-    format!("proc nested(in c, {}) {{\n{body}}}", formals.join(", "))
-}
-
 #[test]
 fn the_solvers_agree_on_a_large_procedure() {
-    let analysis = analyze(&nested_program(40));
+    let analysis = analyze(&samples::nested(40));
     let p = proc(&analysis, "nested");
     assert!(p.graph.len() > 1000, "{}", p.graph.len());
     assert_eq!(refine_hopcroft(&p.graph), p.partition);
 
-    let analysis = analyze(&large_program(600));
+    let analysis = analyze(&samples::flat(600));
     let p = proc(&analysis, "big");
     assert!(p.graph.len() > 1000, "{}", p.graph.len());
     assert_eq!(refine_hopcroft(&p.graph), p.partition);
@@ -756,8 +722,8 @@ mod properties {
 fn solver_scaling() {
     let programs = [300, 1_000, 3_000, 10_000, 30_000]
         .into_iter()
-        .map(large_program)
-        .chain([10, 30, 100, 300, 1_000].into_iter().map(nested_program));
+        .map(samples::flat)
+        .chain([10, 30, 100, 300, 1_000].into_iter().map(samples::nested));
     for source in programs {
         let parsed = shapex_t_syntax::parse(&source);
         let prelude = shapex_t_syntax::prelude();
