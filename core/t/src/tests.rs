@@ -463,6 +463,17 @@ fn replay_steps_build_statement_by_statement_then_refine_pass_by_pass() {
 }
 
 #[test]
+fn a_syntax_error_costs_one_statement_and_later_size_errors_are_still_found() {
+    let analysis = run("proc f(in a[N], in b[M]) {\n  copy(x, a;\n  chk(a, b)\n}\n");
+    assert_eq!(codes(&analysis), ["syntax.expected", "t.size"]);
+    assert_eq!(analysis.diagnostics[1].range.line, 3);
+    assert_eq!(
+        analysis.diagnostics[1].message,
+        "extent N of chk: a dim 1 = N, b dim 1 = M"
+    );
+}
+
+#[test]
 fn broken_programs_are_analysed_without_panicking() {
     for source in [
         "",
