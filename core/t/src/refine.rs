@@ -7,7 +7,8 @@ use crate::partition::Partition;
 use crate::split::split;
 use crate::steps::RefineStep;
 
-/// The minimum solution, with the partition after each pass (pass 0: the initial one).
+/// The minimum solution, with the partition after each pass (pass 0: the initial one;
+/// at most [`MAX_RECORDED`] of them, the last always the final partition).
 pub fn refine(graph: &ExtentGraph) -> (Partition, Vec<RefineStep>) {
     let succs = graph.successors();
     let mut blocks = initial_blocks(graph);
@@ -16,6 +17,7 @@ pub fn refine(graph: &ExtentGraph) -> (Partition, Vec<RefineStep>) {
         pass: 0,
         partition: Partition::from_blocks(&block_of),
     }];
+    let mut pass = 0;
     loop {
         let mut next = Vec::with_capacity(blocks.len());
         for (id, members) in blocks.iter().enumerate() {
@@ -27,12 +29,22 @@ pub fn refine(graph: &ExtentGraph) -> (Partition, Vec<RefineStep>) {
         if !changed {
             return (Partition::from_blocks(&block_of), passes);
         }
-        passes.push(RefineStep {
-            pass: passes.len(),
+        pass += 1;
+        let step = RefineStep {
+            pass,
             partition: Partition::from_blocks(&block_of),
-        });
+        };
+        // Replay data stays O(|V|·MAX_RECORDED) however many passes a graph needs:
+        // past the cap only the latest pass is kept (its number shows the gap).
+        if passes.len() >= MAX_RECORDED {
+            passes.pop();
+        }
+        passes.push(step);
     }
 }
+
+/// How many passes' partitions [`refine`] keeps for a replay.
+pub const MAX_RECORDED: usize = 256;
 
 /// {⊥} and V − {⊥} (the second left out when empty).
 pub(crate) fn initial_blocks(graph: &ExtentGraph) -> Vec<Vec<usize>> {
