@@ -5,6 +5,7 @@
 use crate::analysis;
 use crate::state::Notation;
 use crate::text::visual_width;
+use shapex::report::view;
 use shapex::report::{Report, Severity, TokenKind};
 
 /// Tab width of the editor (CSS `tab-size` must match).
@@ -541,9 +542,88 @@ pub fn status(report: &Report) -> (String, &'static str) {
     }
 }
 
+/// Each vertex's class at replay step `k` of `steps` (`k == steps.len()`: the final
+/// graph, `finals`): a step lists the vertices whose class differs from the final one,
+/// an empty class meaning the vertex is not built yet (`None`).
+pub fn classes_at(
+    ids: &[String],
+    finals: &[String],
+    steps: &[view::Step],
+    k: usize,
+) -> Vec<Option<String>> {
+    let Some(step) = steps.get(k) else {
+        return finals.iter().cloned().map(Some).collect();
+    };
+    let at: std::collections::HashMap<&str, &str> = step
+        .classes
+        .iter()
+        .map(|(v, c)| (v.as_str(), c.as_str()))
+        .collect();
+    ids.iter()
+        .zip(finals)
+        .map(|(id, fin)| match at.get(id.as_str()) {
+            Some(&"") => None,
+            Some(c) => Some(c.to_string()),
+            None => Some(fin.clone()),
+        })
+        .collect()
+}
+
+/// The classes a legend lists: each non-empty one once, in order of first appearance,
+/// at most [`LEGEND_MAX`].
+pub fn legend_classes(classes: &[Option<String>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in classes.iter().flatten() {
+        if !c.is_empty() && !out.contains(c) {
+            out.push(c.clone());
+            if out.len() == LEGEND_MAX {
+                break;
+            }
+        }
+    }
+    out
+}
+
+pub const LEGEND_MAX: usize = 24;
+
+/// A class's fill colour: a light hue from the class name, the same in every view and
+/// step (no class: the panel colour).
+pub fn class_fill(class: &str) -> String {
+    if class.is_empty() {
+        return "var(--panel)".into();
+    }
+    // FNV-1a, for a stable spread of hues.
+    let h = class.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    });
+    format!("hsl({} 60% 82%)", h % 360)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn replay_steps_give_each_vertex_its_class_then_and_hide_unbuilt_ones() {
+        let ids: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let finals: Vec<String> = ["R", "R", "S"].map(String::from).to_vec();
+        let step = |pairs: &[(&str, &str)]| view::Step {
+            title: String::new(),
+            classes: pairs
+                .iter()
+                .map(|(v, c)| (v.to_string(), c.to_string()))
+                .collect(),
+        };
+        let steps = vec![step(&[("b", ""), ("c", "")]), step(&[("c", "R")])];
+        let at = |k| classes_at(&ids, &finals, &steps, k);
+        let s = |c: &str| Some(c.to_string());
+        assert_eq!(at(0), vec![s("R"), None, None]);
+        assert_eq!(at(1), vec![s("R"), s("R"), s("R")]);
+        assert_eq!(at(2), vec![s("R"), s("R"), s("S")]);
+        assert_eq!(legend_classes(&at(2)), ["R", "S"]);
+        assert_eq!(class_fill("R"), class_fill("R"));
+        assert_ne!(class_fill("R"), class_fill("S"));
+    }
     use shapex::report::{
         CheckStatus, Def, Diagnostic, DimView, Range, ShapeView, StatementReport,
     };
@@ -834,7 +914,7 @@ pub(crate) mod tests {
             .expect("a row for line 3");
         assert!(dead.label.ends_with("not reached"), "{}", dead.label);
         assert!(table.rows.iter().flat_map(|r| r.cells.iter()).all(
-            |c| !matches!(&c.value, shapex::report::view::CellValue::Shape { display, .. } if display.contains('π'))
+            |c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))
         ));
     }
 }

@@ -173,11 +173,11 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
                 view! { <Listing lines=lines empty=empty /> }.into_any()
             }
             Some(Payload::Graph(g)) => view! {
-                <GraphView id=id vertices=g.vertices.clone() edges=g.edges.clone() empty=empty />
+                <GraphView id=id vertices=g.vertices.clone() edges=g.edges.clone() steps=g.steps.clone() empty=empty />
             }
             .into_any(),
             Some(Payload::Lattice(l)) => view! {
-                <GraphView id=id vertices=l.nodes.clone() edges=l.covers.clone() lattice=true empty=empty />
+                <GraphView id=id vertices=l.nodes.clone() edges=l.covers.clone() steps=l.states.clone() lattice=true empty=empty />
             }
             .into_any(),
         })
@@ -340,13 +340,18 @@ fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
 
 /// A graph or a lattice as SVG, drawn where the worker's layered layout
 /// (`shapex-layout`: Sugiyama's method, crossings minimised) put each vertex; a lattice
-/// is a Hasse diagram, covers pointing upwards. Clicking a vertex with a source line
+/// is a Hasse diagram, covers pointing upwards. Vertices are coloured by class, with a
+/// legend. Replay steps (the payload's `steps`, or a lattice's `states`) are played by
+/// a Step control — a slider, previous/next, and the arrow keys on the graph — from the
+/// first step to the final graph; at a step a vertex takes that step's class, and one
+/// whose class there is empty is not built yet. Clicking a vertex with a source line
 /// jumps there.
 #[component]
 fn GraphView(
     id: &'static str,
     vertices: Vec<view::Vertex>,
     edges: Vec<view::Edge>,
+    steps: Vec<view::Step>,
     #[prop(optional)] lattice: bool,
     empty: &'static str,
 ) -> impl IntoView {
@@ -362,8 +367,77 @@ fn GraphView(
     let Some(drawing) = drawing else {
         return view! { <p class="empty">"Laying out the graph…"</p> }.into_any();
     };
-    let svg = svg_of(ctx, &drawing, &vertices, &edges);
-    view! { <div class="graph" class:lattice=lattice>{svg}</div> }.into_any()
+    let last = steps.len();
+    // The final graph (`last`) unless the user steps back.
+    let step = RwSignal::new(last);
+    let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
+    let ids: Vec<String> = vertices.iter().map(|v| v.id.clone()).collect();
+    let finals: Vec<String> = vertices.iter().map(|v| v.class.clone()).collect();
+    let steps_store = StoredValue::new(steps);
+    let classes = Memo::new(move |_| {
+        let k = step.get();
+        steps_store.with_value(|s| model::classes_at(&ids, &finals, s, k))
+    });
+    let legend = move || {
+        classes.with(|c| {
+            model::legend_classes(c)
+                .into_iter()
+                .map(|class| {
+                    let fill = model::class_fill(&class);
+                    view! { <li><span class="swatch" style=format!("background:{fill}")></span>{class}</li> }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let controls = (last > 0).then(|| {
+        let title = move || {
+            let k = step.get();
+            match titles.get(k) {
+                Some(t) => format!("Step {} of {last}: {t}", k + 1),
+                None => format!("The final graph (after {last} steps)"),
+            }
+        };
+        view! {
+            <div class="step-control" role="group" aria-label="Step through the replay">
+                <button type="button" on:click=move |_| step.update(|k| *k = k.saturating_sub(1))
+                    disabled=move || step.get() == 0>"◀ Previous"</button>
+                <input type="range" min="0" max=last.to_string() aria-label="Step"
+                    prop:value=move || step.get().to_string()
+                    on:input=move |ev| set_step(step, &event_target_value(&ev), last) />
+                <button type="button" on:click=move |_| step.update(|k| *k = (*k + 1).min(last))
+                    disabled=move || step.get() == last>"Next ▶"</button>
+                <span class="step-title" aria-live="polite">{title}</span>
+            </div>
+        }
+    });
+    let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "ArrowLeft" => {
+            ev.prevent_default();
+            step.update(|k| *k = k.saturating_sub(1));
+        }
+        "ArrowRight" => {
+            ev.prevent_default();
+            step.update(|k| *k = (*k + 1).min(last));
+        }
+        _ => {}
+    };
+    let svg = move || classes.with(|c| svg_of(ctx, &drawing, &vertices, &edges, c));
+    view! {
+        <div class="graph-view">
+            {controls}
+            <ul class="graph-legend" aria-label="Classes">{legend}</ul>
+            <div class="graph" class:lattice=lattice tabindex="0" on:keydown=on_key>{svg}</div>
+        </div>
+    }
+    .into_any()
+}
+
+/// `classes[i]`: vertex i's class at the step shown, `None` when it is not built yet.
+/// The slider's value as a step (ignored unless a number).
+fn set_step(step: RwSignal<usize>, value: &str, last: usize) {
+    if let Ok(k) = value.parse::<usize>() {
+        step.set(k.min(last));
+    }
 }
 
 fn svg_of(
@@ -371,15 +445,25 @@ fn svg_of(
     layout: &view::Drawing,
     vertices: &[view::Vertex],
     edges: &[view::Edge],
+    classes: &[Option<String>],
 ) -> impl IntoView {
     let (w, h) = layout.size;
+    let built = |id: &str| {
+        vertices
+            .iter()
+            .position(|v| v.id == id)
+            .is_some_and(|i| classes.get(i).is_some_and(Option::is_some))
+    };
     let lines = edges
         .iter()
+        .filter(|e| built(&e.from) && built(&e.to))
         .filter_map(|e| {
             let (x1, y1) = layout.position(&e.from)?;
             let (x2, y2) = layout.position(&e.to)?;
+            // From the bottom of one box to the top of the other (or the reverse).
+            let dy = if y2 >= y1 { 14.0 } else { -14.0 };
             Some(view! {
-                <line class="edge" x1=x1 y1=y1 x2=x2 y2=y2 marker-end="url(#arrow)"><title>{e.label.clone()}</title></line>
+                <line class="edge" x1=x1 y1=y1 + dy x2=x2 y2=y2 - dy marker-end="url(#arrow)"><title>{e.label.clone()}</title></line>
             })
         })
         .collect::<Vec<_>>();
@@ -387,13 +471,21 @@ fn svg_of(
         .iter()
         .enumerate()
         .filter_map(|(i, v)| {
+            let class = classes.get(i).cloned().flatten()?;
             let (x, y) = layout.position(&v.id)?;
             let w = layout.widths.get(i).copied().unwrap_or(120.0);
             let line = v.line;
+            let fill = model::class_fill(&class);
+            let title = if class.is_empty() {
+                v.label.clone()
+            } else {
+                format!("{} (class {class})", v.label)
+            };
             Some(view! {
-                <g class=format!("vertex {}", v.class) transform=format!("translate({x},{y})")
+                <g class="vertex" transform=format!("translate({x},{y})")
                     on:click=move |_| if let Some(l) = line { jump_to(ctx, l, 1) }>
-                    <rect x=-w / 2.0 y=-14 width=w height=28 rx=6 />
+                    <title>{title}</title>
+                    <rect x=-w / 2.0 y=-14 width=w height=28 rx=6 style=format!("fill:{fill}") />
                     <text text-anchor="middle" dy="0.35em">{v.label.clone()}</text>
                 </g>
             })
