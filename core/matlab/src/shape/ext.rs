@@ -425,12 +425,26 @@ pub fn assign_index(
             region.push(a.count(&e));
             dims.push(grown(&e, a, facts, fresh));
         }
+        // With fewer subscripts than dimensions, the array grows only where it has no
+        // dimension past the subscripts (`C(2,1) = x` on a 1×1×2 C: "attempt to grow
+        // array along ambiguous dimension").
+        let unambiguous = if n < t.rank() {
+            let trailing = (n..t.rank()).fold(Dim::one(), |p, k| p.mul(&t.extent(k)));
+            let within = Constraint::and(
+                args.iter()
+                    .enumerate()
+                    .map(|(i, a)| in_bounds(a, &spanned_extent(&t, i, n))),
+            );
+            Constraint::or([Constraint::eq(&trailing, &Dim::one()), within])
+        } else {
+            Constraint::True
+        };
         if n < t.rank() {
             // The last subscript spans several dimensions: keep them (no growth there).
             dims.truncate(n - 1);
             dims.extend((n - 1..t.rank()).map(|i| t.extent(i)));
         }
-        (Some(dims), region, Constraint::True)
+        (Some(dims), region, unambiguous)
     };
     let fits = match &r {
         Some(r) => Constraint::or([alpha(r), region_matches(&region, r)]),
@@ -457,7 +471,12 @@ pub fn assign_index(
         return Outcome::illegal(positive, ext(Rule::Subscript));
     }
     if facts.ask(&growth).is_refuted() {
-        return Outcome::illegal(growth, ext(Rule::GrowLinear));
+        let rule = if n == 1 {
+            Rule::GrowLinear
+        } else {
+            Rule::GrowAmbiguous
+        };
+        return Outcome::illegal(growth, ext(rule));
     }
     let growth = Constraint::and([positive, growth]);
     let theta = Constraint::and([growth, fits]);

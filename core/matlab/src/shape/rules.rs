@@ -49,6 +49,9 @@ rules! {
     Dims,
     Elementwise,
     ElementwiseExpansion,
+    /// Growth with fewer subscripts than the array has dimensions (`C(2,1) = x` on a
+    /// 1×1×2 C).
+    GrowAmbiguous,
     GrowLinear,
     Horzcat,
     Index,
@@ -89,6 +92,7 @@ impl Rule {
             Dims => "dims",
             Elementwise => "elementwise",
             ElementwiseExpansion => "elementwise (implicit expansion)",
+            GrowAmbiguous => "grow_ambiguous",
             GrowLinear => "grow_linear",
             Horzcat => "horzcat",
             Index => "index",
@@ -145,6 +149,9 @@ impl Rule {
             GrowLinear => {
                 "a linear subscript within numel of the array: only a vector (or []) grows through one subscript"
             }
+            GrowAmbiguous => {
+                "subscripts within the array's bounds, or no dimension past the subscripts: an array grows along an unambiguous dimension only"
+            }
             Delete => "a deletion within bounds that leaves a rectangular array",
             Reshape => "the same number of elements before and after, and sizes that are not negative",
             Square => "a square matrix",
@@ -172,6 +179,7 @@ impl Rule {
                 | Index
                 | AssignIndex
                 | GrowLinear
+                | GrowAmbiguous
                 | Subscript
                 | Delete
                 | Reshape

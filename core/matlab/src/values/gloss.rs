@@ -8,7 +8,7 @@
 
 use super::results::StmtResult;
 use crate::shape::Shape;
-use crate::tame::{Stmt, StmtId};
+use crate::tame::{Stmt, StmtId, StmtKind};
 use shapex_dims::{Atom, Provenance, Site, Symbol};
 use shapex_report::legend;
 use shapex_text::Span;
@@ -39,7 +39,8 @@ pub struct Gloss {
 /// tells the names a reader never saw (the lowering's temporaries).
 pub(super) fn gloss_all(body: &[Stmt], is_temp: &dyn Fn(&str) -> bool, results: &mut [StmtResult]) {
     let mut origins = HashMap::new();
-    index(body, &mut origins);
+    let mut loops = HashSet::new();
+    index(body, &mut origins, &mut loops);
     let positions = positions(results);
     let defined = results
         .iter()
@@ -47,6 +48,7 @@ pub(super) fn gloss_all(body: &[Stmt], is_temp: &dyn Fn(&str) -> bool, results: 
         .collect();
     let context = Context {
         origins: &origins,
+        loops: &loops,
         positions: &positions,
         defined: &defined,
         is_temp,
@@ -60,6 +62,8 @@ pub(super) fn gloss_all(body: &[Stmt], is_temp: &dyn Fn(&str) -> bool, results: 
 struct Context<'a> {
     /// Each statement's source span.
     origins: &'a HashMap<StmtId, Span>,
+    /// The loops: a join at one is where iterations meet.
+    loops: &'a HashSet<StmtId>,
     /// Where in its target's shape, as the minting statement defines it, each minted
     /// extent stands (`c~c1` is c's rows): an open case's component counts the
     /// placeholders of a rule, not the target's extents.
@@ -100,11 +104,14 @@ fn positions(results: &[StmtResult]) -> HashMap<String, u32> {
     out
 }
 
-fn index(stmts: &[Stmt], out: &mut HashMap<StmtId, Span>) {
+fn index(stmts: &[Stmt], out: &mut HashMap<StmtId, Span>, loops: &mut HashSet<StmtId>) {
     for s in stmts {
         out.insert(s.id, s.origin);
+        if matches!(s.kind, StmtKind::For { .. } | StmtKind::While { .. }) {
+            loops.insert(s.id);
+        }
         for c in s.children() {
-            index(c, out);
+            index(c, out, loops);
         }
     }
 }
@@ -283,6 +290,18 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
                 alias: legend::UNKNOWN.into(),
             }
         }
+        // At a loop, the iterations meet: one value per iteration, not a value of
+        // the variable there (which may not even exist then).
+        Provenance::Join {
+            var,
+            component,
+            site,
+        } if context.loops.contains(&StmtId(site.stmt)) => Words {
+            meaning: format!("{} of {} in one iteration", extent(*component), of(var)),
+            site: Some(site),
+            why: Some("iterations of that loop give it different sizes"),
+            alias: legend::UNKNOWN.into(),
+        },
         Provenance::Join {
             var,
             component,

@@ -982,6 +982,14 @@ impl ValueAnalysis<'_> {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
             outcome = Outcome::always(Shape::empty(), outcome.rule);
         }
+        let picks_many =
+            |a: &IndexArg| !matches!(a, IndexArg::Scalar(_) | IndexArg::End(_) | IndexArg::Colon);
+        if base.open_rank && args.len() == 1 && picks_many(&args[0]) {
+            // A linear subscript of an array with one non-singleton dimension keeps
+            // that dimension's orientation, which may be the third or later
+            // (`x(1:3)` of a 1×1×6 x is 1×1×3): no 2-D shape holds for every rank.
+            outcome.shape = Shape::Unknown;
+        }
         effect.op = "index".into();
         effect.operands = vec![base.shape.clone()];
         let value = Value::of_shape(base.class, outcome.shape.clone());
