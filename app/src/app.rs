@@ -572,7 +572,7 @@ fn Header() -> impl IntoView {
                     <select id="lang" on:change=on_lang>{language_options}</select>
                 </label>
                 {move || language.with(|l| l.options.iter().map(|o| view! { <OptionControl spec=o.clone() /> }).collect::<Vec<_>>())}
-                <label class="field">
+                <label class="field" class:hidden=move || language.with(|l| !l.prints_shapes)>
                     <span>"Notation"</span>
                     <select id="notation" on:change=move |ev| {
                         let n = if event_target_value(&ev) == "times" { Notation::Times } else { Notation::Paper };

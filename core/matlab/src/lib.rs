@@ -96,6 +96,7 @@ fn info() -> LanguageInfo {
         name: "MATLAB",
         extensions: &["m"],
         tagline: "Paste MATLAB and see, statement by statement, the array shapes it computes — and why a line fails.",
+        prints_shapes: true,
         options: vec![OptionSpec {
             key: "mode",
             label: "Semantics",

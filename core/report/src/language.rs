@@ -68,6 +68,9 @@ pub struct LanguageInfo {
     pub options: Vec<OptionSpec>,
     /// The views the language fills, in tab order.
     pub views: Vec<ViewSpec>,
+    /// Its reports print array shapes (`<3,4>`), so the app offers the Notation
+    /// control (`<3,4>` or `3×4`) while it is selected.
+    pub prints_shapes: bool,
 }
 
 /// One option of a language, offered as a choice between named values.
