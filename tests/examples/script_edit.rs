@@ -1,7 +1,8 @@
 //! Times re-analysis after one edit in the middle of a long realistic script, for
 //! profiling (`perf record`): `cargo run --release -p shapex-tests --example
-//! script_edit -- LINES KIND ROUNDS`, KIND `space` (a space at the end of the middle
-//! line, as typing does) or `statement` (a new statement there).
+//! script_edit -- LINES KIND ROUNDS [AT]`, KIND `space` (a space at the end of the
+//! middle line, as typing does) or `statement` (a new statement there); AT puts the
+//! edit that far into the script instead (`0.1`: a tenth of the way down).
 
 use shapex::{Analyzer, Options, Session};
 use std::time::Instant;
@@ -15,7 +16,8 @@ fn main() {
         eprintln!("no Octave m-files");
         return;
     };
-    let middle = script.lines().count() / 2;
+    let at: f64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0.5);
+    let middle = (script.lines().count() as f64 * at) as usize;
     let end_of_line: usize = script
         .lines()
         .take(middle + 1)
