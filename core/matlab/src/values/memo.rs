@@ -116,7 +116,7 @@ impl FunctionMemo {
                 let place = Place::of(f);
                 let key = key(a, &user, f, place);
                 let old_trace = self.traces.remove(&trace_key(f));
-                let relative = match self
+                let (relative, result) = match self
                     .results
                     .remove(&key)
                     .or_else(|| kept.get(&key).cloned())
@@ -128,7 +128,8 @@ impl FunctionMemo {
                         if let Some(t) = old_trace {
                             traces.insert(trace_key(f), t);
                         }
-                        r
+                        let result = moved(&r, place);
+                        (r, result)
                     }
                     None => {
                         stats.analysed += 1;
@@ -137,10 +138,9 @@ impl FunctionMemo {
                         stats.moved += trace.moved;
                         stats.steps += f.body.len();
                         traces.insert(trace_key(f), Rc::new(trace));
-                        moved(&result, place.inverse())
+                        (moved(&result, place.inverse()), result)
                     }
                 };
-                let result = moved(&relative, place);
                 kept.insert(key, relative);
                 result
             })

@@ -447,6 +447,16 @@ impl Symbols {
         }
     }
 
+    /// Everything minted, taken out: the symbols are cleared.
+    pub fn take_history(&self) -> SymbolHistory {
+        let history = SymbolHistory {
+            log: std::mem::take(&mut *self.log.borrow_mut()),
+            table: std::mem::take(&mut *self.table.borrow_mut()),
+        };
+        self.clear();
+        history
+    }
+
     /// Whether the symbols minted from `from` to `to` (marks) are those `history`'s run
     /// minted there: the same keys, counters and symbols (equal records: name, table id
     /// and provenance).

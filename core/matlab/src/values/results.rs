@@ -130,14 +130,13 @@ pub fn analyze_program_in(
 /// only at run time may be `'caller'`), so a call to `f` may change its caller's
 /// variables.
 fn writes_into_caller(f: &Function) -> bool {
-    let mut body = f.body.clone();
-    let mut found = false;
-    crate::tame::ir::walk_mut(&mut body, &mut |s| {
-        if let crate::tame::ir::StmtKind::Call { func, .. } = &s.kind {
-            found |= matches!(func.as_str(), "assignin" | "evalin");
-        }
-    });
-    found
+    fn any(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| {
+            matches!(&s.kind, StmtKind::Call { func, .. } if matches!(func.as_str(), "assignin" | "evalin"))
+                || s.children().into_iter().any(any)
+        })
+    }
+    any(&f.body)
 }
 
 /// Analyses `f` (in the text `source`), resuming `old` (the trace of an earlier
@@ -220,9 +219,10 @@ fn run_steps(
         steps.push(Rc::new(step));
         state = after;
     }
-    let end = match suffix.as_ref().and_then(|s| s.end(a)) {
-        Some(end) => end?,
-        None => Boundary::now(a, state),
+    // Ending with the old run's steps, the analysis ends in its end, moved.
+    let end = match suffix.as_ref().and_then(|s| s.ended_with()) {
+        Some(old) => Err(old),
+        None => Ok(Boundary::now(a, state)),
     };
     Some(Trace::new(
         a,

@@ -330,8 +330,8 @@ pub struct Trace {
     pub(super) steps: Vec<Rc<Step>>,
     /// The state after the last statement.
     end: Boundary,
-    symbols: SymbolHistory,
-    studies: Vec<(StudyKey, StudyEntry)>,
+    symbols: Rc<SymbolHistory>,
+    studies: Rc<Vec<(StudyKey, StudyEntry)>>,
     /// How many of the steps were kept from the trace this run resumed, before the edit.
     pub resumed: usize,
     /// How many were taken from it, moved, after the edit.
@@ -340,16 +340,27 @@ pub struct Trace {
 
 impl Trace {
     /// The trace of the run that just analysed `f` (in the text `source`) in `steps`,
-    /// ending in `end`.
+    /// ending in `end`: with what `a` minted and stored (which it takes), or, when the
+    /// run ended with the old run's steps, the old run's logs (`end` is the old end).
     pub(super) fn new(
         a: &ValueAnalysis,
         f: &Function,
         context: String,
         source: Rc<str>,
         steps: Vec<Rc<Step>>,
-        end: Boundary,
+        end: Result<Boundary, (Boundary, &Trace)>,
         (resumed, moved): (usize, usize),
     ) -> Trace {
+        let (end, symbols, studies) = match end {
+            Ok(end) => (
+                end,
+                Rc::new(a.symbols.take_history()),
+                Rc::new(a.studies.borrow_mut().take_history()),
+            ),
+            // The logs are the old run's up to the boundary where they met (compared
+            // there) and after it (what its steps minted and stored).
+            Err((end, old)) => (end, old.symbols.clone(), old.studies.clone()),
+        };
         Trace {
             resumed,
             moved,
@@ -358,8 +369,8 @@ impl Trace {
             variables: f.variables.clone(),
             steps,
             end,
-            symbols: a.symbols.history(),
-            studies: a.studies.borrow().history(),
+            symbols,
+            studies,
         }
     }
 
@@ -516,14 +527,10 @@ impl<'t> Suffix<'t> {
         Err(before.restore(a, self.old))
     }
 
-    /// After the last statement: the old run's end, moved, if the runs met (the
-    /// analysis is put back in that state).
-    pub fn end(&self, a: &ValueAnalysis) -> Option<Option<Boundary>> {
-        if !self.met {
-            return None;
-        }
-        let end = self.old.end.moved(self.edit);
-        Some(end.restore(a, self.old).map(|_| end))
+    /// After the last statement: when the old run's last steps were taken, its end
+    /// (moved) and the old run.
+    pub fn ended_with(&self) -> Option<(Boundary, &'t Trace)> {
+        self.met.then(|| (self.old.end.moved(self.edit), self.old))
     }
 }
 
