@@ -32,7 +32,7 @@ use std::rc::Rc;
 /// what the last run used, so its size follows the current text.
 #[derive(Default)]
 pub struct FunctionMemo {
-    results: HashMap<String, FunctionResult>,
+    results: HashMap<Key, FunctionResult>,
     /// The step-by-step analysis of each function last analysed, by the function's
     /// name: an edit inside it resumes from the first statement it changed
     /// (`values::resume`).
@@ -198,7 +198,7 @@ impl UserFunctions<'_> {
 }
 
 /// What a function's analysis depends on (module docs), as one string.
-fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> String {
+fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> Key {
     let mut relative = f.clone();
     let back = place.inverse();
     // The analysis never reads the function's own span, which for a script is the
@@ -224,14 +224,55 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> S
         .copied()
         .filter(|c| a.reaches_caller.iter().any(|r| r == c))
         .collect();
-    format!(
-        "{}|{}|{}|{}|{}|{ir}",
+    let head = format!(
+        "{}|{}|{}|{}|{}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,
         callees.join(","),
         reaching.join(",")
-    )
+    );
+    Key {
+        hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),
+        head,
+        ir,
+    }
+}
+
+/// A function's key: what its analysis depends on besides the IR (mode, temporaries'
+/// prefix, …), and its relative IR printed. The IR of a long script prints to megabytes,
+/// so the key is hashed once, fast ([`quick_hash`]), and the map hashes that number
+/// (hashing the text with the map's SipHash on every lookup and insertion cost more
+/// than analysing the statements an edit changed). Equality is of the texts.
+#[derive(Clone, PartialEq, Eq)]
+struct Key {
+    hash: u64,
+    head: String,
+    ir: String,
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// A quick 64-bit hash of `bytes`, eight at a time (multiply and rotate, as FxHash):
+/// only for spreading keys in a map, whose equality still compares them whole.
+fn quick_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut h = chunks.by_ref().fold(bytes.len() as u64, |h, c| {
+        step(
+            h,
+            u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+        )
+    });
+    for &b in chunks.remainder() {
+        h = step(h, u64::from(b));
+    }
+    h
 }
 
 /// `r` with its statement ids and byte offsets moved by `by`.
