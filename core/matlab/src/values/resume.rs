@@ -32,8 +32,10 @@
 //! are keyed by their loop's statement id and read only by the step holding that loop,
 //! so a later step never reads one: their number is compared, not their content. A step
 //! that read the function's variable list is taken only while that list is unchanged.
-//! A failed meeting is tried again after 1, 2, 4, … statements, so a change that never
-//! meets again (a new variable, a new shape) costs a logarithmic number of comparisons.
+//! The ids are compared first; a failed meeting (or a step that cannot be taken) is
+//! tried again after 1, 2, 4, … statements, so a change that never meets again (a new
+//! variable, a new shape) costs a logarithmic number of comparisons of states, and an
+//! edit that added or removed an IR statement none.
 //! Moving a step's saved state would cost the whole state per step, so a kept step keeps
 //! its state where it was and the moves to apply ([`Boundary::moves`]), applied only when
 //! a later run resumes there.
@@ -417,6 +419,8 @@ pub(super) struct Suffix<'t> {
     /// The next statement at which to try to meet, and the wait after that.
     next_try: usize,
     wait: usize,
+    /// Steps taken since the runs met.
+    taken: usize,
 }
 
 impl<'t> Suffix<'t> {
@@ -442,6 +446,7 @@ impl<'t> Suffix<'t> {
             met: false,
             next_try: resumed,
             wait: 1,
+            taken: 0,
         })
     }
 
@@ -507,21 +512,29 @@ impl<'t> Suffix<'t> {
             return Ok(None);
         };
         if !self.met && i >= self.next_try {
-            self.met = self.meets(a, j, state);
+            // Ids first: an edit that added or removed an IR statement never meets.
+            self.met = self.old.steps[j].stmt.id == stmt.id && self.meets(a, j, state);
             if !self.met {
                 self.next_try = i + self.wait;
                 self.wait *= 2;
+                return Ok(None);
             }
+            self.taken = 0;
         }
         if !self.met {
             return Ok(None);
         }
         if let Some(step) = self.take(j, stmt) {
+            self.taken += 1;
             return Ok(Some(step));
         }
         self.met = false;
-        self.next_try = i + 1;
-        self.wait = 1;
+        self.next_try = i + self.wait;
+        self.wait *= 2;
+        if self.taken == 0 {
+            // Met here but nothing taken: the analysis is still where it was.
+            return Ok(None);
+        }
         let before = self.old.steps[j].before.moved(self.edit);
         self.same_symbols = before.symbols;
         Err(before.restore(a, self.old))
