@@ -53,6 +53,8 @@ pub struct RunStats {
     pub moved: usize,
     /// All the analysed functions' top-level statements.
     pub steps: usize,
+    /// Times their analysis compared its state with the last run's (`values::resume`).
+    pub tries: usize,
 }
 
 /// Which function a trace is of: an edit keeps the name (two functions of one name in a
@@ -137,6 +139,7 @@ impl FunctionMemo {
                         stats.resumed += trace.resumed;
                         stats.moved += trace.moved;
                         stats.steps += f.body.len();
+                        stats.tries += trace.tries;
                         traces.insert(trace_key(f), Rc::new(trace));
                         (moved(&result, place.inverse()), result)
                     }
@@ -468,6 +471,13 @@ mod tests {
         run(&mut memo, &kept);
         run(&mut memo, &kept.replace("x = a;", "x = b;"));
         assert_eq!(moved(&memo), 0);
+        // Tried after 1, 2, 4, … statements: a few comparisons, not one per statement.
+        let long = format!("{kept}{}", long_script(30));
+        run(&mut memo, &long);
+        run(&mut memo, &long.replace("x = a;", "x = b;"));
+        let s = memo.functions.last_run;
+        assert_eq!(s.moved, 0);
+        assert!(s.tries <= 10 && s.steps > 120, "{} of {}", s.tries, s.steps);
     }
 
     #[test]
@@ -477,8 +487,11 @@ mod tests {
         run(&mut memo, &script);
         let added = script.replacen("c2 = a * b;\n", "c2 = a * b;\nnew = 1;\n", 1);
         run(&mut memo, &added);
+        // Its id moved every later statement's: no state is even compared.
         assert_eq!(moved(&memo), 0);
+        assert_eq!(memo.functions.last_run.tries, 0);
         run(&mut memo, &script);
+        assert_eq!(memo.functions.last_run.tries, 0);
     }
 
     #[test]

@@ -231,7 +231,7 @@ fn run_steps(
         source.clone(),
         steps,
         end,
-        (resumed, moved),
+        (resumed, moved, suffix.map_or(0, |s| s.tries)),
     ))
 }
 

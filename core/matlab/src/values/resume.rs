@@ -338,6 +338,8 @@ pub struct Trace {
     pub resumed: usize,
     /// How many were taken from it, moved, after the edit.
     pub moved: usize,
+    /// How many times this run compared its state with the old run's.
+    pub tries: usize,
 }
 
 impl Trace {
@@ -351,7 +353,7 @@ impl Trace {
         source: Rc<str>,
         steps: Vec<Rc<Step>>,
         end: Result<Boundary, (Boundary, &Trace)>,
-        (resumed, moved): (usize, usize),
+        (resumed, moved, tries): (usize, usize, usize),
     ) -> Trace {
         let (end, symbols, studies) = match end {
             Ok(end) => (
@@ -366,6 +368,7 @@ impl Trace {
         Trace {
             resumed,
             moved,
+            tries,
             context,
             source,
             variables: f.variables.clone(),
@@ -421,6 +424,8 @@ pub(super) struct Suffix<'t> {
     wait: usize,
     /// Steps taken since the runs met.
     taken: usize,
+    /// States compared with the old run's so far.
+    pub tries: usize,
 }
 
 impl<'t> Suffix<'t> {
@@ -447,6 +452,7 @@ impl<'t> Suffix<'t> {
             next_try: resumed,
             wait: 1,
             taken: 0,
+            tries: 0,
         })
     }
 
@@ -458,7 +464,8 @@ impl<'t> Suffix<'t> {
 
     /// Whether the analysis, in `state` before statement `i`, meets the old one before
     /// its step `j` (moved by the edit).
-    fn meets(&self, a: &ValueAnalysis, j: usize, state: &State<Env>) -> bool {
+    fn meets(&mut self, a: &ValueAnalysis, j: usize, state: &State<Env>) -> bool {
+        self.tries += 1;
         let before = self.old.steps[j].before.moved(self.edit);
         a.simulation_budget.get() == before.budget
             && a.studies.borrow().mark() == before.studies
