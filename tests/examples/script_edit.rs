@@ -1,7 +1,8 @@
 //! Times re-analysis after one edit in the middle of a long realistic script, for
 //! profiling (`perf record`): `cargo run --release -p shapex-tests --example
-//! script_edit -- LINES KIND ROUNDS`, KIND `space` (a space at the end of the middle
-//! line, as typing does) or `statement` (a new statement there).
+//! script_edit -- LINES KIND ROUNDS [AT]`, KIND `space` (a space at the end of the
+//! middle line, as typing does) or `statement` (a new statement there); AT puts the
+//! edit that far into the script instead (`0.1`: a tenth of the way down).
 
 use shapex::{Analyzer, Options, Session};
 use std::time::Instant;
@@ -15,7 +16,8 @@ fn main() {
         eprintln!("no Octave m-files");
         return;
     };
-    let middle = script.lines().count() / 2;
+    let at: f64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0.5);
+    let middle = (script.lines().count() as f64 * at) as usize;
     let end_of_line: usize = script
         .lines()
         .take(middle + 1)
@@ -40,15 +42,33 @@ fn main() {
     let mut session = Session::default();
     analyzer.analyze_in(&mut session, &texts[0], &options);
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     for k in 1..=rounds {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_ns());
         analyzer.analyze_in(&mut session, &texts[k % 2], &options);
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        if let (Some(c), Some(d)) = (c, cpu_ns()) {
+            cpu.push((d - c) as f64 / 1e6);
+        }
     }
     times.sort_by(f64::total_cmp);
+    cpu.sort_by(f64::total_cmp);
     println!(
-        "{kind} edit at line {middle} of {lines}: median {:.1} ms, max {:.1} ms",
+        "{kind} edit at line {middle} of {lines}: median {:.1} ms, max {:.1} ms{}",
         times[times.len() / 2],
-        times[times.len() - 1]
+        times[times.len() - 1],
+        cpu.get(cpu.len() / 2)
+            .map_or(String::new(), |c| format!(" (CPU median {c:.1} ms)"))
     );
+}
+
+/// The CPU time this thread has run, in ns (Linux), which other processes on a busy
+/// machine do not add to as they do to the wall clock.
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

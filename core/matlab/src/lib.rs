@@ -231,7 +231,8 @@ impl Matlab {
     ) -> tame::Program {
         let lowered = tame::lower(file);
         report.diagnostics.extend(lowered.diagnostics);
-        let result = values::analyze_program_with(&lowered.program, &self.builtins, mode, memo);
+        let result =
+            values::analyze_program_in(&lowered.program, source, &self.builtins, mode, memo);
         values::fill_report(
             source,
             &result,

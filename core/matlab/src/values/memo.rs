@@ -32,7 +32,7 @@ use std::rc::Rc;
 /// what the last run used, so its size follows the current text.
 #[derive(Default)]
 pub struct FunctionMemo {
-    results: HashMap<String, FunctionResult>,
+    results: HashMap<Key, FunctionResult>,
     /// The step-by-step analysis of each function last analysed, by the function's
     /// name: an edit inside it resumes from the first statement it changed
     /// (`values::resume`).
@@ -47,8 +47,14 @@ pub struct RunStats {
     pub analysed: usize,
     pub reused: usize,
     /// Of the analysed functions' top-level statements, those whose analysis was kept
-    /// from the last run (`values::resume`).
+    /// from the last run (`values::resume`) before the edit.
     pub resumed: usize,
+    /// Those taken from the last run, moved, after the edit.
+    pub moved: usize,
+    /// All the analysed functions' top-level statements.
+    pub steps: usize,
+    /// Times their analysis compared its state with the last run's (`values::resume`).
+    pub tries: usize,
 }
 
 /// Which function a trace is of: an edit keeps the name (two functions of one name in a
@@ -112,7 +118,7 @@ impl FunctionMemo {
                 let place = Place::of(f);
                 let key = key(a, &user, f, place);
                 let old_trace = self.traces.remove(&trace_key(f));
-                let relative = match self
+                let (relative, result) = match self
                     .results
                     .remove(&key)
                     .or_else(|| kept.get(&key).cloned())
@@ -124,17 +130,20 @@ impl FunctionMemo {
                         if let Some(t) = old_trace {
                             traces.insert(trace_key(f), t);
                         }
-                        r
+                        let result = moved(&r, place);
+                        (r, result)
                     }
                     None => {
                         stats.analysed += 1;
                         let (result, trace) = analyse(f, old_trace.as_deref());
                         stats.resumed += trace.resumed;
+                        stats.moved += trace.moved;
+                        stats.steps += f.body.len();
+                        stats.tries += trace.tries;
                         traces.insert(trace_key(f), Rc::new(trace));
-                        moved(&result, place.inverse())
+                        (moved(&result, place.inverse()), result)
                     }
                 };
-                let result = moved(&relative, place);
                 kept.insert(key, relative);
                 result
             })
@@ -192,7 +201,7 @@ impl UserFunctions<'_> {
 }
 
 /// What a function's analysis depends on (module docs), as one string.
-fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> String {
+fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> Key {
     let mut relative = f.clone();
     let back = place.inverse();
     // The analysis never reads the function's own span, which for a script is the
@@ -218,14 +227,55 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> S
         .copied()
         .filter(|c| a.reaches_caller.iter().any(|r| r == c))
         .collect();
-    format!(
-        "{}|{}|{}|{}|{}|{ir}",
+    let head = format!(
+        "{}|{}|{}|{}|{}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,
         callees.join(","),
         reaching.join(",")
-    )
+    );
+    Key {
+        hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),
+        head,
+        ir,
+    }
+}
+
+/// A function's key: what its analysis depends on besides the IR (mode, temporaries'
+/// prefix, …), and its relative IR printed. The IR of a long script prints to megabytes,
+/// so the key is hashed once, fast ([`quick_hash`]), and the map hashes that number
+/// (hashing the text with the map's SipHash on every lookup and insertion cost more
+/// than analysing the statements an edit changed). Equality is of the texts.
+#[derive(Clone, PartialEq, Eq)]
+struct Key {
+    hash: u64,
+    head: String,
+    ir: String,
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// A quick 64-bit hash of `bytes`, eight at a time (multiply and rotate, as FxHash):
+/// only for spreading keys in a map, whose equality still compares them whole.
+fn quick_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut h = chunks.by_ref().fold(bytes.len() as u64, |h, c| {
+        step(
+            h,
+            u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+        )
+    });
+    for &b in chunks.remainder() {
+        h = step(h, u64::from(b));
+    }
+    h
 }
 
 /// `r` with its statement ids and byte offsets moved by `by`.
@@ -285,23 +335,26 @@ mod tests {
         memo.functions.last_run
     }
 
-    fn stats(analysed: usize, reused: usize) -> RunStats {
-        RunStats {
-            analysed,
-            reused,
-            resumed: 0,
-        }
+    fn stats(analysed: usize, reused: usize) -> (usize, usize) {
+        (analysed, reused)
+    }
+
+    fn counts(s: RunStats) -> (usize, usize) {
+        (s.analysed, s.reused)
     }
 
     #[test]
     fn an_edit_in_one_function_reanalyses_only_that_function() {
         let mut memo = Incremental::default();
         // Three functions and the lambda lifted out of `third`.
-        assert_eq!(run(&mut memo, FILE), stats(4, 0));
+        assert_eq!(counts(run(&mut memo, FILE)), stats(4, 0));
         let edited = FILE.replace("ones(3, 2) * b", "ones(3, 2) * b'");
-        assert_eq!(run(&mut memo, &edited), stats(1, 3));
+        assert_eq!(counts(run(&mut memo, &edited)), stats(1, 3));
         // A line above everything moves every function: all are reused, moved.
-        assert_eq!(run(&mut memo, &format!("% moved\n{edited}")), stats(0, 4));
+        assert_eq!(
+            counts(run(&mut memo, &format!("% moved\n{edited}"))),
+            stats(0, 4)
+        );
     }
 
     #[test]
@@ -309,9 +362,9 @@ mod tests {
         let mut memo = Incremental::default();
         let script = "a = zeros(3, 2);\nb = a * ones(2, 4);\n";
         let first = format!("{script}function r = helper(x)\n  r = x;\nend\n");
-        assert_eq!(run(&mut memo, &first), stats(2, 0));
+        assert_eq!(counts(run(&mut memo, &first)), stats(2, 0));
         let edited = first.replace("r = x;", "r = x';");
-        assert_eq!(run(&mut memo, &edited), stats(1, 1));
+        assert_eq!(counts(run(&mut memo, &edited)), stats(1, 1));
     }
 
     /// Of the IR statements of the last run, those kept from the run before.
@@ -341,6 +394,106 @@ mod tests {
         assert!(resumed(&memo) < kept, "{}", resumed(&memo));
     }
 
+    /// Of the IR statements of the last run, those taken moved after the edit.
+    fn moved(memo: &Incremental) -> usize {
+        memo.functions.last_run.moved
+    }
+
+    /// A script of `n` blocks, each a few statements with symbols, a loop and a check.
+    fn long_script(n: usize) -> String {
+        let mut s = String::from("a = rand(4, 3);\nb = rand(3, 2);\n");
+        for k in 0..n {
+            s.push_str(&format!(
+                "c{k} = a * b;\nfor i = 1:3\n  d{k}(i) = i * {k};\nend\nm{k} = find(c{k} > {k});\ne{k} = c{k} + 1;\n"
+            ));
+        }
+        s
+    }
+
+    /// The top-level statements of the last run: analysed, kept before the edit, moved
+    /// after it.
+    fn split(memo: &Incremental) -> (usize, usize, usize) {
+        let s = memo.functions.last_run;
+        (s.steps - s.resumed - s.moved, s.resumed, s.moved)
+    }
+
+    #[test]
+    fn a_space_typed_near_the_top_keeps_every_step_after_it() {
+        let mut memo = Incremental::default();
+        let script = long_script(20);
+        run(&mut memo, &script);
+        // Each edit is one keystroke from the script: between two statements, inside
+        // one, and inside a loop's body (the loop is analysed again, and every value
+        // it defines has moved with its origin).
+        for edited in [
+            script.replacen("c1 = a * b;", "c1 = a * b; ", 1),
+            script.replacen("c1 = a * b;", "c1 = a  * b;", 1),
+            script.replacen("d1(i) = i * 1;", "d1(i) = i * 1; ", 1),
+            script.replacen("d1(i) = i * 1;", "d1(i) = i*1;", 1),
+        ] {
+            run(&mut memo, &edited);
+            let (analysed, _, kept) = split(&memo);
+            assert!(analysed <= 2 && kept > 70, "{analysed} {kept}:\n{edited}");
+            run(&mut memo, &script);
+        }
+    }
+
+    #[test]
+    fn comments_and_blank_lines_move_what_follows_them() {
+        let mut memo = Incremental::default();
+        let script = long_script(10);
+        run(&mut memo, &script);
+        let commented = script.replacen("e2 = c2 + 1;\n", "e2 = c2 + 1; % the sum\n", 1);
+        run(&mut memo, &commented);
+        assert!(moved(&memo) > 30, "{}", moved(&memo));
+        // A line inserted: every later line is a line further down.
+        let lines = commented.replacen("e1 = c1 + 1;\n", "e1 = c1 + 1;\n\n% note\n", 1);
+        run(&mut memo, &lines);
+        let (analysed, _, kept) = split(&memo);
+        assert!(analysed <= 1 && kept > 35, "{analysed} {kept}");
+        // The comment deleted again.
+        run(&mut memo, &lines.replace(" % the sum", ""));
+        assert!(moved(&memo) > 30, "{}", moved(&memo));
+    }
+
+    #[test]
+    fn an_edit_that_changes_shapes_meets_again_once_they_are_overwritten() {
+        let mut memo = Incremental::default();
+        let script = "a = ones(2, 3);\nb = ones(3, 2);\nx = a;\ny = x';\nx = b;\ny = x';\n\
+                      w = x * y;\nv = w';\nu = v(1, :);\nt = u';\ns = t';\nr = s';\n";
+        run(&mut memo, script);
+        // x and y have other shapes until both are assigned again: from there on
+        // nothing differs, and the runs meet.
+        run(&mut memo, &script.replace("x = a;", "x = b;"));
+        assert!(moved(&memo) >= 4, "{}", moved(&memo));
+        // y keeps its new shape to the end: they never meet.
+        let kept = script.replace("y = x';\nw", "yy = x';\nw");
+        run(&mut memo, &kept);
+        run(&mut memo, &kept.replace("x = a;", "x = b;"));
+        assert_eq!(moved(&memo), 0);
+        // Tried after 1, 2, 4, … statements: a few comparisons, not one per statement.
+        let long = format!("{kept}{}", long_script(30));
+        run(&mut memo, &long);
+        run(&mut memo, &long.replace("x = a;", "x = b;"));
+        let s = memo.functions.last_run;
+        assert_eq!(s.moved, 0);
+        assert!(s.tries <= 10 && s.steps > 120, "{} of {}", s.tries, s.steps);
+    }
+
+    #[test]
+    fn a_new_statement_keeps_nothing_after_it_while_its_variable_lives() {
+        let mut memo = Incremental::default();
+        let script = long_script(6);
+        run(&mut memo, &script);
+        let added = script.replacen("c2 = a * b;\n", "c2 = a * b;\nnew = 1;\n", 1);
+        run(&mut memo, &added);
+        // Its id moved every later statement's: no state is even compared.
+        assert_eq!(moved(&memo), 0);
+        assert_eq!(memo.functions.last_run.tries, 0);
+        run(&mut memo, &script);
+        assert_eq!(memo.functions.last_run.tries, 0);
+    }
+
     #[test]
     fn a_new_function_reanalyses_exactly_its_callers() {
         let mut memo = Incremental::default();
@@ -349,6 +502,6 @@ mod tests {
         // `helper` becoming a function of the file changes how `first` reads its call
         // (no longer an unknown builtin or a variable): `first` is analysed again.
         let defined = format!("{calls}function h = helper(x)\n  h = x;\nend\n");
-        assert_eq!(run(&mut memo, &defined), stats(2, 3));
+        assert_eq!(counts(run(&mut memo, &defined)), stats(2, 3));
     }
 }

@@ -35,7 +35,8 @@ mod tests;
 pub use gloss::Gloss;
 pub use memo::FunctionMemo;
 pub use results::{
-    analyze_program, analyze_program_with, FunctionResult, ProgramResult, StmtResult,
+    analyze_program, analyze_program_in, analyze_program_with, FunctionResult, ProgramResult,
+    StmtResult,
 };
 pub use summary::fill_report;
 
@@ -448,6 +449,30 @@ impl Symbols {
         SymbolHistory {
             log: self.log.borrow().clone(),
             table: self.table.borrow().clone(),
+        }
+    }
+
+    /// Everything minted, taken out: the symbols are cleared.
+    pub fn take_history(&self) -> SymbolHistory {
+        let history = SymbolHistory {
+            log: std::mem::take(&mut *self.log.borrow_mut()),
+            table: std::mem::take(&mut *self.table.borrow_mut()),
+        };
+        self.clear();
+        history
+    }
+
+    /// Whether the symbols minted from `from` to `to` (marks) are those `history`'s run
+    /// minted there: the same keys, counters and symbols (equal records: name, table id
+    /// and provenance).
+    pub fn same_as(&self, history: &SymbolHistory, from: usize, to: usize) -> bool {
+        let log = self.log.borrow();
+        match (log.get(from..to), history.log.get(from..to)) {
+            (Some(mine), Some(theirs)) => mine
+                .iter()
+                .zip(theirs)
+                .all(|(m, t)| m.key == t.key && m.counter == t.counter && m.dim == t.dim),
+            _ => false,
         }
     }
 

@@ -73,6 +73,20 @@ pub fn analyze_program_with(
     mode: Mode,
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
+    analyze_program_in(program, "", table, mode, memo)
+}
+
+/// [`analyze_program_with`] for the program lowered from `source`: knowing the text,
+/// an edit inside a function also keeps the analysis of its statements after the edit
+/// (moved), from where the analysis meets the last run's again (`values::resume`).
+pub fn analyze_program_in(
+    program: &Program,
+    source: &str,
+    table: &BuiltinTable,
+    mode: Mode,
+    memo: &mut FunctionMemo,
+) -> ProgramResult {
+    let source: Rc<str> = Rc::from(source);
     let analysis = ValueAnalysis {
         builtins: table,
         mode,
@@ -100,7 +114,7 @@ pub fn analyze_program_with(
         stepped: Default::default(),
     };
     let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
-        analyze_function(&analysis, program, f, old)
+        analyze_function(&analysis, program, f, &source, old)
     });
     let diagnostics = functions
         .iter()
@@ -116,38 +130,38 @@ pub fn analyze_program_with(
 /// only at run time may be `'caller'`), so a call to `f` may change its caller's
 /// variables.
 fn writes_into_caller(f: &Function) -> bool {
-    let mut body = f.body.clone();
-    let mut found = false;
-    crate::tame::ir::walk_mut(&mut body, &mut |s| {
-        if let crate::tame::ir::StmtKind::Call { func, .. } = &s.kind {
-            found |= matches!(func.as_str(), "assignin" | "evalin");
-        }
-    });
-    found
+    fn any(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| {
+            matches!(&s.kind, StmtKind::Call { func, .. } if matches!(func.as_str(), "assignin" | "evalin"))
+                || s.children().into_iter().any(any)
+        })
+    }
+    any(&f.body)
 }
 
-/// Analyses `f`, resuming `old` (the trace of an earlier version of it) from the first
-/// top-level statement that changed (see `resume`); the result is the same either way.
+/// Analyses `f` (in the text `source`), resuming `old` (the trace of an earlier
+/// version of it) from the first top-level statement that changed, and taking its
+/// steps after the edit once the analysis meets it again (see `resume`); the result is
+/// the same either way.
 pub(super) fn analyze_function(
     a: &ValueAnalysis,
     program: &Program,
     f: &Function,
+    source: &Rc<str>,
     old: Option<&Trace>,
 ) -> (FunctionResult, Trace) {
     let is_temp = |n: &str| program.is_temp(n);
     prepare(a, f);
     let context = resume::context(a, f);
-    let (mut steps, mut state) = match old.and_then(|t| t.resume(a, f, &context)) {
-        Some(resumed) => resumed,
-        None => (Vec::new(), State::Reachable(a.entry(f))),
+    let trace = match run_steps(a, &is_temp, f, &context, source, old) {
+        Some(trace) => trace,
+        // An origin of the old run had no place in this text after all: from the top.
+        None => {
+            prepare(a, f);
+            run_steps(a, &is_temp, f, &context, source, None)
+                .expect("a run without an old trace takes nothing from it")
+        }
     };
-    let resumed = steps.len();
-    for stmt in &f.body[steps.len()..] {
-        let (step, after) = step(a, &is_temp, stmt, state);
-        steps.push(Rc::new(step));
-        state = after;
-    }
-    let trace = Trace::new(a, f, context, steps, state, resumed);
     let mut statements: Vec<StmtResult> = trace
         .steps
         .iter()
@@ -169,6 +183,56 @@ pub(super) fn analyze_function(
         diagnostics,
     };
     (result, trace)
+}
+
+/// The steps of `f`: the old trace's before the edit, then analysed, then (once the
+/// analysis meets the old one again) the old trace's moved. `None` when a state of the
+/// old run could not be moved to this text.
+fn run_steps(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    f: &Function,
+    context: &str,
+    source: &Rc<str>,
+    old: Option<&Trace>,
+) -> Option<Trace> {
+    let (mut steps, mut state) = match old.and_then(|t| t.resume(a, f, context)) {
+        Some(resumed) => resumed,
+        None => (Vec::new(), State::Reachable(a.entry(f))),
+    };
+    let resumed = steps.len();
+    let mut suffix = old.and_then(|t| resume::Suffix::new(t, f, context, source, resumed, a));
+    let mut moved = 0;
+    for (i, stmt) in f.body.iter().enumerate().skip(resumed) {
+        if let Some(sfx) = &mut suffix {
+            match sfx.step(a, i, stmt, &state) {
+                Ok(Some(taken)) => {
+                    steps.push(Rc::new(taken));
+                    moved += 1;
+                    continue;
+                }
+                Ok(None) => {}
+                Err(restored) => state = restored?,
+            }
+        }
+        let (step, after) = step(a, is_temp, stmt, state);
+        steps.push(Rc::new(step));
+        state = after;
+    }
+    // Ending with the old run's steps, the analysis ends in its end, moved.
+    let end = match suffix.as_ref().and_then(|s| s.ended_with()) {
+        Some(old) => Err(old),
+        None => Ok(Boundary::now(a, state)),
+    };
+    Some(Trace::new(
+        a,
+        f,
+        context.to_string(),
+        source.clone(),
+        steps,
+        end,
+        (resumed, moved, suffix.map_or(0, |s| s.tries)),
+    ))
 }
 
 /// Puts `a` in the state every function's analysis starts from: its own symbols, the

@@ -201,8 +201,10 @@ impl StudyCache {
         self.log.len()
     }
 
-    pub fn history(&self) -> Vec<(StudyKey, StudyEntry)> {
-        self.log.clone()
+    /// Every study stored, taken out: the cache is cleared.
+    pub fn take_history(&mut self) -> Vec<(StudyKey, StudyEntry)> {
+        self.map.clear();
+        std::mem::take(&mut self.log)
     }
 
     /// The cache as it was when `history`'s run stood at `mark`.
