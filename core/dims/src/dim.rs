@@ -10,6 +10,7 @@ use super::symbol::Symbol;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// An indivisible factor of a monomial.
 ///
@@ -22,9 +23,10 @@ pub enum Atom {
     /// A program value of unknown sign (the paper's m′ in `rand(m,n)`).
     Val(Symbol),
     /// `max(d, 0)`, the paper's `(d + |d|)/2`; kept opaque because it is not polynomial.
-    Max0(Box<Dim>),
+    /// Arguments are shared, so cloning an atom never copies them.
+    Max0(Arc<Dim>),
     /// `floor(num / den)`, for colon counts and convolution arithmetic.
-    FloorDiv(Box<Dim>, Box<Dim>),
+    FloorDiv(Arc<Dim>, Arc<Dim>),
     /// The gradual `Dyn` extent (Migeed et al.): some nonnegative extent, consistent
     /// with every other, and not a symbol — each occurrence is its own unknown, so two
     /// `Dyn`s are never proven equal. Arithmetic with `Dyn` gives `Dyn` (a `Dim`
@@ -268,7 +270,15 @@ impl Dim {
         if self.terms.is_empty() {
             return other.clone();
         }
-        // Both term lists are sorted by monomial: merge them.
+        self.merge(other, false)
+            .unwrap_or_else(|| Dim::overflow('+', &[self, other]))
+    }
+
+    /// `self + other` (or `self - other` when `negate`) by merging the two sorted term
+    /// lists; `None` when a coefficient overflows. `other` holds no `i64::MIN` when
+    /// `negate`.
+    fn merge(&self, other: &Dim, negate: bool) -> Option<Dim> {
+        let sign = |c: i64| if negate { -c } else { c };
         let (a, b) = (&self.terms, &other.terms);
         let mut terms = Vec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
@@ -279,13 +289,11 @@ impl Dim {
                     i += 1;
                 }
                 Ordering::Greater => {
-                    terms.push(b[j].clone());
+                    terms.push((b[j].0.clone(), sign(b[j].1)));
                     j += 1;
                 }
                 Ordering::Equal => {
-                    let Some(c) = a[i].1.checked_add(b[j].1) else {
-                        return Dim::overflow('+', &[self, other]);
-                    };
+                    let c = a[i].1.checked_add(sign(b[j].1))?;
                     if c != 0 {
                         terms.push((a[i].0.clone(), c));
                     }
@@ -295,8 +303,8 @@ impl Dim {
             }
         }
         terms.extend_from_slice(&a[i..]);
-        terms.extend_from_slice(&b[j..]);
-        Dim { terms }
+        terms.extend(b[j..].iter().map(|(m, c)| (m.clone(), sign(*c))));
+        Some(Dim { terms })
     }
 
     pub fn neg(&self) -> Dim {
@@ -310,7 +318,34 @@ impl Dim {
     }
 
     pub fn sub(&self, other: &Dim) -> Dim {
-        self.add(&other.neg())
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
+        if other.terms.is_empty() {
+            return self.clone();
+        }
+        if other.terms.iter().any(|(_, c)| *c == i64::MIN) {
+            // `-other` overflows: what that gives is `neg`'s business.
+            return self.add(&other.neg());
+        }
+        // `self + (-other)` without building `-other` (unless the sum overflows).
+        self.merge(other, true)
+            .unwrap_or_else(|| Dim::overflow('+', &[self, &other.neg()]))
+    }
+
+    /// This Dim without its `i`-th term (for solving an equality for that term's atom).
+    pub(crate) fn without_term(&self, i: usize) -> Dim {
+        let mut terms = self.terms.clone();
+        terms.remove(i);
+        Dim { terms }
+    }
+
+    /// Whether `a` occurs in any term but the `i`-th (including inside opaque atoms).
+    pub(crate) fn mentions_outside_term(&self, i: usize, a: &Atom) -> bool {
+        self.terms
+            .iter()
+            .enumerate()
+            .any(|(j, (m, _))| j != i && m.0.iter().any(|x| x.mentions(a)))
     }
 
     pub fn mul(&self, other: &Dim) -> Dim {
@@ -391,7 +426,7 @@ impl Dim {
         if self.neg().is_nonneg() {
             return Dim::zero();
         }
-        Dim::atom(Atom::Max0(Box::new(self.clone())))
+        Dim::atom(Atom::Max0(Arc::new(self.clone())))
     }
 
     /// `max(self, other)`, written `other + max(self - other, 0)` so it stays polynomial
@@ -432,8 +467,8 @@ impl Dim {
             return Dim::zero();
         }
         Dim::atom(Atom::FloorDiv(
-            Box::new(self.clone()),
-            Box::new(den.clone()),
+            Arc::new(self.clone()),
+            Arc::new(den.clone()),
         ))
     }
 
