@@ -491,7 +491,7 @@ impl Facts {
             // Unreachable point: claim nothing rather than "everything holds".
             return Answer::unknown(Why::Unreachable);
         }
-        if c.dims().iter().any(|d| d.is_opaque()) {
+        if c.any_dim(&mut |d| d.is_opaque()) {
             // An overflowed extent is no number in particular: nothing follows.
             return Answer::unknown(Why::Opaque);
         }
@@ -1169,7 +1169,7 @@ fn has_opaque(c: &Constraint) -> bool {
     match c {
         Constraint::Opaque(_) => true,
         Constraint::And(v) | Constraint::Or(v) => v.iter().any(has_opaque),
-        _ => c.dims().iter().any(|d| d.is_opaque()),
+        _ => c.any_dim(&mut |d| d.is_opaque()),
     }
 }
 
@@ -1181,8 +1181,5 @@ fn atoms_of(c: &Constraint) -> Vec<&Atom> {
 /// Whether `a` and a constraint whose atoms are `mine` (see [`atoms_of`]) mention a
 /// common symbol (a disjunction can only decide questions about what it mentions).
 fn shares_atom(a: &Constraint, mine: &[&Atom]) -> bool {
-    a.dims()
-        .into_iter()
-        .flat_map(|d| d.atoms())
-        .any(|x| mine.contains(&x))
+    a.any_dim(&mut |d| d.atoms().any(|x| mine.contains(&x)))
 }
