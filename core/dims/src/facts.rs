@@ -1109,10 +1109,14 @@ fn pivot(d: &Dim) -> Option<(Atom, Dim)> {
         return None;
     }
     // The term `c*a` itself is term `i`: `d - c*a` is `d` without it.
-    let candidates = d.terms().iter().enumerate().filter_map(|(i, (m, c))| match m.atoms() {
-        [a] if c.unsigned_abs() == 1 => Some((i, a, *c)),
-        _ => None,
-    });
+    let candidates = d
+        .terms()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (m, c))| match m.atoms() {
+            [a] if c.unsigned_abs() == 1 => Some((i, a, *c)),
+            _ => None,
+        });
     let (i, x, c) = candidates
         .filter(|(i, a, _)| !d.mentions_outside_term(*i, a))
         .max_by(|a, b| a.1.cmp(b.1))?;
