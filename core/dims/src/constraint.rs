@@ -189,6 +189,19 @@ impl Constraint {
         }
     }
 
+    /// Whether `f` holds for some Dim of the constraint (in the order of [`Self::dims`],
+    /// stopping at the first), without collecting them.
+    pub(crate) fn any_dim(&self, f: &mut dyn FnMut(&Dim) -> bool) -> bool {
+        match self {
+            Constraint::True | Constraint::False | Constraint::Opaque(_) => false,
+            Constraint::Eq(a, b)
+            | Constraint::Ne(a, b)
+            | Constraint::Le(a, b)
+            | Constraint::Lt(a, b) => f(a) || f(b),
+            Constraint::And(v) | Constraint::Or(v) => v.iter().any(|c| c.any_dim(f)),
+        }
+    }
+
     /// Rewrites every Dim with `f` and re-folds.
     pub fn map_dims(&self, f: &dyn Fn(&Dim) -> Dim) -> Constraint {
         match self {
@@ -210,7 +223,7 @@ impl Constraint {
 
     /// Whether some extent of the constraint is the gradual `Dyn`.
     pub fn mentions_dyn(&self) -> bool {
-        self.dims().iter().any(|d| d.is_dyn())
+        self.any_dim(&mut |d| d.is_dyn())
     }
 
     /// Evaluates with every symbol bound by `env` (by identity); `None` if some symbol

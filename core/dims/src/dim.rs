@@ -10,6 +10,7 @@ use super::symbol::Symbol;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// An indivisible factor of a monomial.
 ///
@@ -22,9 +23,10 @@ pub enum Atom {
     /// A program value of unknown sign (the paper's m′ in `rand(m,n)`).
     Val(Symbol),
     /// `max(d, 0)`, the paper's `(d + |d|)/2`; kept opaque because it is not polynomial.
-    Max0(Box<Dim>),
+    /// Arguments are shared, so cloning an atom never copies them.
+    Max0(Arc<Dim>),
     /// `floor(num / den)`, for colon counts and convolution arithmetic.
-    FloorDiv(Box<Dim>, Box<Dim>),
+    FloorDiv(Arc<Dim>, Arc<Dim>),
     /// The gradual `Dyn` extent (Migeed et al.): some nonnegative extent, consistent
     /// with every other, and not a symbol — each occurrence is its own unknown, so two
     /// `Dyn`s are never proven equal. Arithmetic with `Dyn` gives `Dyn` (a `Dim`
@@ -128,10 +130,50 @@ impl Mono {
 }
 
 /// An extent: a known integer, a symbol, or a polynomial over atoms in normal form.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+///
+/// Its terms are shared: cloning a Dim (into a shape, a fact, a value) copies nothing.
+/// Equality, order and hashing are those of the term list.
+#[derive(Clone, Default)]
 pub struct Dim {
     /// Sorted by monomial, no zero coefficients; the constant term has the empty monomial.
-    terms: Vec<(Mono, i64)>,
+    /// `None` is zero (no terms), so zero allocates nothing.
+    shared: Option<Arc<Vec<(Mono, i64)>>>,
+}
+
+impl PartialEq for Dim {
+    fn eq(&self, other: &Dim) -> bool {
+        match (&self.shared, &other.shared) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Dim {}
+
+impl PartialOrd for Dim {
+    fn partial_cmp(&self, other: &Dim) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Dim {
+    fn cmp(&self, other: &Dim) -> Ordering {
+        self.terms().cmp(other.terms())
+    }
+}
+
+impl std::hash::Hash for Dim {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.terms().hash(state);
+    }
+}
+
+impl fmt::Debug for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dim").field("terms", &self.terms()).finish()
+    }
 }
 
 impl Dim {
@@ -139,9 +181,7 @@ impl Dim {
         if v == 0 {
             return Dim::zero();
         }
-        Dim {
-            terms: vec![(Mono::default(), v)],
-        }
+        Dim::from_terms(vec![(Mono::default(), v)])
     }
 
     pub fn zero() -> Dim {
@@ -180,7 +220,7 @@ impl Dim {
 
     /// Whether this is `Dyn` (a `Dim` that mentions `Dyn` is exactly `Dyn`).
     pub fn is_dyn(&self) -> bool {
-        matches!(self.terms.as_slice(), [(m, 1)] if m.0 == [Atom::Dyn])
+        matches!(self.terms(), [(m, 1)] if m.0 == [Atom::Dyn])
     }
 
     /// The product of a monomial's atoms (coefficient 1).
@@ -188,15 +228,11 @@ impl Dim {
         if m.0.contains(&Atom::Dyn) {
             return Dim::dynamic();
         }
-        Dim {
-            terms: vec![(m.clone(), 1)],
-        }
+        Dim::from_terms(vec![(m.clone(), 1)])
     }
 
     pub fn atom(a: Atom) -> Dim {
-        Dim {
-            terms: vec![(Mono(vec![a]), 1)],
-        }
+        Dim::from_terms(vec![(Mono(vec![a]), 1)])
     }
 
     /// The value of `op` on `operands` when it does not fit an `i64`: a symbol of its
@@ -220,18 +256,23 @@ impl Dim {
     }
 
     fn from_map(map: BTreeMap<Mono, i64>) -> Dim {
-        Dim {
-            terms: map.into_iter().filter(|(_, c)| *c != 0).collect(),
-        }
+        Dim::from_terms(map.into_iter().filter(|(_, c)| *c != 0).collect())
     }
 
     /// The terms of the normal form: (monomial, coefficient), sorted.
     pub fn terms(&self) -> &[(Mono, i64)] {
-        &self.terms
+        self.shared.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// The Dim with these terms (already in normal form).
+    fn from_terms(terms: Vec<(Mono, i64)>) -> Dim {
+        Dim {
+            shared: (!terms.is_empty()).then(|| Arc::new(terms)),
+        }
     }
 
     pub fn as_known(&self) -> Option<i64> {
-        match self.terms.as_slice() {
+        match self.terms() {
             [] => Some(0),
             [(m, c)] if m.0.is_empty() => Some(*c),
             _ => None,
@@ -244,7 +285,7 @@ impl Dim {
 
     /// The single atom this Dim is, if it is exactly one atom.
     pub fn as_atom(&self) -> Option<&Atom> {
-        match self.terms.as_slice() {
+        match self.terms() {
             [(m, 1)] if m.0.len() == 1 => Some(&m.0[0]),
             _ => None,
         }
@@ -252,7 +293,7 @@ impl Dim {
 
     /// The constant term.
     pub fn constant(&self) -> i64 {
-        self.terms
+        self.terms()
             .iter()
             .find(|(m, _)| m.0.is_empty())
             .map_or(0, |(_, c)| *c)
@@ -262,14 +303,22 @@ impl Dim {
         if self.is_dyn() || other.is_dyn() {
             return Dim::dynamic();
         }
-        if other.terms.is_empty() {
+        if other.terms().is_empty() {
             return self.clone();
         }
-        if self.terms.is_empty() {
+        if self.terms().is_empty() {
             return other.clone();
         }
-        // Both term lists are sorted by monomial: merge them.
-        let (a, b) = (&self.terms, &other.terms);
+        self.merge(other, false)
+            .unwrap_or_else(|| Dim::overflow('+', &[self, other]))
+    }
+
+    /// `self + other` (or `self - other` when `negate`) by merging the two sorted term
+    /// lists; `None` when a coefficient overflows. `other` holds no `i64::MIN` when
+    /// `negate`.
+    fn merge(&self, other: &Dim, negate: bool) -> Option<Dim> {
+        let sign = |c: i64| if negate { -c } else { c };
+        let (a, b) = (self.terms(), other.terms());
         let mut terms = Vec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
@@ -279,13 +328,11 @@ impl Dim {
                     i += 1;
                 }
                 Ordering::Greater => {
-                    terms.push(b[j].clone());
+                    terms.push((b[j].0.clone(), sign(b[j].1)));
                     j += 1;
                 }
                 Ordering::Equal => {
-                    let Some(c) = a[i].1.checked_add(b[j].1) else {
-                        return Dim::overflow('+', &[self, other]);
-                    };
+                    let c = a[i].1.checked_add(sign(b[j].1))?;
                     if c != 0 {
                         terms.push((a[i].0.clone(), c));
                     }
@@ -295,8 +342,8 @@ impl Dim {
             }
         }
         terms.extend_from_slice(&a[i..]);
-        terms.extend_from_slice(&b[j..]);
-        Dim { terms }
+        terms.extend(b[j..].iter().map(|(m, c)| (m.clone(), sign(*c))));
+        Some(Dim::from_terms(terms))
     }
 
     pub fn neg(&self) -> Dim {
@@ -310,14 +357,41 @@ impl Dim {
     }
 
     pub fn sub(&self, other: &Dim) -> Dim {
-        self.add(&other.neg())
+        if self.is_dyn() || other.is_dyn() {
+            return Dim::dynamic();
+        }
+        if other.terms().is_empty() {
+            return self.clone();
+        }
+        if other.terms().iter().any(|(_, c)| *c == i64::MIN) {
+            // `-other` overflows: what that gives is `neg`'s business.
+            return self.add(&other.neg());
+        }
+        // `self + (-other)` without building `-other` (unless the sum overflows).
+        self.merge(other, true)
+            .unwrap_or_else(|| Dim::overflow('+', &[self, &other.neg()]))
+    }
+
+    /// This Dim without its `i`-th term (for solving an equality for that term's atom).
+    pub(crate) fn without_term(&self, i: usize) -> Dim {
+        let mut terms = self.terms().to_vec();
+        terms.remove(i);
+        Dim::from_terms(terms)
+    }
+
+    /// Whether `a` occurs in any term but the `i`-th (including inside opaque atoms).
+    pub(crate) fn mentions_outside_term(&self, i: usize, a: &Atom) -> bool {
+        self.terms()
+            .iter()
+            .enumerate()
+            .any(|(j, (m, _))| j != i && m.0.iter().any(|x| x.mentions(a)))
     }
 
     pub fn mul(&self, other: &Dim) -> Dim {
         if self.is_dyn() || other.is_dyn() {
             return Dim::dynamic();
         }
-        if self.terms.is_empty() || other.terms.is_empty() {
+        if self.terms().is_empty() || other.terms().is_empty() {
             return Dim::zero();
         }
         // A known factor scales the other's terms (their monomials stay distinct).
@@ -331,9 +405,9 @@ impl Dim {
         // Products in order, sorted stably by monomial, then equal monomials summed in
         // that order (so an intermediate overflow is found exactly where a running sum
         // per monomial finds it).
-        let mut products = Vec::with_capacity(self.terms.len() * other.terms.len());
-        for (m1, c1) in &self.terms {
-            for (m2, c2) in &other.terms {
+        let mut products = Vec::with_capacity(self.terms().len() * other.terms().len());
+        for (m1, c1) in self.terms() {
+            for (m2, c2) in other.terms() {
                 let Some(c) = c1.checked_mul(*c2) else {
                     return Dim::overflow('*', &[self, other]);
                 };
@@ -352,18 +426,18 @@ impl Dim {
             }
         }
         terms.retain(|(_, c)| *c != 0);
-        Dim { terms }
+        Dim::from_terms(terms)
     }
 
     fn scale(&self, k: i64) -> Option<Dim> {
         let terms = self
-            .terms
+            .terms()
             .iter()
             .map(|(m, c)| c.checked_mul(k).map(|c| (m.clone(), c)))
             .collect::<Option<Vec<_>>>()?;
-        Some(Dim {
-            terms: terms.into_iter().filter(|(_, c)| *c != 0).collect(),
-        })
+        Some(Dim::from_terms(
+            terms.into_iter().filter(|(_, c)| *c != 0).collect(),
+        ))
     }
 
     pub fn add_const(&self, k: i64) -> Dim {
@@ -372,7 +446,7 @@ impl Dim {
 
     /// Structurally nonnegative: every coefficient ≥ 0 over nonnegative atoms.
     pub fn is_nonneg(&self) -> bool {
-        self.terms.iter().all(|(m, c)| *c >= 0 && m.is_nonneg())
+        self.terms().iter().all(|(m, c)| *c >= 0 && m.is_nonneg())
     }
 
     /// Structurally positive: nonnegative with a positive constant term.
@@ -391,7 +465,7 @@ impl Dim {
         if self.neg().is_nonneg() {
             return Dim::zero();
         }
-        Dim::atom(Atom::Max0(Box::new(self.clone())))
+        Dim::atom(Atom::Max0(Arc::new(self.clone())))
     }
 
     /// `max(self, other)`, written `other + max(self - other, 0)` so it stays polynomial
@@ -432,18 +506,18 @@ impl Dim {
             return Dim::zero();
         }
         Dim::atom(Atom::FloorDiv(
-            Box::new(self.clone()),
-            Box::new(den.clone()),
+            Arc::new(self.clone()),
+            Arc::new(den.clone()),
         ))
     }
 
     /// Quotient when `den` is a single nonzero term dividing every term of `self`.
     fn exact_div(&self, den: &Dim) -> Option<Dim> {
-        let [(dm, dc)] = den.terms.as_slice() else {
+        let [(dm, dc)] = den.terms() else {
             return None;
         };
         let mut out = Vec::new();
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms() {
             // Checked: i64::MIN / -1 overflows.
             if c.checked_rem(*dc)? != 0 {
                 return None;
@@ -454,12 +528,12 @@ impl Dim {
     }
 
     pub fn is_zero(&self) -> bool {
-        self.terms.is_empty()
+        self.terms().is_empty()
     }
 
     /// All atoms at the top level of the polynomial (not inside opaque atoms).
     pub fn atoms(&self) -> impl Iterator<Item = &Atom> {
-        self.terms.iter().flat_map(|(m, _)| m.0.iter())
+        self.terms().iter().flat_map(|(m, _)| m.0.iter())
     }
 
     /// Whether `a` occurs anywhere in this Dim, including inside opaque atoms.
@@ -490,7 +564,7 @@ impl Dim {
         // once some atom changes: when none does, the result is `self`.
         let mut reps: Vec<Option<Dim>> = Vec::new();
         let mut seen = 0;
-        for (m, _) in &self.terms {
+        for (m, _) in self.terms() {
             for a in &m.0 {
                 let rep = match f(a) {
                     Some(d) => Some(d),
@@ -515,7 +589,7 @@ impl Dim {
         }
         let mut reps = reps.into_iter();
         let mut acc = Dim::zero();
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms() {
             let mut prod = Dim::known(*c);
             for a in &m.0 {
                 prod = match reps.next().flatten() {
@@ -538,7 +612,7 @@ impl Dim {
     /// unbound, a division is by zero, arithmetic overflows or the Dim is `Dyn`.
     pub fn eval_symbols(&self, env: &dyn Fn(&Symbol) -> Option<i64>) -> Option<i64> {
         let mut acc: i64 = 0;
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms() {
             let mut p = *c;
             for a in &m.0 {
                 p = p.checked_mul(eval_atom(a, env)?)?;
@@ -628,7 +702,7 @@ impl fmt::Display for Atom {
 }
 
 fn paren_if_compound(d: &Dim) -> String {
-    let single = d.terms.len() == 1 && (d.terms[0].0 .0.len() <= 1 && d.terms[0].1 >= 0);
+    let single = d.terms().len() == 1 && (d.terms()[0].0 .0.len() <= 1 && d.terms()[0].1 >= 0);
     if single || d.is_zero() {
         d.to_string()
     } else {
@@ -662,14 +736,14 @@ impl fmt::Display for Dim {
     /// Readable text: non-constant terms in canonical order, then the constant
     /// (`p1+q1`, `2*n`, `n-1`, `max(n,0)`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.terms.is_empty() {
+        if self.terms().is_empty() {
             return f.write_str("0");
         }
         // Positive terms first so differences read `b-a`, then negative, then the constant.
         let mut ordered: Vec<&(Mono, i64)> =
-            self.terms.iter().filter(|t| !t.0 .0.is_empty()).collect();
+            self.terms().iter().filter(|t| !t.0 .0.is_empty()).collect();
         ordered.sort_by_key(|t| t.1 < 0);
-        ordered.extend(self.terms.iter().filter(|t| t.0 .0.is_empty()));
+        ordered.extend(self.terms().iter().filter(|t| t.0 .0.is_empty()));
         for (i, (m, c)) in ordered.into_iter().enumerate() {
             let (sign, mag) = if *c < 0 {
                 ("-", c.unsigned_abs())

@@ -124,7 +124,8 @@ struct Inner {
     /// established when several of its cases stay possible (`t` is scalar, or it has
     /// three columns). Questions the other facts leave open are answered by splitting
     /// on them: proven (refuted) when proven (refuted) under every alternative.
-    disjunctions: Vec<Vec<Constraint>>,
+    /// Each shared, so copying the facts to change them does not copy these.
+    disjunctions: Vec<Arc<[Constraint]>>,
     /// The facts contradict each other: the program point is unreachable.
     contradictory: bool,
     /// What was dropped at a bound: it explains `Unknown` answers and never changes
@@ -490,7 +491,7 @@ impl Facts {
             // Unreachable point: claim nothing rather than "everything holds".
             return Answer::unknown(Why::Unreachable);
         }
-        if c.dims().iter().any(|d| d.is_opaque()) {
+        if c.any_dim(&mut |d| d.is_opaque()) {
             // An overflowed extent is no number in particular: nothing follows.
             return Answer::unknown(Why::Opaque);
         }
@@ -571,8 +572,9 @@ impl Facts {
         }
         if depth >= MAX_SPLIT_DEPTH {
             // A disjunction that could still decide `c` is left unsplit.
-            let mut alts = self.inner.disjunctions.iter().flatten();
-            if alts.any(|a| shares_atom(a, c)) {
+            let mine = atoms_of(c);
+            let mut alts = self.inner.disjunctions.iter().flat_map(|d| d.iter());
+            if alts.any(|a| shares_atom(a, &mine)) {
                 budget.cut();
             }
             return base;
@@ -590,18 +592,19 @@ impl Facts {
             return if all { Truth::Proven } else { Truth::Unknown };
         }
         // The most recent disjunction about what `c` mentions.
+        let mine = atoms_of(c);
         let Some(k) = self
             .inner
             .disjunctions
             .iter()
-            .rposition(|alts| alts.iter().any(|a| shares_atom(a, c)))
+            .rposition(|alts| alts.iter().any(|a| shares_atom(a, &mine)))
         else {
             return base;
         };
         let mut rest = self.clone();
         let alts = rest.inner_mut().disjunctions.remove(k);
         let mut answers = Vec::new();
-        for alt in &alts {
+        for alt in alts.iter() {
             // Assuming an alternative costs far more than one step: charge for it, so
             // a question splits on a bounded number of cases.
             if !budget.spend_many(SPLIT_COST) {
@@ -730,7 +733,7 @@ impl Facts {
         }) else {
             return Truth::Unknown;
         };
-        let atom = Atom::Max0(Box::new(x.clone()));
+        let atom = Atom::Max0(Arc::new(x.clone()));
         let holds = |case: Constraint, by: &Dim| {
             let facts = self.with(&case);
             let rest = d.substitute(&|a| (*a == atom).then(|| by.clone()));
@@ -876,12 +879,12 @@ impl Facts {
                     _ => {
                         let alts: Vec<Constraint> = open.into_iter().cloned().collect();
                         let inner = self.inner_mut();
-                        if !inner.disjunctions.contains(&alts) {
+                        if !inner.disjunctions.iter().any(|d| d[..] == alts[..]) {
                             if inner.disjunctions.len() >= MAX_DISJUNCTIONS {
                                 let oldest = inner.disjunctions.remove(0);
-                                inner.dropped.record(&Constraint::Or(oldest));
+                                inner.dropped.record(&Constraint::Or(oldest.to_vec()));
                             }
-                            inner.disjunctions.push(alts);
+                            inner.disjunctions.push(alts.into());
                         }
                     }
                 }
@@ -952,16 +955,18 @@ impl Facts {
     fn bind(&mut self, x: Atom, rhs: Dim) -> Vec<Dim> {
         let inner = self.inner_mut();
         inner.subst.insert(x.clone(), rhs);
+        // The rewrites alone (moved there, not copied), read while the new ones are
+        // made.
         let solo = Facts {
             inner: Arc::new(Inner {
-                subst: inner.subst.clone(),
+                subst: std::mem::take(&mut inner.subst),
                 ..Inner::default()
             }),
         };
         let mut redo = Vec::new();
-        let old = std::mem::take(&mut inner.subst);
-        for (k, v) in old {
-            let v = solo.normalize(&v);
+        for (k, v) in &solo.inner.subst {
+            let k = k.clone();
+            let v = solo.normalize(v);
             // Rewrite inside the key's arguments only (looking the key itself up would
             // just return `v`).
             let sub = |a: &Atom| solo.inner.subst.get(a).cloned();
@@ -995,7 +1000,9 @@ impl Facts {
             for c in this.as_constraints() {
                 let kept = match &c {
                     // A disjunction survives a merge when both paths hold it.
-                    Constraint::Or(alts) => other.inner.disjunctions.contains(alts),
+                    Constraint::Or(alts) => {
+                        other.inner.disjunctions.iter().any(|d| d[..] == alts[..])
+                    }
                     _ => plain(other, &c).is_proven(),
                 };
                 if kept {
@@ -1059,7 +1066,7 @@ impl Facts {
         out.extend(
             i.disjunctions
                 .iter()
-                .map(|alts| Constraint::Or(alts.clone())),
+                .map(|alts| Constraint::Or(alts.to_vec())),
         );
         if i.contradictory {
             out.push(Constraint::False);
@@ -1098,19 +1105,24 @@ impl GetOrNone for BTreeMap<Atom, Dim> {
 /// taken so that opaque atoms are solved first and, among symbols, later names are
 /// rewritten to earlier ones (`q1 := p2`). Returns the atom and its value.
 fn pivot(d: &Dim) -> Option<(Atom, Dim)> {
-    let candidates = d.terms().iter().filter_map(|(m, c)| match m.atoms() {
-        [a] if c.unsigned_abs() == 1 => Some((a.clone(), *c)),
-        _ => None,
-    });
-    let (x, c) = candidates
-        .filter(|(a, c)| {
-            let rest = d.sub(&Dim::atom(a.clone()).mul(&Dim::known(*c)));
-            !rest.mentions(a)
-        })
-        .max_by(|a, b| a.0.cmp(&b.0))?;
+    if d.is_dyn() {
+        return None;
+    }
+    // The term `c*a` itself is term `i`: `d - c*a` is `d` without it.
+    let candidates = d
+        .terms()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (m, c))| match m.atoms() {
+            [a] if c.unsigned_abs() == 1 => Some((i, a, *c)),
+            _ => None,
+        });
+    let (i, x, c) = candidates
+        .filter(|(i, a, _)| !d.mentions_outside_term(*i, a))
+        .max_by(|a, b| a.1.cmp(b.1))?;
     // c*x + rest = 0  ⇒  x = -rest/c = -c*rest (c = ±1).
-    let rest = d.sub(&Dim::atom(x.clone()).mul(&Dim::known(c)));
-    Some((x, rest.mul(&Dim::known(-c))))
+    let rest = d.without_term(i);
+    Some((x.clone(), rest.mul(&Dim::known(-c))))
 }
 
 /// `d == k*z` for some nonzero integer k.
@@ -1161,16 +1173,17 @@ fn has_opaque(c: &Constraint) -> bool {
     match c {
         Constraint::Opaque(_) => true,
         Constraint::And(v) | Constraint::Or(v) => v.iter().any(has_opaque),
-        _ => c.dims().iter().any(|d| d.is_opaque()),
+        _ => c.any_dim(&mut |d| d.is_opaque()),
     }
 }
 
-/// Whether `a` and `c` mention a common symbol (a disjunction can only decide questions
-/// about what it mentions).
-fn shares_atom(a: &Constraint, c: &Constraint) -> bool {
-    let mine: Vec<&Atom> = a.dims().into_iter().flat_map(|d| d.atoms()).collect();
-    c.dims()
-        .into_iter()
-        .flat_map(|d| d.atoms())
-        .any(|x| mine.contains(&x))
+/// The top-level atoms of `c`'s extents (for [`shares_atom`]).
+fn atoms_of(c: &Constraint) -> Vec<&Atom> {
+    c.dims().into_iter().flat_map(|d| d.atoms()).collect()
+}
+
+/// Whether `a` and a constraint whose atoms are `mine` (see [`atoms_of`]) mention a
+/// common symbol (a disjunction can only decide questions about what it mentions).
+fn shares_atom(a: &Constraint, mine: &[&Atom]) -> bool {
+    a.any_dim(&mut |d| d.atoms().any(|x| mine.contains(&x)))
 }
