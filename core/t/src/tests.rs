@@ -6,7 +6,7 @@ use crate::samples;
 use crate::steps::Step;
 use crate::{analyze, refine, refine_hopcroft, Analysis, ExtentClass, Partition, ProcAnalysis};
 
-const FIG2: &str = include_str!("../../t-syntax/fixtures/fig2.t");
+const FIG2: &str = include_str!("../../../tests/fixtures/t/fig2.t");
 
 fn run(source: &str) -> Analysis {
     let analysis = analyze(source);
@@ -69,7 +69,7 @@ fn wires_after(p: &ProcAnalysis, what: &str, var: &str) -> Vec<String> {
     wires.iter().map(|&w| p.class_name(w).to_string()).collect()
 }
 
-/// Every example of the paper and the spec (`t-syntax/fixtures`): its procedure, the
+/// Every example of the paper and the spec (`tests/fixtures/t`): its procedure, the
 /// vertex and class counts of its graph, and its diagnostics' codes. The counts follow
 /// from the construction rules, e.g. §6.3's `ifdemo`: ⊥, 3 entry extents, 8 copies,
 /// 7 merges (x, y, z, t and the in-only arguments r, s, q that the copies rewired),
@@ -81,56 +81,56 @@ fn every_example_has_its_expected_counts_and_errors() {
         ("fig2", FIG2, 22, 4, &[]),
         (
             "sec2",
-            include_str!("../../t-syntax/fixtures/sec2_motivation.t"),
+            include_str!("../../../tests/fixtures/t/sec2_motivation.t"),
             10,
             5,
             &["t.size"],
         ),
         (
             "sec4_2",
-            include_str!("../../t-syntax/fixtures/sec4_2_names.t"),
+            include_str!("../../../tests/fixtures/t/sec4_2_names.t"),
             6,
             6,
             &["t.size"],
         ),
         (
             "sec6_3",
-            include_str!("../../t-syntax/fixtures/sec6_3_if.t"),
+            include_str!("../../../tests/fixtures/t/sec6_3_if.t"),
             22,
             7,
             &["t.size"],
         ),
         (
             "sec6_4",
-            include_str!("../../t-syntax/fixtures/sec6_4_while.t"),
+            include_str!("../../../tests/fixtures/t/sec6_4_while.t"),
             10,
             6,
             &["t.size"],
         ),
         (
             "fig4",
-            include_str!("../../t-syntax/fixtures/fig4_call.t"),
+            include_str!("../../../tests/fixtures/t/fig4_call.t"),
             7,
             4,
             &[],
         ),
         (
             "b3",
-            include_str!("../../t-syntax/fixtures/b3_empty_loop.t"),
+            include_str!("../../../tests/fixtures/t/b3_empty_loop.t"),
             5,
             2,
             &[],
         ),
         (
             "b4",
-            include_str!("../../t-syntax/fixtures/b4_aliasing.t"),
+            include_str!("../../../tests/fixtures/t/b4_aliasing.t"),
             9,
             3,
             &[],
         ),
         (
             "fig2 verbatim",
-            include_str!("../../t-syntax/fixtures/fig2_verbatim.t"),
+            include_str!("../../../tests/fixtures/t/fig2_verbatim.t"),
             20,
             5,
             &["t.literal", "t.undefined"],
@@ -178,7 +178,7 @@ fn figure_2_has_22_vertices_4_classes_and_no_error() {
 
 #[test]
 fn figure_2_verbatim_reports_the_literal_written_to() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/fig2_verbatim.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/fig2_verbatim.t"));
     assert!(
         codes(&analysis).contains(&"t.literal"),
         "{:#?}",
@@ -197,7 +197,7 @@ fn section_2_motivation_legal_and_illegal() {
     assert_eq!(p.partition.count(), 4);
     assert_eq!(p.class_name(vertex(p, "mat_mat_multiply S")), "N");
 
-    let both = run(include_str!("../../t-syntax/fixtures/sec2_motivation.t"));
+    let both = run(include_str!("../../../tests/fixtures/t/sec2_motivation.t"));
     assert_eq!(
         messages(&both),
         ["extent S of mat_mat_multiply: a dim 2 = N, c dim 1 = M"]
@@ -209,7 +209,7 @@ fn section_2_motivation_legal_and_illegal() {
 
 #[test]
 fn section_4_2_different_names_never_unify() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/sec4_2_names.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/sec4_2_names.t"));
     assert_eq!(
         messages(&analysis),
         ["extent N of vector_add: z dim 1 = T, x dim 1 = S"]
@@ -218,7 +218,7 @@ fn section_4_2_different_names_never_unify() {
 
 #[test]
 fn section_6_3_if_merges_share_one_fresh_extent_per_conflict() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/sec6_3_if.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/sec6_3_if.t"));
     let p = proc(&analysis, "ifdemo");
     assert_eq!(wires_after(p, "if", "x"), ["R"]);
     let y = wires_after(p, "if", "y");
@@ -239,7 +239,7 @@ fn section_6_3_if_merges_share_one_fresh_extent_per_conflict() {
 
 #[test]
 fn section_6_4_while_output_is_the_loop_head() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/sec6_4_while.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/sec6_4_while.t"));
     let p = proc(&analysis, "w");
     assert_eq!(p.class_name(vertex(p, "head z.1")), "R");
     assert_eq!(p.class_name(vertex(p, "head x.1")), "τ1");
@@ -253,7 +253,7 @@ fn section_6_4_while_output_is_the_loop_head() {
 
 #[test]
 fn figure_4_call_piece() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/fig4_call.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/fig4_call.t"));
     assert!(
         analysis.diagnostics.is_empty(),
         "{:#?}",
@@ -324,7 +324,7 @@ fn b2_a_row_for_a_column_is_an_exit_error_only() {
 
 #[test]
 fn b3_an_empty_loop_changes_no_extent() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/b3_empty_loop.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/b3_empty_loop.t"));
     assert!(
         analysis.diagnostics.is_empty(),
         "{:#?}",
@@ -341,7 +341,7 @@ fn b3_an_empty_loop_changes_no_extent() {
 
 #[test]
 fn b4_aliasing_rewires_inputs_before_outputs() {
-    let analysis = run(include_str!("../../t-syntax/fixtures/b4_aliasing.t"));
+    let analysis = run(include_str!("../../../tests/fixtures/t/b4_aliasing.t"));
     assert!(
         analysis.diagnostics.is_empty(),
         "{:#?}",
