@@ -13,7 +13,10 @@ use shapex_report::{
     CheckStatus, Def, DimView, Language, LanguageInfo, Options, Report, Severity, ShapeView,
     StatementReport,
 };
+use shapex_t_syntax::ast::{Program, Stmt, StmtKind};
+use shapex_t_syntax::Signatures;
 use shapex_text::{LineIndex, Token, TokenKind};
+use std::collections::HashMap;
 
 pub const ID: &str = "t";
 
@@ -64,7 +67,14 @@ impl Language for LanguageT {
     }
 
     fn analyze(&self, source: &str, _options: &Options) -> Report {
-        report(source, &crate::analyze(source))
+        let parsed = shapex_t_syntax::parse(source);
+        let prelude = shapex_t_syntax::prelude();
+        let mut analysis = crate::analyze_program(&parsed.program, &prelude);
+        let mut diagnostics = parsed.diagnostics;
+        diagnostics.append(&mut analysis.diagnostics);
+        analysis.diagnostics = diagnostics;
+        let sigs = Signatures::new(&parsed.program, &prelude);
+        report(source, &analysis, &written(&parsed.program, &sigs))
     }
 
     fn tokens(&self, line: &str) -> Vec<Token> {
@@ -76,8 +86,50 @@ impl Language for LanguageT {
     }
 }
 
-/// The Report of an analysis of `source`.
-pub fn report(source: &str, analysis: &Analysis) -> Report {
+/// The variables each call writes (its `out` and `in out` actuals), by the call's
+/// span start.
+pub type Written = HashMap<usize, Vec<String>>;
+
+/// [`Written`] for every call of `program` whose callee `sigs` knows.
+pub fn written(program: &Program, sigs: &Signatures) -> Written {
+    fn walk(stmt: &Stmt, sigs: &Signatures, out: &mut Written) {
+        match &stmt.kind {
+            StmtKind::Call { callee, args } => {
+                if let Some(sig) = sigs.get(&callee.name) {
+                    let vars = sig
+                        .formals
+                        .iter()
+                        .zip(args)
+                        .filter(|(f, _)| f.direction.writes())
+                        .filter_map(|(_, a)| a.var().map(|v| v.name.clone()))
+                        .collect();
+                    out.insert(stmt.span.start, vars);
+                }
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                walk(then, sigs, out);
+                if let Some(o) = otherwise {
+                    walk(o, sigs, out);
+                }
+            }
+            StmtKind::While { body, .. } => walk(body, sigs, out),
+            StmtKind::Compound(list) => list.iter().for_each(|s| walk(s, sigs, out)),
+            StmtKind::Decl { .. } | StmtKind::Error => {}
+        }
+    }
+    let mut out = Written::new();
+    for s in program.procs.iter().filter_map(|p| p.body.as_ref()) {
+        walk(s, sigs, &mut out);
+    }
+    program.top.iter().for_each(|s| walk(s, sigs, &mut out));
+    out
+}
+
+/// The Report of an analysis of `source` (`written`: what each call writes, for the
+/// statements' defs).
+pub fn report(source: &str, analysis: &Analysis, written: &Written) -> Report {
     let parse_ok = !analysis
         .diagnostics
         .iter()
@@ -88,7 +140,7 @@ pub fn report(source: &str, analysis: &Analysis) -> Report {
         settings: Default::default(),
         parse_ok,
         diagnostics: analysis.diagnostics.clone(),
-        statements: statements(analysis),
+        statements: statements(analysis, written),
         views: vec![View {
             id: EXTENT_GRAPH.to_string(),
             payload: Payload::Graph(extent_graph(analysis, &index)),
@@ -241,16 +293,13 @@ fn replay(proc: &ProcAnalysis, index: &LineIndex, steps: &mut Vec<view::Step>) {
 pub fn block_names(blocks: &Partition, last: &Partition, names: &[String]) -> Vec<String> {
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); blocks.count()];
     for (v, b) in blocks.class.iter().enumerate() {
-        let c = last.of(v).0;
-        let list = &mut members[b.0 as usize];
-        if !list.contains(&c) {
-            list.push(c);
-        }
+        members[b.0 as usize].push(last.of(v).0);
     }
     members
         .into_iter()
         .map(|mut classes| {
             classes.sort_unstable();
+            classes.dedup();
             let name = |c: &u32| names.get(*c as usize).cloned().unwrap_or_default();
             match classes.len() {
                 0 => String::new(),
@@ -266,7 +315,7 @@ pub fn block_names(blocks: &Partition, last: &Partition, names: &[String]) -> Ve
 /// (`defs`, one class name per dimension) and `check`: `error` when one of its extents
 /// is in conflict, `proven` when its inputs agree with the signature, `none` for a call
 /// without array inputs.
-fn statements(analysis: &Analysis) -> Vec<StatementReport> {
+fn statements(analysis: &Analysis, written: &Written) -> Vec<StatementReport> {
     let mut out = Vec::new();
     for proc in &analysis.procs {
         let top = proc.name == TOP_LEVEL;
@@ -279,17 +328,16 @@ fn statements(analysis: &Analysis) -> Vec<StatementReport> {
                 ..StatementReport::default()
             });
         }
-        let mut wires: Vec<(String, Vec<VertexId>)> = Vec::new();
         for s in &proc.steps {
             let Step::Construct(c) = s else { continue };
             let Some(callee) = c.what.strip_prefix("call ") else {
-                wires = c.wires.clone();
                 continue;
             };
+            let writes = written.get(&c.span.start);
             let defs = c
                 .wires
                 .iter()
-                .filter(|w| !wires.contains(w))
+                .filter(|(var, _)| writes.is_some_and(|w| w.contains(var)))
                 .map(|(var, dims)| {
                     let classes: Vec<String> = dims
                         .iter()
@@ -329,7 +377,6 @@ fn statements(analysis: &Analysis) -> Vec<StatementReport> {
                 rule: Some(format!("call rule (Derby & Zorn §7.1): {callee}")),
                 ..StatementReport::default()
             });
-            wires = c.wires.clone();
         }
     }
     out.sort_by_key(|s| (s.span.start, s.depth));
@@ -451,6 +498,7 @@ mod tests {
             .collect();
         assert_eq!(calls.len(), 12);
         let clear = calls.iter().find(|s| s.label == "clear_vector").unwrap();
+        assert_eq!(clear.defs.len(), 1);
         assert_eq!(clear.defs[0].display, "[S]");
         assert_eq!(clear.check, CheckStatus::Proven);
     }
@@ -467,6 +515,12 @@ mod tests {
         assert_eq!(errors[0].code, "t.size");
         let checks: Vec<_> = report.statements.iter().map(|s| s.check).collect();
         assert_eq!(checks, [CheckStatus::Proven, CheckStatus::Error]);
+        let defs: Vec<&str> = report.statements[0]
+            .defs
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(defs, ["c"], "only what the call writes");
         assert!(graph(&report).vertices.iter().any(|v| v.id == "top.0"));
     }
 
