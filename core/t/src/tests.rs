@@ -774,7 +774,9 @@ fn solver_scaling() {
         num / den
     }
     let targets = [1_000, 3_000, 10_000, 30_000, 100_000];
-    let families: [(&str, fn(usize) -> String, f64); 2] = [
+    /// A family: its name, its generator, and about how many vertices per unit.
+    type Family = (&'static str, fn(usize) -> String, f64);
+    let families: [Family; 2] = [
         ("flat", samples::flat, 3.3),
         ("nested", samples::nested, 34.0),
     ];
