@@ -773,7 +773,11 @@ fn solver_scaling() {
         });
         num / den
     }
-    let targets = [1_000, 3_000, 10_000, 30_000, 100_000];
+    // `SHAPEX_T_SIZES=30000,50000,70000` measures other sizes.
+    let targets: Vec<usize> = std::env::var("SHAPEX_T_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 3_000, 10_000, 30_000, 100_000]);
     /// A family: its name, its generator, and about how many vertices per unit.
     type Family = (&'static str, fn(usize) -> String, f64);
     let families: [Family; 2] = [
@@ -783,7 +787,7 @@ fn solver_scaling() {
     let prelude = shapex_t_syntax::prelude();
     for (family, make, per_unit) in families {
         let (mut paper_points, mut hopcroft_points) = (Vec::new(), Vec::new());
-        for target in targets {
+        for &target in &targets {
             let source = make(((target as f64) / per_unit).round() as usize);
             let parsed = shapex_t_syntax::parse(&source);
             let analysis = crate::analyze_program(&parsed.program, &prelude);
