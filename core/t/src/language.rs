@@ -525,6 +525,42 @@ mod tests {
     }
 
     #[test]
+    fn every_code_language_t_reports_is_explained() {
+        let deep = format!("proc p(in c) {}{}", "{".repeat(300), "}".repeat(300));
+        let cases: [(&str, &str); 11] = [
+            ("t.size", SEC2),
+            (
+                "t.exit",
+                "proc p(in a[N], in b[M], out r[N]) { copy(r, b) }",
+            ),
+            ("t.rank", "proc p(in a[N]) { copy2(b, a) }"),
+            ("t.unknown", "proc p(in a[N]) { nope(a) }"),
+            ("t.arity", "proc p(in a[N]) { copy(a) }"),
+            ("t.literal", "proc p(in a[N]) { copy(a, 1) }"),
+            (
+                "t.alias",
+                "proc two(out a[N], out b[N]) builtin\nproc p() { two(x, x) }",
+            ),
+            ("t.duplicate", "proc p() {}\nproc p() {}"),
+            ("t.undefined", "proc p() { chk(u, w) }"),
+            ("syntax.expected", "proc p(in a[N]) { copy(x, }"),
+            ("syntax.nesting", &deep),
+        ];
+        let t = LanguageT::new();
+        for (code, source) in cases {
+            let report = t.analyze(source, &Options::new(ID));
+            assert!(
+                report.diagnostics.iter().any(|d| d.code == code),
+                "{code}: {:#?}",
+                report.diagnostics
+            );
+            for d in &report.diagnostics {
+                assert!(t.explain(&d.code).is_some(), "{} unexplained", d.code);
+            }
+        }
+    }
+
+    #[test]
     fn block_names_are_distinct_unions_of_final_classes() {
         let names: Vec<String> = ["⊥", "S", "T", "τ1", "τ2"].map(String::from).to_vec();
         let last = Partition::from_blocks(&[0, 1, 2, 3, 4, 1]);
