@@ -97,8 +97,13 @@ mod tests {
                 e.lang,
                 e.view
             );
+            // A citation comment first, in the language's own comment syntax.
+            let first = e.source.lines().next().unwrap_or("");
+            let tokens = crate::analysis::tokens(e.lang, first);
             assert!(
-                e.source.starts_with('%'),
+                tokens
+                    .first()
+                    .is_some_and(|t| t.start == 0 && t.kind == shapex::report::TokenKind::Comment),
                 "{} must start with a citation comment",
                 e.id
             );

@@ -12,6 +12,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod graph;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use shapex::{format, Analyzer, Options, Report};
 use std::collections::HashSet;
@@ -60,6 +62,25 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Print the graph and lattice views of a file (any language: the extent graph of
+    /// Language T, MATLAB's call graph), as Graphviz DOT, an SVG drawing, or JSON (each
+    /// payload with its classes and its drawing). Exits 0 once printed, whatever the
+    /// file's diagnostics; 2 on usage or I/O errors or when the file has no graph.
+    Graph {
+        #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+        format: GraphFormat,
+        /// The language; by default chosen by the file's extension. Required for stdin.
+        #[arg(long)]
+        lang: Option<String>,
+        /// A language option, `KEY=VALUE` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// Only the view with this id (default: every graph and lattice view).
+        #[arg(long)]
+        view: Option<String>,
+        /// One file, or `-` for stdin.
+        path: PathBuf,
+    },
     /// List the registered languages with their extensions, options and views.
     Languages,
     /// Explain a diagnostic code (`shapex explain shape.mtimes`).
@@ -74,6 +95,16 @@ enum Format {
     Json,
     /// One JSON object per line, per file.
     Jsonl,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    /// Graphviz DOT, vertices filled by class.
+    Dot,
+    /// An SVG drawing (the layered layout the app uses).
+    Svg,
+    /// `{file, lang, graphs: [{view, kind, vertices, edges, steps, classes, drawing}]}`.
+    Json,
 }
 
 fn explain(code: &str) -> ExitCode {
@@ -133,8 +164,92 @@ fn main() -> ExitCode {
             let views = format::Views::parse(&views);
             check(format, lang.as_deref(), &settings, &views, jobs, &paths)
         }
+        Command::Graph {
+            format,
+            lang,
+            settings,
+            view,
+            path,
+        } => graph_command(format, lang.as_deref(), &settings, view.as_deref(), &path),
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
+    }
+}
+
+fn graph_command(
+    format: GraphFormat,
+    lang: Option<&str>,
+    settings: &[String],
+    view: Option<&str>,
+    path: &Path,
+) -> ExitCode {
+    let analyzer = Analyzer::new();
+    let (name, text) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+            eprintln!("shapex: cannot read stdin: {e}");
+            return ExitCode::from(2);
+        }
+        (
+            "<stdin>".to_string(),
+            String::from_utf8_lossy(&bytes).into_owned(),
+        )
+    } else {
+        match read_text(path) {
+            Ok(text) => (path.display().to_string(), text),
+            Err(message) => {
+                eprintln!("shapex: {message}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let id = match lang.or_else(|| analyzer.language_for_path(&name).map(|i| i.id)) {
+        Some(id) if analyzer.language(id).is_some() => id,
+        Some(id) => {
+            eprintln!("shapex: unknown language `{id}` (see `shapex languages`)");
+            return ExitCode::from(2);
+        }
+        None => {
+            eprintln!("shapex: {}", unknown_language(&analyzer, &name));
+            return ExitCode::from(2);
+        }
+    };
+    let mut options = Options::new(id);
+    for kv in settings {
+        let Some((k, v)) = kv.split_once('=') else {
+            eprintln!("shapex: --set expects KEY=VALUE, got `{kv}`");
+            return ExitCode::from(2);
+        };
+        options = options.with(k, v);
+    }
+    let report = analyzer.analyze(&text, &options);
+    let views = graph::graph_views(&report, view);
+    if views.is_empty() {
+        let offered: Vec<&str> = report.views.iter().map(|v| v.id.as_str()).collect();
+        eprintln!(
+            "shapex: {name} has no graph view{} (its language's views: {})",
+            view.map(|v| format!(" `{v}`")).unwrap_or_default(),
+            offered.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let out = match format {
+        GraphFormat::Dot => graph::to_dot(&views),
+        GraphFormat::Svg => graph::to_svg(&views),
+        GraphFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&graph::to_json(&name, &report, &views))
+                .expect("a JSON value always serializes");
+            s.push('\n');
+            s
+        }
+    };
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("shapex: cannot write output: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

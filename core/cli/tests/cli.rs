@@ -302,3 +302,97 @@ fn json_for_several_files_is_the_array_of_each_files_own_json() {
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.starts_with("shapex: /no/such/file.m: "), "{err}");
 }
+
+fn t_fixture(name: &str) -> String {
+    format!(
+        "{}/../../tests/fixtures/t/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn language_t_checks_from_its_extension_or_lang_with_the_usual_json() {
+    let path = t_fixture("sec2_motivation.t");
+    let (code, out, err) = shapex(&["check", "--format", "json", &path], "");
+    assert_eq!(code, 1, "a size error: {out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["lang"], "t");
+    assert_eq!(v["parse_ok"], true);
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{out}");
+    assert_eq!(diags[0]["severity"], "error");
+    assert_eq!(diags[0]["code"], "t.size");
+    assert_eq!(diags[0]["line"], 9);
+    let statements = v["statements"].as_array().unwrap();
+    assert_eq!(statements.len(), 2);
+    assert_eq!(statements[1]["check"], "error");
+    assert_eq!(v["views"][0]["id"], "extent-graph");
+    assert_eq!(v["views"][0]["payload"]["kind"], "graph");
+
+    let source = std::fs::read_to_string(&path).unwrap();
+    let (code, stdin_out, _) = shapex(
+        &[
+            "check", "--lang", "t", "--format", "json", "--views", "none", "-",
+        ],
+        &source,
+    );
+    assert_eq!(code, 1);
+    let w: serde_json::Value = serde_json::from_str(&stdin_out).unwrap();
+    assert_eq!(w["diagnostics"], v["diagnostics"]);
+    assert!(w["views"].as_array().unwrap().is_empty());
+
+    let (code, out, _) = shapex(&["explain", "t.size"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("t.size: "), "{out}");
+}
+
+#[test]
+fn graph_prints_figure_2_as_dot_svg_and_json() {
+    let path = t_fixture("fig2.t");
+    let (code, dot, err) = shapex(&["graph", "--format", "dot", &path], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(dot.starts_with("digraph \"extent-graph\" {"), "{dot}");
+    let vertices = dot.lines().filter(|l| l.contains(", fillcolor=")).count();
+    assert_eq!(vertices, 22, "{dot}");
+    assert!(dot.contains("label=\"R@clear_vector\""), "{dot}");
+    assert!(dot.contains("fillcolor="), "{dot}");
+
+    let (code, svg, _) = shapex(&["graph", "--format", "svg", &path], "");
+    assert_eq!(code, 0);
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<g class=\"vertex\"").count(), 22);
+
+    let (code, json, _) = shapex(&["graph", "--format", "json", &path], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["lang"], "t");
+    let g = &v["graphs"][0];
+    assert_eq!(g["view"], "extent-graph");
+    assert_eq!(g["kind"], "graph");
+    assert_eq!(g["vertices"].as_array().unwrap().len(), 22);
+    assert_eq!(g["classes"].as_array().unwrap().len(), 4);
+    assert_eq!(g["drawing"]["positions"].as_array().unwrap().len(), 22);
+    assert!(g["steps"].as_array().unwrap().len() > 10);
+    assert!(g["vertices"][1]["line"].is_u64());
+}
+
+#[test]
+fn graph_is_generic_over_languages_and_refuses_what_has_no_graph() {
+    // MATLAB's call graph, through the same command.
+    let (code, dot, err) = shapex(
+        &["graph", "--lang", "matlab", "-"],
+        "function y = f(x)\ny = g(x);\nend\nfunction z = g(x)\nz = x;\nend\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(dot.starts_with("digraph \"callgraph\""), "{dot}");
+    let (code, _, err) = shapex(&["graph", "--lang", "t", "--view", "nope", "-"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("no graph view `nope`"), "{err}");
+    let (code, _, err) = shapex(&["graph", "-"], "x = 1;");
+    assert_eq!(code, 2);
+    assert!(err.contains("--lang"), "{err}");
+}

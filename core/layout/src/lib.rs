@@ -35,6 +35,12 @@ pub fn draw(payload: &Payload) -> Option<Drawing> {
     }
 }
 
+/// Past this many vertices a graph is drawn in plain rows instead: Sugiyama's method
+/// costs seconds there (crossing minimisation on thousands of vertices), which a
+/// keystroke must not, and such a drawing is read by panning and search, not at a
+/// glance.
+pub const MAX_LAYERED: usize = 1500;
+
 /// The width of a vertex's box: its label's, plus padding.
 pub fn vertex_width(label: &str) -> f64 {
     label.chars().count().max(3) as f64 * CHAR_WIDTH + PADDING
@@ -43,6 +49,9 @@ pub fn vertex_width(label: &str) -> f64 {
 /// A layered drawing of `vertices` and `edges` (edges from or to an unknown vertex,
 /// self-loops and repeats are left out of the layout; they are still drawn).
 pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
+    if vertices.len() > MAX_LAYERED {
+        return rows(vertices);
+    }
     let index: HashMap<&str, u32> = vertices
         .iter()
         .enumerate()
@@ -119,6 +128,34 @@ pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
         size: (
             (x0 - GAP * 2.0 + MARGIN).max(2.0 * MARGIN),
             height.max(2.0 * MARGIN),
+        ),
+    }
+}
+
+/// The vertices in rows of about √n, in their order (for graphs past
+/// [`MAX_LAYERED`]).
+fn rows(vertices: &[Vertex]) -> Drawing {
+    let per_row = (vertices.len() as f64).sqrt().ceil().max(1.0) as usize;
+    let widths: Vec<f64> = vertices.iter().map(|v| vertex_width(&v.label)).collect();
+    let mut positions = Vec::with_capacity(vertices.len());
+    let (mut width, mut y) = (0.0f64, MARGIN + VERTEX_HEIGHT / 2.0);
+    for (row, chunk) in vertices.chunks(per_row).enumerate() {
+        let mut x = MARGIN;
+        for (k, v) in chunk.iter().enumerate() {
+            let w = widths[row * per_row + k];
+            positions.push((v.id.clone(), (x + w / 2.0, y)));
+            x += w + GAP;
+        }
+        width = width.max(x - GAP + MARGIN);
+        y += VERTEX_HEIGHT + GAP * 2.0;
+    }
+    Drawing {
+        positions,
+        widths,
+        // `y` is one row past the last: back to that row's bottom, plus the margin.
+        size: (
+            width.max(2.0 * MARGIN),
+            y - GAP * 2.0 - VERTEX_HEIGHT / 2.0 + MARGIN,
         ),
     }
 }

@@ -78,6 +78,22 @@ fn components_cycles_and_stray_edges_are_drawn() {
 }
 
 #[test]
+fn a_graph_too_large_to_layer_is_drawn_in_rows() {
+    let n = MAX_LAYERED + 1;
+    let pairs: Vec<(usize, usize)> = (0..n - 1).map(|i| (i, i + 1)).collect();
+    let (vs, es) = graph(n, &pairs);
+    let d = layered(&vs, &es);
+    assert_eq!(d.positions.len(), n);
+    let rows: std::collections::BTreeSet<i64> =
+        d.positions.iter().map(|(_, (_, y))| *y as i64).collect();
+    assert_eq!(rows.len(), (n as f64).sqrt().ceil() as usize);
+    assert!(d
+        .positions
+        .iter()
+        .all(|(_, (x, y))| *x < d.size.0 && *y < d.size.1));
+}
+
+#[test]
 fn an_empty_graph_is_a_small_empty_drawing() {
     let d = layered(&[], &[]);
     assert!(d.positions.is_empty() && d.size.0 > 0.0 && d.size.1 > 0.0);

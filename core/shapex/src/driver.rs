@@ -20,7 +20,10 @@ impl Default for Analyzer {
 
 /// The registry: adding a language is one line here.
 fn registered() -> Vec<Box<dyn Language>> {
-    vec![Box::new(shapex_matlab::Matlab::new())]
+    vec![
+        Box::new(shapex_matlab::Matlab::new()),
+        Box::new(shapex_t::LanguageT::new()),
+    ]
 }
 
 impl Analyzer {

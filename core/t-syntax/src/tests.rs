@@ -37,22 +37,43 @@ fn callees(stmts: &[Stmt]) -> Vec<String> {
 }
 
 const FIXTURES: &[(&str, &str)] = &[
-    ("fig2_verbatim", include_str!("../fixtures/fig2_verbatim.t")),
-    ("fig2", include_str!("../fixtures/fig2.t")),
+    (
+        "fig2_verbatim",
+        include_str!("../../../tests/fixtures/t/fig2_verbatim.t"),
+    ),
+    ("fig2", include_str!("../../../tests/fixtures/t/fig2.t")),
     (
         "sec2_motivation",
-        include_str!("../fixtures/sec2_motivation.t"),
+        include_str!("../../../tests/fixtures/t/sec2_motivation.t"),
     ),
-    ("sec4_2_names", include_str!("../fixtures/sec4_2_names.t")),
+    (
+        "sec4_2_names",
+        include_str!("../../../tests/fixtures/t/sec4_2_names.t"),
+    ),
     (
         "sec5_signatures",
-        include_str!("../fixtures/sec5_signatures.t"),
+        include_str!("../../../tests/fixtures/t/sec5_signatures.t"),
     ),
-    ("sec6_3_if", include_str!("../fixtures/sec6_3_if.t")),
-    ("sec6_4_while", include_str!("../fixtures/sec6_4_while.t")),
-    ("fig4_call", include_str!("../fixtures/fig4_call.t")),
-    ("b3_empty_loop", include_str!("../fixtures/b3_empty_loop.t")),
-    ("b4_aliasing", include_str!("../fixtures/b4_aliasing.t")),
+    (
+        "sec6_3_if",
+        include_str!("../../../tests/fixtures/t/sec6_3_if.t"),
+    ),
+    (
+        "sec6_4_while",
+        include_str!("../../../tests/fixtures/t/sec6_4_while.t"),
+    ),
+    (
+        "fig4_call",
+        include_str!("../../../tests/fixtures/t/fig4_call.t"),
+    ),
+    (
+        "b3_empty_loop",
+        include_str!("../../../tests/fixtures/t/b3_empty_loop.t"),
+    ),
+    (
+        "b4_aliasing",
+        include_str!("../../../tests/fixtures/t/b4_aliasing.t"),
+    ),
 ];
 
 #[test]
@@ -69,7 +90,7 @@ fn every_example_of_the_paper_and_the_spec_parses_cleanly() {
 
 #[test]
 fn figure_2_verbatim_reads_its_braceless_body_and_semicolon_signatures() {
-    let program = clean(include_str!("../fixtures/fig2_verbatim.t"));
+    let program = clean(include_str!("../../../tests/fixtures/t/fig2_verbatim.t"));
     assert_eq!(program.procs.len(), 12);
     let main = &program.procs[0];
     assert_eq!(main.name.name, "matvec_product");
@@ -107,7 +128,7 @@ fn figure_2_verbatim_reads_its_braceless_body_and_semicolon_signatures() {
 
 #[test]
 fn figure_2_normalised_has_a_five_call_loop_body() {
-    let program = clean(include_str!("../fixtures/fig2.t"));
+    let program = clean(include_str!("../../../tests/fixtures/t/fig2.t"));
     let stmts = body(&program, "matvec_product");
     let StmtKind::While { body, cond } = &stmts[7].kind else {
         panic!("{:?}", stmts[7].kind)
@@ -130,7 +151,7 @@ fn figure_2_normalised_has_a_five_call_loop_body() {
 
 #[test]
 fn section_2_is_a_signature_then_top_level_decls_and_calls() {
-    let program = clean(include_str!("../fixtures/sec2_motivation.t"));
+    let program = clean(include_str!("../../../tests/fixtures/t/sec2_motivation.t"));
     assert_eq!(program.procs.len(), 1);
     assert!(program.procs[0].is_builtin());
     assert_eq!(program.top.len(), 5);
@@ -143,7 +164,7 @@ fn section_2_is_a_signature_then_top_level_decls_and_calls() {
 
 #[test]
 fn if_without_else_and_equality_conditions() {
-    let program = clean(include_str!("../fixtures/sec4_2_names.t"));
+    let program = clean(include_str!("../../../tests/fixtures/t/sec4_2_names.t"));
     let StmtKind::If {
         cond, otherwise, ..
     } = &program.top[2].kind
@@ -175,7 +196,7 @@ fn loose_forms_optional_do_braces_else_and_mixed_sizings() {
 
 #[test]
 fn every_node_has_a_span_inside_the_source() {
-    let source = include_str!("../fixtures/sec6_3_if.t");
+    let source = include_str!("../../../tests/fixtures/t/sec6_3_if.t");
     let program = clean(source);
     let proc = &program.procs[0];
     assert_eq!(&source[proc.name.span.start..proc.name.span.end], "ifdemo");

@@ -21,7 +21,7 @@ pub fn class_names(graph: &ExtentGraph, partition: &Partition) -> Vec<String> {
         }
     }
     let mut fresh = 0;
-    let mut used: Vec<String> = Vec::new();
+    let mut used: std::collections::HashSet<String> = Default::default();
     names
         .into_iter()
         .map(|n| {
@@ -32,7 +32,7 @@ pub fn class_names(graph: &ExtentGraph, partition: &Partition) -> Vec<String> {
             while used.contains(&name) {
                 name.push('′');
             }
-            used.push(name.clone());
+            used.insert(name.clone());
             name
         })
         .collect()

@@ -8,7 +8,8 @@
 //!
 //! Module layering: `graph`, `partition`, `steps`, `errors` are leaves (result types);
 //! `split`, `refine`, `hopcroft`, `rank`, `assign`, `build`, `check` use only leaves
-//! and each other downwards; this file assembles them.
+//! and each other downwards; this file assembles them, and `language` folds the
+//! result into the house's `Report` (the plug-in [`LanguageT`]).
 
 mod assign;
 mod build;
@@ -16,6 +17,7 @@ pub mod check;
 pub mod errors;
 pub mod graph;
 pub mod hopcroft;
+pub mod language;
 pub mod partition;
 mod rank;
 pub mod refine;
@@ -28,6 +30,7 @@ mod tests;
 pub use errors::{Site, SizeError};
 pub use graph::{ExtentGraph, Input, Origin, Vertex, VertexId, BOTTOM};
 pub use hopcroft::refine_hopcroft;
+pub use language::LanguageT;
 pub use partition::{ExtentClass, Partition};
 pub use refine::refine;
 pub use steps::{ConstructStep, RefineStep, Step};
