@@ -34,7 +34,7 @@ fn main() {
     let reply_to = scope.clone();
     let analyzer = shapex::Analyzer::new();
     // Kept across requests: each edit re-analyses only the functions it can affect.
-    let session = std::cell::RefCell::new(shapex::Session::default());
+    let session = std::cell::RefCell::new(Kept::default());
     let post = move |reply: &Reply| {
         let text = serde_json::to_string(reply).expect("a Report always serialises");
         let _ = reply_to.post_message(&JsValue::from_str(&text));
@@ -59,15 +59,24 @@ fn main() {
     post_ready(&Reply::Ready);
 }
 
-fn analyse(analyzer: &shapex::Analyzer, session: &mut shapex::Session, request: Request) -> Reply {
+/// What the worker keeps between requests: the analysis session (each edit re-analyses
+/// only what it can affect) and the last drawing of each graph view (a graph that did
+/// not change is not laid out again).
+#[derive(Default)]
+struct Kept {
+    session: shapex::Session,
+    sketches: shapex_layout::Sketchbook,
+}
+
+fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Reply {
     if request.source.lines().next() == Some(PANIC_HOOK) {
         panic!("deliberate failure (test hook)");
     }
-    let report = analyzer.analyze_in(session, &request.source, &request.options);
+    let report = analyzer.analyze_in(&mut kept.session, &request.source, &request.options);
     let drawings = report
         .views
         .iter()
-        .filter_map(|v| Some((v.id.clone(), shapex_layout::draw(&v.payload)?)))
+        .filter_map(|v| Some((v.id.clone(), kept.sketches.draw(&v.id, &v.payload)?)))
         .collect();
     Reply::Report {
         generation: request.generation,
@@ -85,8 +94,8 @@ fn main() {
         source: "x = 1;".into(),
         options: shapex::Options::new("matlab"),
     };
-    let mut session = shapex::Session::default();
-    if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut session, request) {
+    let mut kept = Kept::default();
+    if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut kept, request) {
         println!("{} statements", report.statements.len());
     }
 }

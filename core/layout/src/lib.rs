@@ -41,6 +41,51 @@ pub fn draw(payload: &Payload) -> Option<Drawing> {
 /// glance.
 pub const MAX_LAYERED: usize = 1500;
 
+/// The drawings of one editor's views, kept between analyses: a graph that did not
+/// change since the last one (a keystroke rarely changes a call graph) is not laid
+/// out again. Owned by the caller (the worker), so the crate keeps no state.
+#[derive(Default)]
+pub struct Sketchbook {
+    /// (view id, the graph's key, its drawing), one per view.
+    kept: Vec<(String, u64, Drawing)>,
+}
+
+impl Sketchbook {
+    /// [`draw`] of view `view`'s payload, reusing the last drawing when the graph is
+    /// the same (same vertices, labels and edges).
+    pub fn draw(&mut self, view: &str, payload: &Payload) -> Option<Drawing> {
+        let key = graph_key(payload)?;
+        if let Some((_, k, d)) = self.kept.iter().find(|(v, _, _)| v == view) {
+            if *k == key {
+                return Some(d.clone());
+            }
+        }
+        let drawing = draw(payload)?;
+        self.kept.retain(|(v, _, _)| v != view);
+        self.kept.push((view.to_string(), key, drawing.clone()));
+        Some(drawing)
+    }
+}
+
+/// What a drawing depends on: the kind, each vertex's id and label, each edge's ends.
+fn graph_key(payload: &Payload) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let (kind, vertices, edges) = match payload {
+        Payload::Graph(g) => (0u8, &g.vertices, &g.edges),
+        Payload::Lattice(l) => (1u8, &l.nodes, &l.covers),
+        _ => return None,
+    };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    kind.hash(&mut h);
+    for v in vertices {
+        (&v.id, &v.label).hash(&mut h);
+    }
+    for e in edges {
+        (&e.from, &e.to).hash(&mut h);
+    }
+    Some(h.finish())
+}
+
 /// The width of a vertex's box: its label's, plus padding.
 pub fn vertex_width(label: &str) -> f64 {
     label.chars().count().max(3) as f64 * CHAR_WIDTH + PADDING

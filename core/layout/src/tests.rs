@@ -94,6 +94,30 @@ fn a_graph_too_large_to_layer_is_drawn_in_rows() {
 }
 
 #[test]
+fn a_sketchbook_lays_out_a_graph_again_only_when_it_changed() {
+    let (vs, es) = graph(4, &[(0, 1), (1, 2), (2, 3)]);
+    let payload = |vertices: Vec<Vertex>, edges: Vec<Edge>| {
+        Payload::Graph(Graph {
+            vertices,
+            edges,
+            steps: vec![],
+        })
+    };
+    let mut book = Sketchbook::default();
+    let first = book.draw("g", &payload(vs.clone(), es.clone())).unwrap();
+    assert_eq!(first, layered(&vs, &es));
+    assert_eq!(
+        book.draw("g", &payload(vs.clone(), es.clone())),
+        Some(first.clone())
+    );
+    // A changed edge list is laid out anew.
+    let (vs2, es2) = graph(4, &[(0, 1), (0, 2), (0, 3)]);
+    let second = book.draw("g", &payload(vs2.clone(), es2.clone())).unwrap();
+    assert_eq!(second, layered(&vs2, &es2));
+    assert_ne!(second, first);
+}
+
+#[test]
 fn an_empty_graph_is_a_small_empty_drawing() {
     let d = layered(&[], &[]);
     assert!(d.positions.is_empty() && d.size.0 > 0.0 && d.size.1 > 0.0);
