@@ -721,12 +721,18 @@ pub fn reshape(a: &Shape, dims: &[Option<Dim>], facts: &Facts) -> Outcome {
         .collect();
     let product = out.iter().fold(Dim::one(), |acc, d| acc.mul(d));
     // Sizes must not be negative: `reshape(1:6, -2, -3)` fails although (-2)(-3) = 6.
+    // A `[]` size is numel / (the others' product), which a product of 0 leaves
+    // undefined: `reshape(zeros(0,3), 0, [])` fails in MATLAB (Octave gives 0×0), so
+    // the other sizes must multiply to at least 1.
+    let divisor = (holes == 1).then(|| Constraint::le(&Dim::one(), &known));
     let theta = Constraint::and(
-        std::iter::once(Constraint::eq(&numel, &product)).chain(
-            dims.iter()
-                .flatten()
-                .map(|d| Constraint::le(&Dim::zero(), d)),
-        ),
+        std::iter::once(Constraint::eq(&numel, &product))
+            .chain(divisor)
+            .chain(
+                dims.iter()
+                    .flatten()
+                    .map(|d| Constraint::le(&Dim::zero(), d)),
+            ),
     );
     decide(vec![case(theta, Shape::tuple(out))], &[0], facts, rule)
 }

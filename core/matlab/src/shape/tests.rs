@@ -585,7 +585,15 @@ fn reshape_repmat_permute_cat_colon() {
         reshape(&a, &[Some(Dim::known(5)), Some(Dim::known(2))], &f).status,
         Truth::Refuted
     );
+    // With m = 0 the `[]` size is undefined (MATLAB fails, Octave gives 0×0): a
+    // run-time check, proven once m ≥ 1 is known.
     let out = reshape(&sym(&["n", "m"]), &[Some(Dim::sym("m")), None], &f);
+    assert_eq!(
+        (out.status, out.shape.to_string()),
+        (Truth::Unknown, "<m,n>".to_string())
+    );
+    let positive = f.with(&Constraint::le(&Dim::one(), &Dim::sym("m")));
+    let out = reshape(&sym(&["n", "m"]), &[Some(Dim::sym("m")), None], &positive);
     assert_eq!(
         (out.status, out.shape.to_string()),
         (Truth::Proven, "<m,n>".to_string())

@@ -161,7 +161,8 @@ fn open_rank_query(call: &Call) -> Option<CallResult> {
     let values = match (call.func, call.args.len()) {
         ("size", 1) if call.nargout <= 1 => vec![Value::of_shape(
             Some("double"),
-            Shape::tuple(vec![Dim::one(), (call.mint)(&format!("{name}~"), 0, false)]),
+            // Its columns: component 1, so the symbol reads "columns of …".
+            Shape::tuple(vec![Dim::one(), (call.mint)(&format!("{name}~"), 1, false)]),
         )],
         ("size", 1) => {
             let t = x.shape.as_tuple()?;
@@ -431,7 +432,14 @@ impl Eval<'_> {
             MRDivide(a, b) => shape::mrdivide(&self.matrix_view(*a), &self.matrix_view(*b), f),
             MPower(a, b) => shape::mpower(&self.matrix_view(*a), &self.matrix_view(*b), f),
             Dims(extents) => {
-                let dims: Vec<Dim> = extents.iter().map(|e| self.extent(e, k)).collect();
+                // Each extent its own unknown (`dims(arg(0), arg(1))` of two unknown
+                // values is no square), numbered by its position so that its symbol
+                // reads as rows, columns, …; a later output's count past them.
+                let dims: Vec<Dim> = extents
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| self.extent(e, k * 16 + i))
+                    .collect();
                 Outcome::always(Shape::tuple(dims), ext(Rule::Dims))
             }
             Vector { like, len } => self.vector(*like, len, k),
