@@ -157,7 +157,7 @@ impl LineShift {
             return LineShift::SAME;
         }
         let (a, b) = (old.as_bytes(), new.as_bytes());
-        let (prefix, suffix) = common_ends(a, b);
+        let (prefix, suffix) = shapex::report::common_ends(a, b);
         let newlines = |s: &[u8]| s.iter().filter(|&&c| c == b'\n').count() as i64;
         // Lines wholly before the first changed byte.
         let kept = newlines(&a[..prefix]) as u32;
@@ -189,23 +189,8 @@ impl LineShift {
 /// in an empty editor): at most 2% of `old` (or a few bytes, such as a final `;\n`)
 /// survives at its start and end.
 pub fn replaces_whole_text(old: &str, new: &str) -> bool {
-    let (prefix, suffix) = common_ends(old.as_bytes(), new.as_bytes());
+    let (prefix, suffix) = shapex::report::common_ends(old.as_bytes(), new.as_bytes());
     prefix + suffix <= (old.len() / 50).max(4) && old != new
-}
-
-/// The lengths of the longest common prefix and suffix of `a` and `b`, not
-/// overlapping (an edit is the one contiguous change between them).
-fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let room = a.len().min(b.len()) - prefix;
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
-    (prefix, suffix)
 }
 
 /// A diagnostic's message as every face shows it: minted symbols by their aliases

@@ -9,7 +9,9 @@ mod statement;
 pub mod view;
 
 pub use language::{Language, LanguageInfo, Memo, OptionSpec, Options};
-pub use shapex_text::{Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind};
+pub use shapex_text::{
+    common_ends, Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind,
+};
 pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote};
 pub use view::{Payload, View, ViewSpec};
 

@@ -63,15 +63,7 @@ impl Edit {
     /// The edit that turns `old` into `new`.
     pub fn between(old: &str, new: &str) -> Edit {
         let (a, b) = (old.as_bytes(), new.as_bytes());
-        let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let room = a.len().min(b.len()) - at;
-        let kept = a
-            .iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take(room)
-            .take_while(|(x, y)| x == y)
-            .count();
+        let (at, kept) = shapex_text::common_ends(a, b);
         Edit {
             at,
             removed: a.len() - at - kept,
