@@ -9,7 +9,7 @@
 //! each layout twice). The worker calls it beside the analysis, so that a large graph
 //! never costs the page's main thread; the CLI's `shapex graph --format svg` will too.
 
-use rust_sugiyama::configure::Config;
+use rust_sugiyama::configure::{Config, RankingType};
 use shapex_report::view::{Drawing, Edge, Graph, Lattice, Payload, Vertex};
 use std::collections::{BTreeSet, HashMap};
 
@@ -115,6 +115,11 @@ pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
     let pairs: Vec<(u32, u32)> = pairs.into_iter().collect();
     let config = Config {
         vertex_spacing: GAP * 2.0,
+        // Not the crate's default (Gansner's network simplex): that one can cycle
+        // forever on some graphs with cycles (paddison/rust-sugiyama#25; our property
+        // test found one), and a layout that never ends freezes the worker. Moving
+        // vertices up, then down, always ends.
+        ranking_type: RankingType::Original,
         ..Config::default()
     };
     let components = rust_sugiyama::from_vertices_and_edges(&sizes, &pairs, &config);

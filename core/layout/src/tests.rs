@@ -180,3 +180,79 @@ fn large_graphs_time() {
         );
     }
 }
+
+/// A graph on which the crate's default ranking (network simplex) cycles forever
+/// (found by the property test above; paddison/rust-sugiyama#25). Laid out on a
+/// thread so that a regression fails here instead of hanging the test run.
+#[test]
+fn a_graph_that_made_network_simplex_cycle_is_laid_out() {
+    let pairs = [
+        (22, 12),
+        (22, 18),
+        (12, 25),
+        (18, 4),
+        (10, 11),
+        (17, 20),
+        (1, 17),
+        (19, 24),
+        (22, 29),
+        (7, 25),
+        (10, 5),
+        (15, 0),
+        (18, 3),
+        (26, 10),
+        (15, 7),
+        (13, 29),
+        (29, 14),
+        (27, 27),
+        (29, 1),
+        (9, 18),
+        (1, 22),
+        (8, 10),
+        (7, 3),
+        (0, 9),
+        (29, 23),
+        (4, 21),
+        (15, 22),
+        (12, 13),
+        (1, 28),
+        (15, 13),
+        (21, 4),
+        (19, 19),
+        (6, 24),
+        (25, 29),
+        (12, 22),
+        (6, 12),
+        (8, 7),
+        (23, 2),
+        (10, 12),
+        (6, 0),
+        (2, 14),
+        (4, 26),
+        (15, 27),
+        (14, 22),
+        (14, 4),
+        (12, 1),
+        (9, 23),
+        (9, 16),
+        (19, 6),
+        (18, 27),
+        (29, 26),
+        (23, 18),
+        (5, 8),
+        (7, 13),
+        (5, 23),
+        (19, 4),
+        (20, 25),
+        (22, 16),
+        (8, 8),
+    ];
+    let (vs, es) = graph(21, &pairs);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(layered(&vs, &es)).unwrap());
+    // Generous: the layout takes milliseconds; only a layout that never ends fails.
+    let d = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the layout did not end");
+    assert_eq!(d.positions.len(), 21);
+}
