@@ -62,6 +62,10 @@ pub struct Ctx {
     pub replacing: StoredValue<bool>,
     /// The legend panel is open.
     pub legend: RwSignal<bool>,
+    /// The 1-based line of the editor's caret (graph views highlight its vertices).
+    pub caret_line: RwSignal<u32>,
+    /// The replay step a graph view shows (`None`: the final graph); shared by link.
+    pub step: RwSignal<Option<usize>>,
     pub editor: NodeRef<html::Textarea>,
 }
 
@@ -73,6 +77,7 @@ impl Ctx {
             settings: self.settings.get(),
             view: self.view.get(),
             notation: self.notation.get(),
+            step: self.step.get(),
         }
     }
 
@@ -103,6 +108,7 @@ impl Ctx {
         self.settings.set(s.settings);
         self.view.set(s.view);
         self.notation.set(s.notation);
+        self.step.set(s.step);
     }
 
     pub fn load_example(&self, entry: &gallery::GalleryEntry) {
@@ -227,6 +233,8 @@ pub fn App() -> impl IntoView {
         settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
+        step: RwSignal::new(init.step),
+        caret_line: RwSignal::new(0),
         report,
         drawings: RwSignal::new(Vec::new()),
         messages: Memo::new(move |_| report.with(model::shown_messages)),

@@ -17,6 +17,19 @@ use leptos::prelude::*;
 
 /// Padding of the textarea and the highlight layer, in CSS pixels (style.css `--pad`).
 const PAD: f64 = 10.0;
+/// Records the caret's line in [`Ctx::caret_line`] (graph views highlight the
+/// vertices of the statement there); set only when it changes.
+pub fn note_caret(ctx: Ctx) {
+    let Some(el) = ctx.editor.get_untracked() else {
+        return;
+    };
+    let offset = el.selection_start().ok().flatten().unwrap_or(0);
+    let line = ctx.code.with_untracked(|c| text::line_of_utf16(c, offset));
+    if ctx.caret_line.get_untracked() != line {
+        ctx.caret_line.set(line);
+    }
+}
+
 /// Height of an editor line, in CSS pixels (style.css `--lh`).
 const LH: f64 = 20.0;
 /// Lines painted above and below the visible ones.
@@ -24,16 +37,27 @@ const OVERSCAN: usize = 50;
 
 /// Focuses the editor with the caret at 1-based `line`/`col` and scrolls it into view.
 pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
+    select(ctx, (line, col), (line, col));
+}
+
+/// Focuses the editor with the text from `start` to `end` (1-based line, column)
+/// selected, and scrolls its start into view.
+pub fn select(ctx: Ctx, start: (u32, u32), end: (u32, u32)) {
     let Some(el) = ctx.editor.get_untracked() else {
         return;
     };
-    let offset = ctx
-        .code
-        .with_untracked(|c| text::utf16_offset(c, line, col));
+    let (line, col) = start;
+    let (from, to) = ctx.code.with_untracked(|c| {
+        (
+            text::utf16_offset(c, line, col),
+            text::utf16_offset(c, end.0, end.1),
+        )
+    });
     let opts = web_sys::FocusOptions::new();
     opts.set_prevent_scroll(true);
     let _ = el.focus_with_options(&opts);
-    let _ = el.set_selection_range(offset, offset);
+    let _ = el.set_selection_range(from, to.max(from));
+    note_caret(ctx);
     // The line may not be painted (the layer is virtualised): its place follows from
     // the line height. Centre it vertically; scroll sideways only if the column is off
     // screen (the gutter covers the left of the scroller).
@@ -243,6 +267,8 @@ pub fn Editor(initial_code: String) -> impl IntoView {
                             ctx.example.set(String::new());
                         }
                         on:keydown=on_keydown
+                        on:keyup=move |_| note_caret(ctx)
+                        on:mouseup=move |_| note_caret(ctx)
                         on:mousemove=on_mousemove
                     ></textarea>
                 </div>

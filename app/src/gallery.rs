@@ -66,6 +66,7 @@ impl GalleryEntry {
             settings,
             view: self.view.to_string(),
             notation,
+            step: None,
         }
     }
 }

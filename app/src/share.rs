@@ -154,6 +154,7 @@ mod tests {
             settings: [("mode".to_string(), "paper".to_string())].into(),
             view: "checks".into(),
             notation: Notation::Times,
+            step: Some(3),
         }
     }
 

@@ -25,6 +25,9 @@ pub struct ViewState {
     /// The selected tab's id (`shapes`, `checks`, `outline`, …).
     pub view: String,
     pub notation: Notation,
+    /// The replay step a graph view shows, when not the final graph.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
 }
 
 impl Default for ViewState {
@@ -37,6 +40,7 @@ impl Default for ViewState {
             settings: BTreeMap::new(),
             view: "shapes".into(),
             notation: Notation::default(),
+            step: None,
         }
     }
 }
@@ -52,6 +56,7 @@ struct SavedState {
     mode: Option<String>,
     view: String,
     notation: Notation,
+    step: Option<usize>,
 }
 
 impl Default for SavedState {
@@ -65,6 +70,7 @@ impl Default for SavedState {
             mode: None,
             view: d.view,
             notation: d.notation,
+            step: None,
         }
     }
 }
@@ -81,6 +87,7 @@ impl From<SavedState> for ViewState {
             settings,
             view: s.view,
             notation: s.notation,
+            step: s.step,
         }
     }
 }

@@ -18,6 +18,22 @@ pub fn utf16_offset(text: &str, line: u32, col: u32) -> u32 {
     text.encode_utf16().count() as u32
 }
 
+/// The 1-based line that UTF-16 offset `caret_utf16` (as the textarea reports it) is on.
+pub fn line_of_utf16(text: &str, caret_utf16: u32) -> u32 {
+    let mut units = 0u32;
+    let mut line = 1;
+    for c in text.chars() {
+        if units >= caret_utf16 {
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+        }
+        units += c.len_utf16() as u32;
+    }
+    line
+}
+
 /// The leading whitespace of the line the caret (a UTF-16 offset, as the textarea
 /// reports it) is on, so Enter can keep the indentation.
 pub fn indent_before(text: &str, caret_utf16: u32) -> String {
@@ -47,6 +63,14 @@ pub fn visual_width(line: &str, tab: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caret_line_inverts_utf16_offset() {
+        let text = "a😀b\n\ncd\n";
+        for (line, col) in [(1, 1), (1, 3), (2, 1), (3, 2), (4, 1)] {
+            assert_eq!(line_of_utf16(text, utf16_offset(text, line, col)), line);
+        }
+    }
 
     #[test]
     fn utf16_offsets_count_surrogate_pairs_twice() {

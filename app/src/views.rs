@@ -11,7 +11,7 @@
 
 use crate::app::Ctx;
 use crate::browser;
-use crate::editor::{fix_button, jump_to, PROBLEMS_PAGE};
+use crate::editor::{fix_button, jump_to, select, PROBLEMS_PAGE};
 use crate::model;
 use crate::state::GENERIC_VIEWS;
 use leptos::html::{self, ElementType};
@@ -368,8 +368,16 @@ fn GraphView(
         return view! { <p class="empty">"Laying out the graph…"</p> }.into_any();
     };
     let last = steps.len();
-    // The final graph (`last`) unless the user steps back.
-    let step = RwSignal::new(last);
+    // The final graph (`last`) unless the user steps back; the step is the page's (a
+    // link or the autosave restores it), kept while the report changes under it.
+    let step = RwSignal::new(ctx.step.get_untracked().map_or(last, |k| k.min(last)));
+    Effect::new(move |_| {
+        let k = step.get();
+        let shared = (k < last).then_some(k);
+        if ctx.step.get_untracked() != shared {
+            ctx.step.set(shared);
+        }
+    });
     let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
     let ids: Vec<String> = vertices.iter().map(|v| v.id.clone()).collect();
     let finals: Vec<String> = vertices.iter().map(|v| v.class.clone()).collect();
@@ -389,6 +397,26 @@ fn GraphView(
                 .collect::<Vec<_>>()
         })
     };
+    // What the outlines mean, for the marks this graph has.
+    let has = |m| vertices.iter().any(|v| v.mark == Some(m));
+    let marks = [
+        (
+            view::VertexMark::Checked,
+            "checked",
+            "checked (inputs must agree)",
+        ),
+        (
+            view::VertexMark::Conflict,
+            "conflict",
+            "conflict (a size error)",
+        ),
+    ]
+    .into_iter()
+    .filter(|(m, _, _)| has(*m))
+    .map(|(_, class, text)| {
+        view! { <li><span class=format!("swatch mark-{class}")></span>{text}</li> }
+    })
+    .collect::<Vec<_>>();
     let controls = (last > 0).then(|| {
         let title = move || {
             let k = step.get();
@@ -425,7 +453,7 @@ fn GraphView(
     view! {
         <div class="graph-view">
             {controls}
-            <ul class="graph-legend" aria-label="Classes">{legend}</ul>
+            <ul class="graph-legend" aria-label="Classes">{legend}{marks}</ul>
             <div class="graph" class:lattice=lattice tabindex="0" on:keydown=on_key>{svg}</div>
         </div>
     }
@@ -474,16 +502,26 @@ fn svg_of(
             let class = classes.get(i).cloned().flatten()?;
             let (x, y) = layout.position(&v.id)?;
             let w = layout.widths.get(i).copied().unwrap_or(120.0);
-            let line = v.line;
+            let range = v.range;
             let fill = model::class_fill(&class);
             let title = if class.is_empty() {
                 v.label.clone()
             } else {
                 format!("{} (class {class})", v.label)
             };
+            let mark = match v.mark {
+                Some(view::VertexMark::Checked) => "vertex checked",
+                Some(view::VertexMark::Conflict) => "vertex conflict",
+                None => "vertex",
+            };
+            // The vertices of the statement under the caret stand out.
+            let here = move || {
+                let caret = ctx.caret_line.get();
+                range.is_some_and(|r| r.line <= caret && caret <= r.end_line)
+            };
             Some(view! {
-                <g class="vertex" transform=format!("translate({x},{y})")
-                    on:click=move |_| if let Some(l) = line { jump_to(ctx, l, 1) }>
+                <g class=mark class:here=here transform=format!("translate({x},{y})")
+                    on:click=move |_| if let Some(r) = range { select(ctx, (r.line, r.col), (r.end_line, r.end_col)) }>
                     <title>{title}</title>
                     <rect x=-w / 2.0 y=-14 width=w height=28 rx=6 style=format!("fill:{fill}") />
                     <text text-anchor="middle" dy="0.35em">{v.label.clone()}</text>

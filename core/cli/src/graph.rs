@@ -4,7 +4,7 @@
 //! payload kinds, never a language.
 
 use serde::Serialize;
-use shapex::report::view::{Drawing, Edge, Payload, Vertex};
+use shapex::report::view::{Drawing, Edge, Payload, Vertex, VertexMark};
 use shapex::Report;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -108,11 +108,16 @@ pub fn to_dot(views: &[GraphView]) -> String {
         for v in view.vertices {
             let _ = writeln!(
                 out,
-                "  {} [label={}, fillcolor={}, tooltip={}];",
+                "  {} [label={}, fillcolor={}{}, tooltip={}];",
                 dot_quote(&v.id),
                 dot_quote(&v.label),
                 dot_quote(colours.get(v.class.as_str()).copied().unwrap_or("#ffffff")),
-                dot_quote(&match v.line {
+                match v.mark {
+                    Some(VertexMark::Checked) => ", penwidth=2.5",
+                    Some(VertexMark::Conflict) => ", color=\"#d32f2f\", penwidth=3",
+                    None => "",
+                },
+                dot_quote(&match v.line() {
                     Some(line) => format!("class {} (line {line})", v.class),
                     None => format!("class {}", v.class),
                 }),
@@ -234,13 +239,18 @@ pub fn to_svg(views: &[GraphView]) -> String {
             };
             let w = half_width(i) * 2.0;
             let fill = colours.get(v.class.as_str()).copied().unwrap_or("#ffffff");
-            let title = match v.line {
+            let (stroke, width) = match v.mark {
+                Some(VertexMark::Checked) => ("#222", 2.5),
+                Some(VertexMark::Conflict) => ("#d32f2f", 3.0),
+                None => ("#333", 1.0),
+            };
+            let title = match v.line() {
                 Some(line) => format!("{}: class {} (line {line})", v.label, v.class),
                 None => format!("{}: class {}", v.label, v.class),
             };
             let _ = writeln!(
                 out,
-                "<g class=\"vertex\" data-id=\"{}\" data-class=\"{}\"><title>{}</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"6\" fill=\"{fill}\" stroke=\"#333\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
+                "<g class=\"vertex\" data-id=\"{}\" data-class=\"{}\"><title>{}</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
                 xml(&v.id),
                 xml(&v.class),
                 xml(&title),

@@ -380,7 +380,23 @@ fn graph_prints_figure_2_as_dot_svg_and_json() {
     assert_eq!(g["classes"].as_array().unwrap().len(), 4);
     assert_eq!(g["drawing"]["positions"].as_array().unwrap().len(), 22);
     assert!(g["steps"].as_array().unwrap().len() > 10);
-    assert!(g["vertices"][1]["line"].is_u64());
+    // Each vertex says what it stands for and where (issue #20 item 7).
+    let vs = g["vertices"].as_array().unwrap();
+    assert!(vs[1]["line"].is_u64() && vs[1]["end_col"].is_u64());
+    let head = vs
+        .iter()
+        .find(|v| v["label"] == "current_row.1@while")
+        .unwrap();
+    assert_eq!(
+        (&head["variable"], &head["dimension"]),
+        (&serde_json::json!("current_row"), &serde_json::json!(1))
+    );
+    assert!(vs
+        .iter()
+        .any(|v| v["extent"] == "S" && v["mark"] == "checked"));
+    assert!(!vs.iter().any(|v| v["mark"] == "conflict"));
+    // DOT and SVG outline the checked vertices.
+    assert!(dot.contains("penwidth=2.5"), "{dot}");
 }
 
 #[test]

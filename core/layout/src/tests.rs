@@ -5,8 +5,7 @@ fn v(id: &str) -> Vertex {
     Vertex {
         id: id.into(),
         label: id.into(),
-        class: String::new(),
-        line: None,
+        ..Vertex::default()
     }
 }
 

@@ -15,7 +15,8 @@ pub fn call_graph(program: &Program, source: &str) -> Graph {
         .functions
         .iter()
         .map(|f| {
-            let line = Range::of(f.span, &index).line;
+            let range = Range::of(f.span, &index);
+            let line = range.line;
             Vertex {
                 id: f.name.clone(),
                 // A lifted lambda's name is the lowering's; users know it by its line.
@@ -24,7 +25,8 @@ pub fn call_graph(program: &Program, source: &str) -> Graph {
                     _ => f.name.clone(),
                 },
                 class: kind_class(f.kind).into(),
-                line: Some(line),
+                range: Some(range),
+                ..Vertex::default()
             }
         })
         .collect();

@@ -5,6 +5,7 @@
 
 use crate::statement::{ShapeView, StatementReport};
 use serde::{Deserialize, Serialize};
+use shapex_text::Range;
 
 /// One tab: its stable id (used in share links), title, the text shown while it is
 /// empty, and its payload.
@@ -159,16 +160,47 @@ pub struct Graph {
     pub steps: Vec<Step>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vertex {
     pub id: String,
     pub label: String,
     /// An equivalence class or a category, for colouring.
     #[serde(default)]
     pub class: String,
-    /// Where in the source the vertex comes from (clicking jumps there).
+    /// Where in the source the vertex comes from: clicking selects it, and putting the
+    /// caret there highlights the vertex. In JSON, `line`, `col`, `end_line`, `end_col`
+    /// at the vertex's top level, as in a diagnostic.
+    #[serde(default, flatten)]
+    pub range: Option<Range>,
+    /// The variable whose dimension the vertex stands for (`x` of `x.2`), if one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
+    pub variable: Option<String>,
+    /// Which dimension of `variable` (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<u32>,
+    /// The signature or declared extent the vertex stands for (`S` of `S@matvec`), if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<VertexMark>,
+}
+
+impl Vertex {
+    /// The first line of [`Vertex::range`].
+    pub fn line(&self) -> Option<u32> {
+        self.range.map(|r| r.line)
+    }
+}
+
+/// What a check found at a vertex: drawn outlined, or red.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VertexMark {
+    /// Its inputs are required to be in one class (a call with inputs, a procedure's
+    /// exit), and they are.
+    Checked,
+    /// Its inputs are required to be in one class, and they are not: a size error.
+    Conflict,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -280,7 +312,6 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
 mod tests {
     use super::*;
     use crate::statement::{CheckStatus, Def, DimView};
-    use shapex_text::Range;
 
     fn stmt(line: u32, name: &str, dims: Vec<DimView>, check: CheckStatus) -> StatementReport {
         StatementReport {

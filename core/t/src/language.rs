@@ -15,7 +15,7 @@ use shapex_report::{
 };
 use shapex_t_syntax::ast::{Program, Stmt, StmtKind};
 use shapex_t_syntax::Signatures;
-use shapex_text::{LineIndex, Token, TokenKind};
+use shapex_text::{LineIndex, Range, Token, TokenKind};
 use std::collections::HashMap;
 
 pub const ID: &str = "t";
@@ -185,17 +185,7 @@ pub fn extent_graph(analysis: &Analysis, index: &LineIndex) -> Graph {
     let mut graph = Graph::default();
     for proc in &analysis.procs {
         for (v, vertex) in proc.graph.vertices.iter().enumerate() {
-            let line = vertex
-                .origin
-                .span()
-                .or((v == BOTTOM).then_some(proc.span))
-                .map(|s| index.line_col(s.start).line);
-            graph.vertices.push(view::Vertex {
-                id: vertex_id(proc, v),
-                label: vertex_label(&vertex.origin),
-                class: proc.class_name(v).to_string(),
-                line,
-            });
+            graph.vertices.push(view_vertex(proc, v, index));
             let several = vertex.preds.len() > 1;
             for (i, &p) in vertex.preds.iter().enumerate() {
                 graph.edges.push(view::Edge {
@@ -214,6 +204,44 @@ pub fn extent_graph(analysis: &Analysis, index: &LineIndex) -> Graph {
         }
     }
     graph
+}
+
+/// Vertex `v` of `proc` as the view shows it: its label and class, where it comes
+/// from, what it stands for, and whether it is checked (a call with inputs, a
+/// procedure's exit) and conflicts (one of the procedure's size errors is there).
+fn view_vertex(proc: &ProcAnalysis, v: VertexId, index: &LineIndex) -> view::Vertex {
+    let vertex = &proc.graph.vertices[v];
+    let span = vertex.origin.span().or((v == BOTTOM).then_some(proc.span));
+    let (variable, dimension, extent) = match &vertex.origin {
+        Origin::Merge { var, dim, .. } | Origin::LoopHead { var, dim, .. } => {
+            (Some(var.clone()), Some(*dim as u32), None)
+        }
+        Origin::Entry { extent, .. }
+        | Origin::Exit { extent, .. }
+        | Origin::Decl { extent, .. }
+        | Origin::Call { extent, .. } => (None, None, Some(extent.clone())),
+        Origin::Bottom => (None, None, None),
+    };
+    let checked = match &vertex.origin {
+        Origin::Call { .. } => !vertex.inputs.is_empty(),
+        Origin::Exit { .. } => true,
+        _ => false,
+    };
+    let mark = if proc.errors.iter().any(|e| e.vertex == v) {
+        Some(view::VertexMark::Conflict)
+    } else {
+        checked.then_some(view::VertexMark::Checked)
+    };
+    view::Vertex {
+        id: vertex_id(proc, v),
+        label: vertex_label(&vertex.origin),
+        class: proc.class_name(v).to_string(),
+        range: span.map(|s| Range::of(s, index)),
+        variable,
+        dimension,
+        extent,
+        mark,
+    }
 }
 
 /// One procedure's replay. Each step lists every vertex of the procedure (other
@@ -481,7 +509,23 @@ mod tests {
         assert_eq!(classes.len(), 4, "{classes:?}");
         assert!(g.vertices.iter().any(|v| v.label == "R@clear_vector"));
         assert!(g.vertices.iter().any(|v| v.label == "current_row.1@while"));
-        assert!(g.vertices.iter().skip(1).all(|v| v.line.is_some()));
+        assert!(g.vertices.iter().skip(1).all(|v| v.range.is_some()));
+        // What each vertex stands for, and which are checked (no conflict: no error).
+        let head = g.vertices.iter().find(|v| v.label == "current_row.1@while");
+        let head = head.unwrap();
+        assert_eq!(
+            (head.variable.as_deref(), head.dimension, head.mark),
+            (Some("current_row"), Some(1), None)
+        );
+        let exit = g.vertices.iter().find(|v| v.label == "S@exit").unwrap();
+        assert_eq!(
+            (exit.extent.as_deref(), exit.mark),
+            (Some("S"), Some(view::VertexMark::Checked))
+        );
+        assert!(g
+            .vertices
+            .iter()
+            .all(|v| v.mark != Some(view::VertexMark::Conflict)));
         // Every step lists every vertex; the first shows only what the entry built,
         // the last is the final partition.
         assert!(g.steps.len() > 10);
@@ -522,7 +566,16 @@ mod tests {
             .map(|d| d.name.as_str())
             .collect();
         assert_eq!(defs, ["c"], "only what the call writes");
-        assert!(graph(&report).vertices.iter().any(|v| v.id == "top.0"));
+        let g = graph(&report);
+        assert!(g.vertices.iter().any(|v| v.id == "top.0"));
+        // The error's vertex is the one conflict, on the erring call's line.
+        let conflicts: Vec<_> = g
+            .vertices
+            .iter()
+            .filter(|v| v.mark == Some(view::VertexMark::Conflict))
+            .collect();
+        assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
+        assert_eq!(conflicts[0].line(), Some(errors[0].range.line));
     }
 
     #[test]
