@@ -9,13 +9,17 @@
 //! - an `expect-error:` whose code is missing takes the code of an unclaimed error on
 //!   its line, or is removed (with the comment, when nothing else is left in it);
 //! - an unclaimed error gets an `expect-error:` appended to its line's comment (or a
-//!   new `% expect-error:` comment). A code with a space in it (the core has
+//!   new `% expect-error:` comment, also after a `/* … */` comment; `%` starts a line
+//!   comment in every registered language). A code with a space in it (the core has
 //!   `shape.elementwise.expansion`) is written as the prefix before the
 //!   space and `*` (`shape.elementwise*`), since a CODE ends at whitespace.
 //!
 //! What cannot be said by rewriting these (a name the line does not define, a line
 //! without a statement, a malformed expectation) is left alone: checking the blessed
 //! text still reports it, for a human to fix.
+//!
+//! Nothing here knows a language: it works on the Report's statements, defs, statuses
+//! and diagnostics, so it blesses the fixtures of every language (Language T's too).
 
 use crate::check::{
     canonical_view, def_holds, dim_text, error_found, last_def, statements_on, status,
@@ -27,7 +31,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// `source` with its failing expectations rewritten to match `report`; `spec` is
-/// `FixtureSpec::parse(source)`. Equal to `source` when every expectation holds.
+/// `FixtureSpec::parse(source, lang)`. Equal to `source` when every expectation holds.
 pub fn bless(source: &str, spec: &FixtureSpec, report: &Report) -> String {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     for e in &spec.lines {
@@ -88,8 +92,11 @@ pub fn bless(source: &str, spec: &FixtureSpec, report: &Report) -> String {
             .iter()
             .map(|c| format!("expect-error: {}", code_pattern(c)))
             .collect();
-        let has_comment = split_comment(&source[text.clone()]).1.is_some();
-        let added = if has_comment {
+        let line_text = &source[text.clone()];
+        let (code, comment) = split_comment(line_text);
+        // A `/* … */` comment is closed: what follows it would be code.
+        let open_comment = comment.is_some() && !line_text[code.len()..].starts_with("/*");
+        let added = if open_comment {
             format!(" {}", directives.join(" "))
         } else {
             format!("  % {}", directives.join(" "))
@@ -188,6 +195,7 @@ fn apply(source: &str, lines: &[Range<usize>], mut edits: Vec<(Range<usize>, Str
 mod tests {
     use super::*;
     use crate::check::check_spec;
+    use crate::language;
     use shapex::report::{Def, Diagnostic, DimView, Range as LineRange, StatementReport};
     use shapex::Span;
 
@@ -236,8 +244,9 @@ mod tests {
 
     /// Blesses `source` against `report` and checks that the result then holds.
     fn blessed(source: &str, report: &Report) -> String {
-        let out = bless(source, &FixtureSpec::parse(source), report);
-        let left = check_spec("f.m", &FixtureSpec::parse(&out), report);
+        let matlab = language("matlab");
+        let out = bless(source, &FixtureSpec::parse(source, &matlab), report);
+        let left = check_spec("f.m", &FixtureSpec::parse(&out, &matlab), report);
         assert!(
             left.is_empty(),
             "still failing after blessing:\n{out}\n{left:?}"
@@ -326,11 +335,32 @@ mod tests {
             statements: vec![stmt(1, &[("a", dims(&[1, 1]))], CheckStatus::None)],
             ..modern()
         };
-        let out = bless(src, &FixtureSpec::parse(src), &report);
+        let matlab = language("matlab");
+        let out = bless(src, &FixtureSpec::parse(src, &matlab), &report);
         assert_eq!(out, src);
         assert_eq!(
-            check_spec("f.m", &FixtureSpec::parse(&out), &report).len(),
+            check_spec("f.m", &FixtureSpec::parse(&out, &matlab), &report).len(),
             2
+        );
+    }
+
+    #[test]
+    fn language_t_fixtures_are_blessed_in_their_comment_syntax() {
+        let t = language("t");
+        let src = "% header\nproc p(in a[N]) /* note */\ncopy(x, y); // why\nchk(a, b); /* expect-error: t.gone */\n";
+        let report = Report {
+            statements: (2..=4).map(|l| stmt(l, &[], CheckStatus::None)).collect(),
+            diagnostics: vec![error_on(2, "t.exit"), error_on(3, "t.size")],
+            ..Report::default()
+        };
+        let out = bless(src, &FixtureSpec::parse(src, &t), &report);
+        assert_eq!(
+            out,
+            "% header\nproc p(in a[N]) /* note */  % expect-error: t.exit\ncopy(x, y); // why expect-error: t.size\nchk(a, b);\n"
+        );
+        assert_eq!(
+            check_spec("f.t", &FixtureSpec::parse(&out, &t), &report),
+            []
         );
     }
 }

@@ -4,6 +4,7 @@ use crate::expect::{CodePattern, DefExpect, DimPattern, FixtureSpec, LineExpect,
 use shapex::report::{
     CheckStatus, Def, Diagnostic, DimView, Report, Severity, ShapeView, StatementReport,
 };
+use shapex::LanguageInfo;
 use std::fmt;
 
 /// One disagreement between a fixture and the report, phrased for a human.
@@ -20,9 +21,15 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// Compares every expectation in `source` with `report`; empty when all hold.
-pub fn check_fixture(path: &str, source: &str, report: &Report) -> Vec<Mismatch> {
-    check_spec(path, &FixtureSpec::parse(source), report)
+/// Compares every expectation in `source`, a fixture in `lang`, with `report`; empty
+/// when all hold.
+pub fn check_fixture(
+    path: &str,
+    source: &str,
+    lang: &LanguageInfo,
+    report: &Report,
+) -> Vec<Mismatch> {
+    check_spec(path, &FixtureSpec::parse(source, lang), report)
 }
 
 pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismatch> {
@@ -37,15 +44,17 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
     for issue in &spec.issues {
         push(issue.line, format!("bad expectation: {}", issue.message));
     }
-    if report.setting("mode") != Some(spec.mode.as_str()) {
-        push(
-            0,
-            format!(
-                "report mode {:?}, fixture asks for {:?}",
-                report.setting("mode"),
-                spec.mode
-            ),
-        );
+    // The report states the settings it ran with: each must be the fixture's.
+    for (key, value) in &spec.settings {
+        if report.setting(key) != Some(value.as_str()) {
+            push(
+                0,
+                format!(
+                    "report {key} {:?}, fixture asks for {value:?}",
+                    report.setting(key)
+                ),
+            );
+        }
     }
     for e in &spec.lines {
         for message in check_line(e, report) {
@@ -316,6 +325,7 @@ fn diagnostics_on(report: &Report, line: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::language;
     use shapex::report::{Diagnostic, Range};
     use shapex::Span;
 
@@ -378,14 +388,17 @@ mod tests {
 
     #[test]
     fn a_matching_report_passes() {
-        assert_eq!(check_fixture("f.m", SRC, &good_report()), vec![]);
+        assert_eq!(
+            check_fixture("f.m", SRC, &language("matlab"), &good_report()),
+            vec![]
+        );
     }
 
     #[test]
     fn a_wrong_shape_is_reported_with_rule() {
         let mut r = good_report();
         r.statements[2].defs[0].shape = dims(&[3, 4]);
-        let m = check_fixture("f.m", SRC, &r);
+        let m = check_fixture("f.m", SRC, &language("matlab"), &r);
         let text: Vec<String> = m.iter().map(|m| m.to_string()).collect();
         assert!(
             text.contains(&"f.m:3: expected c <3,5>, found <3,4> (rule mtimes)".to_string()),
@@ -402,7 +415,7 @@ mod tests {
         let mut r = good_report();
         r.statements[2].check = CheckStatus::Runtime;
         r.diagnostics = vec![error_on(2, "shape.elementwise")];
-        let m: Vec<String> = check_fixture("f.m", SRC, &r)
+        let m: Vec<String> = check_fixture("f.m", SRC, &language("matlab"), &r)
             .iter()
             .map(|m| m.message.clone())
             .collect();
@@ -415,7 +428,7 @@ mod tests {
 
     #[test]
     fn an_empty_report_fails_every_expectation() {
-        let m = check_fixture("f.m", SRC, &Report::default());
+        let m = check_fixture("f.m", SRC, &language("matlab"), &Report::default());
         // The three expectations, and the mode the report does not state.
         assert_eq!(m.len(), 4, "{m:?}");
     }
@@ -426,9 +439,10 @@ mod tests {
             dims: Some(vec![DimView::Symbolic("a_1".into()), DimView::Known(7)]),
         };
         let p = |s: &str| {
-            FixtureSpec::parse(&format!("x=1; % expect: x {s}")).lines[0].defs[0]
-                .shape
-                .clone()
+            FixtureSpec::parse(&format!("x=1; % expect: x {s}"), &language("matlab")).lines[0].defs
+                [0]
+            .shape
+            .clone()
         };
         assert!(shape_matches(&p("<a_1, 7>"), &sym));
         assert!(shape_matches(&p("<a_1,*>"), &sym));

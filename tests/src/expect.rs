@@ -3,13 +3,19 @@
 //!
 //! # Grammar
 //!
-//! A comment starts at `%` or `#` outside a string literal. Inside a comment:
+//! Every registered language's fixtures use this grammar (`tests/fixtures/**` with one of
+//! the language's extensions). A comment starts at `%`, `#`, `//` or `/*` outside a
+//! string literal (MATLAB and Octave write `%` and `#`; Language T also `//` and
+//! `/* … */` on one line, whose closing `*/` is not part of the comment's text). Inside a
+//! comment:
 //!
 //! ```text
 //! directive   := expect | expect-error | "expect-no-diagnostics"
 //! expect      := "expect:" item (";" item)* [ "check:" STATUS ] [ remark ]
 //! item        := NAME SHAPE
 //! SHAPE       := "<" dim ("," dim)* ">"      extents, compared after canonicalisation
+//!                                             (MATLAB's have two or more; Language
+//!                                             T's one per dimension: `<R>`, `<M,O>`)
 //!              | "illegal"                    the illegal shape class π̄
 //!              | "?"                          unknown rank (`{"dims": null}`)
 //!              | "=" "shape(" OTHER ")"       same ShapeView as OTHER's latest def
@@ -31,9 +37,12 @@
 //! looked up in the defs of all of them (the last def wins); `check:` holds when some
 //! statement starting on the line has that status.
 //!
-//! File-level directives live in the leading comment block (before any code):
-//! `% mode: paper` (default `modern`) is passed to `analyze`; `% differential` marks a
-//! straight-line program for the Octave differential suite. `% expect-no-diagnostics`
+//! File-level directives live in the leading comment block (before any code): a line
+//! `KEY: VALUE` (one lower-case word, a colon, one word) sets the language's option KEY
+//! (one of its `OptionSpec` keys, VALUE one of its choices; anything else is a
+//! [`SyntaxIssue`]) in the options passed to `analyze`, so a MATLAB fixture says
+//! `% mode: paper` (default `modern`); options not set take their defaults.
+//! `% differential` marks a straight-line program for the Octave differential suite. `% expect-no-diagnostics`
 //! may appear anywhere; it makes the file a checked fixture even without other
 //! expectations. Error diagnostics that no `expect-error` claims always fail a fixture.
 //!
@@ -41,7 +50,8 @@
 //! source, so [`crate::bless`] can rewrite exactly those and nothing else.
 
 use shapex::report::CheckStatus;
-use shapex::Mode;
+use shapex::{LanguageInfo, Options};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -124,7 +134,11 @@ pub struct SyntaxIssue {
 /// The parsed expectations of a fixture file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FixtureSpec {
-    pub mode: Mode,
+    /// The id of the language the fixture is written in (from its extension).
+    pub lang: String,
+    /// Every option of the language: the value the front matter gives, else the
+    /// default.
+    pub settings: BTreeMap<String, String>,
     pub differential: bool,
     pub no_diagnostics: bool,
     pub lines: Vec<LineExpect>,
@@ -137,8 +151,30 @@ impl FixtureSpec {
         self.no_diagnostics || !self.lines.is_empty() || !self.issues.is_empty()
     }
 
-    pub fn parse(source: &str) -> FixtureSpec {
-        let mut spec = FixtureSpec::default();
+    /// The options to analyse the fixture with: its language and settings.
+    pub fn options(&self) -> Options {
+        Options {
+            lang: self.lang.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+
+    /// The setting `key` (front matter or default), if the language has that option.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.get(key).map(String::as_str)
+    }
+
+    /// Parses the expectations of `source`, a fixture written in `lang`.
+    pub fn parse(source: &str, lang: &LanguageInfo) -> FixtureSpec {
+        let mut spec = FixtureSpec {
+            lang: lang.id.to_string(),
+            settings: lang
+                .options
+                .iter()
+                .map(|o| (o.key.to_string(), o.default_value().to_string()))
+                .collect(),
+            ..FixtureSpec::default()
+        };
         let mut in_header = true;
         for (i, text) in source.lines().enumerate() {
             let line = i as u32 + 1;
@@ -149,7 +185,7 @@ impl FixtureSpec {
             }
             let Some(comment) = comment else { continue };
             if in_header {
-                spec.read_front_matter(line, comment);
+                spec.read_front_matter(lang, line, comment);
             }
             if comment.contains("expect-no-diagnostics") {
                 spec.no_diagnostics = true;
@@ -163,15 +199,32 @@ impl FixtureSpec {
         spec
     }
 
-    fn read_front_matter(&mut self, line: u32, comment: &str) {
-        if let Some(mode) = comment.strip_prefix("mode:") {
-            match mode.trim() {
-                "paper" => self.mode = Mode::Paper,
-                "modern" => self.mode = Mode::Modern,
-                other => self.issues.push(SyntaxIssue {
-                    line,
-                    message: format!("unknown mode `{other}` (expected paper or modern)"),
-                }),
+    fn read_front_matter(&mut self, lang: &LanguageInfo, line: u32, comment: &str) {
+        if let Some((key, value)) = front_matter_setting(comment) {
+            let mut issue = |message: String| self.issues.push(SyntaxIssue { line, message });
+            match lang.options.iter().find(|o| o.key == key) {
+                None => {
+                    let keys: Vec<&str> = lang.options.iter().map(|o| o.key).collect();
+                    issue(format!(
+                        "unknown setting `{key}` for {} (its options: {})",
+                        lang.id,
+                        if keys.is_empty() {
+                            "none".to_string()
+                        } else {
+                            keys.join(", ")
+                        }
+                    ))
+                }
+                Some(o) if !o.choices.iter().any(|c| c.0 == value) => {
+                    let values: Vec<&str> = o.choices.iter().map(|c| c.0).collect();
+                    issue(format!(
+                        "unknown {key} `{value}` (expected {})",
+                        values.join(" or ")
+                    ))
+                }
+                Some(_) => {
+                    self.settings.insert(key.to_string(), value.to_string());
+                }
             }
         }
         if comment == "differential" || comment.starts_with("differential ") {
@@ -180,16 +233,45 @@ impl FixtureSpec {
     }
 }
 
-/// Splits a source line into code and comment text (without the `%`/`#`). Quotes
+/// A front-matter line `KEY: VALUE`: one lower-case word (letters, digits, `_`, `-`),
+/// a colon, one word. Prose (`Expected: 22 vertices`) is not one.
+fn front_matter_setting(comment: &str) -> Option<(&str, &str)> {
+    let (key, value) = comment.split_once(':')?;
+    let value = value.trim();
+    let key_ok = key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'));
+    let is_directive = key.starts_with("expect");
+    (key_ok && !is_directive && !value.is_empty() && !value.contains(char::is_whitespace))
+        .then_some((key, value))
+}
+
+/// Splits a source line into code and comment text (without its marker). A comment
+/// starts at `%`, `#`, `//` or `/*` (see below for its `*/`), the
+/// markers of every registered language (`//` and `/*` are no MATLAB operator). Quotes
 /// start a string only where an operand may begin, since `'` is also transpose.
 pub fn split_comment(text: &str) -> (&str, Option<&str>) {
     let mut prev: Option<char> = None;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        match c {
-            '%' | '#' => return (&text[..i], Some(&text[i + 1..])),
-            '"' => skip_string(&mut chars, '"'),
-            '\'' if starts_string(prev) => skip_string(&mut chars, '\''),
+        let next = chars.peek().map(|&(_, n)| n);
+        match (c, next) {
+            ('%' | '#', _) => return (&text[..i], Some(&text[i + 1..])),
+            ('/', Some('/')) => return (&text[..i], Some(&text[i + 2..])),
+            ('/', Some('*')) => {
+                // The comment's text ends before its `*/` when nothing follows; else it
+                // runs to the end of the line, `*/` and what follows included (a `%`
+                // comment with directives, or code: `*/` ends a remark).
+                let body = &text[i + 2..];
+                let body = match body.find("*/") {
+                    Some(end) if body[end + 2..].trim().is_empty() => &body[..end],
+                    _ => body,
+                };
+                return (&text[..i], Some(body));
+            }
+            ('"', _) => skip_string(&mut chars, '"'),
+            ('\'', _) if starts_string(prev) => skip_string(&mut chars, '\''),
             _ => {}
         }
         if !c.is_whitespace() {
@@ -305,11 +387,12 @@ fn parse_items<'a>(source: &str, text: &'a str, out: &mut LineExpect) -> Result<
     finish(rest)
 }
 
-/// After the items: end of comment, another directive, or a parenthesised remark.
+/// After the items: end of comment, another directive, a parenthesised remark, or the
+/// end `*/` of a block comment (what follows it may hold directives).
 fn finish(rest: &str) -> Result<&str, String> {
     if rest.is_empty() || rest.starts_with("expect") {
         Ok(rest)
-    } else if rest.starts_with('(') {
+    } else if rest.starts_with('(') || rest.starts_with("*/") {
         Ok(find_directive(rest).map_or("", |p| &rest[p..]))
     } else {
         Err(format!(
@@ -355,9 +438,6 @@ fn parse_shape(text: &str) -> Result<(ShapePattern, &str), String> {
             .into_iter()
             .map(parse_dim)
             .collect::<Result<Vec<_>, _>>()?;
-        if dims.len() < 2 {
-            return Err("a shape tuple has at least two components".into());
-        }
         return Ok((ShapePattern::Dims(dims), &r[end + 1..]));
     }
     Err(format!(
@@ -428,9 +508,14 @@ fn take_word(text: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::language;
+
+    fn parse(src: &str) -> FixtureSpec {
+        FixtureSpec::parse(src, &language("matlab"))
+    }
 
     fn one(src: &str) -> LineExpect {
-        let spec = FixtureSpec::parse(src);
+        let spec = parse(src);
         assert!(spec.issues.is_empty(), "{:?}", spec.issues);
         assert_eq!(spec.lines.len(), 1, "{spec:?}");
         spec.lines[0].clone()
@@ -512,34 +597,90 @@ mod tests {
 
     #[test]
     fn front_matter_and_markers() {
-        let spec = FixtureSpec::parse(
+        let spec = parse(
             "% Paper example\n% mode: paper\n% differential\n\na = 1; % expect-no-diagnostics\n% mode: modern\n",
         );
         assert_eq!(
-            spec.mode,
-            Mode::Paper,
+            spec.setting("mode"),
+            Some("paper"),
             "mode after code is not front matter"
         );
+        assert_eq!(spec.options().lang, "matlab");
         assert!(spec.differential && spec.no_diagnostics && spec.has_expectations());
+        assert_eq!(
+            parse("a = 1;\n").setting("mode"),
+            Some("modern"),
+            "the default"
+        );
+    }
+
+    #[test]
+    fn front_matter_settings_are_the_language_options() {
+        for (src, issue) in [
+            (
+                "% mode: quirky\na = 1;",
+                "unknown mode `quirky` (expected modern or paper)",
+            ),
+            (
+                "% colour: red\na = 1;",
+                "unknown setting `colour` for matlab (its options: mode)",
+            ),
+        ] {
+            let spec = parse(src);
+            let issues: Vec<&str> = spec.issues.iter().map(|i| i.message.as_str()).collect();
+            assert_eq!(issues, [issue], "{src}");
+        }
+        // Prose in a header is not a setting.
+        assert!(parse("% Expected: 22 vertices\n% note: two words\na = 1;")
+            .issues
+            .is_empty());
+        // Language T has no options: any setting is unknown.
+        let t = FixtureSpec::parse("% mode: paper\nproc p(in a[N]);\n", &language("t"));
+        assert_eq!(t.issues.len(), 1, "{t:?}");
+        assert!(t.settings.is_empty() && t.options().lang == "t");
+    }
+
+    #[test]
+    fn language_t_comments_carry_directives() {
+        assert_eq!(split_comment("copy(x, y); // c").1, Some(" c"));
+        assert_eq!(split_comment("/* i'th row */").1, Some(" i'th row "));
+        assert_eq!(split_comment("f(a, c); ==> Illegal % c").1, Some(" c"));
+        assert_eq!(split_comment("f(a); /* r */ % c").1, Some(" r */ % c"));
+        let spec = FixtureSpec::parse(
+            "% header\nproc p(in a[N]) /* expect-error: t.exit */\ncopy(x, y); // expect-error: t.size*\nf(); /* note */ % expect: check: proven\n",
+            &language("t"),
+        );
+        assert!(spec.issues.is_empty(), "{:?}", spec.issues);
+        let codes: Vec<(u32, &str)> = spec
+            .lines
+            .iter()
+            .flat_map(|e| e.errors.iter().map(move |c| (e.line, c.text.as_str())))
+            .collect();
+        assert_eq!(codes, [(2, "t.exit"), (3, "t.size*")]);
+        assert_eq!(
+            spec.lines[2].check,
+            Some(vec![CheckStatus::Proven]),
+            "a directive after a closed block comment"
+        );
     }
 
     #[test]
     fn malformed_expectations_are_issues_not_silence() {
         for bad in [
-            "c = 1; % expect: c <3>",
+            "c = 1; % expect: c <>",
             "c = 1; % expect: c 3x4",
             "c = 1; % expect: c <3,4> check: maybe",
             "c = 1; % expect: c <3,4> because",
             "c = 1; % expect-error:",
         ] {
-            let spec = FixtureSpec::parse(bad);
+            let spec = parse(bad);
             assert_eq!(spec.issues.len(), 1, "{bad}: {spec:?}");
         }
     }
 
     #[test]
     fn plain_comments_are_not_expectations() {
-        let spec = FixtureSpec::parse("% we expect nothing here\na = 1; % a is scalar\n");
+        let spec = parse("% we expect nothing here\na = 1; % a is scalar\n");
         assert!(!spec.has_expectations());
     }
 }

@@ -1,14 +1,17 @@
-//! Running the fixtures (`tests/fixtures/**/*.m` with expectation comments): all of
-//! them, those whose path contains a name (`SHAPEX_FIXTURE`), and blessing them
-//! (`UPDATE_EXPECT`, see [`crate::bless`]).
+//! Running the fixtures (the files under `tests/fixtures` with an extension of a
+//! registered language, with expectation comments; each analysed by the language its
+//! extension names, with the options its front matter sets): all of them, those whose
+//! path contains a name (`SHAPEX_FIXTURE`), and blessing them (`UPDATE_EXPECT`, see
+//! [`crate::bless`]).
 
 use crate::bless::bless;
 use crate::check::{check_spec, Mismatch};
 use crate::expect::FixtureSpec;
 use crate::files_with_ext;
 use crate::require::{flag, in_ci};
-use shapex::report::Report;
-use std::path::Path;
+use shapex::{Analyzer, LanguageInfo};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// `SHAPEX_FIXTURE`: when set (and not empty), only fixtures whose path relative to
 /// `tests/fixtures` contains it run.
@@ -35,6 +38,8 @@ pub fn bless_requested() -> bool {
 pub struct Run {
     /// Fixtures checked, as paths relative to the root, in order.
     pub checked: Vec<String>,
+    /// How many fixtures of each language (by id) were checked.
+    pub checked_per_language: BTreeMap<String, usize>,
     /// Fixtures selected that carry no expectations (not checked).
     pub without_expectations: Vec<String>,
     /// Fixtures whose expectations failed (before any blessing).
@@ -45,12 +50,31 @@ pub struct Run {
     pub mismatches: Vec<Mismatch>,
 }
 
+/// Every fixture file under `root`: the files with an extension of a registered
+/// language, each with that language, sorted by path.
+pub fn fixture_files<'a>(analyzer: &'a Analyzer, root: &Path) -> Vec<(PathBuf, &'a LanguageInfo)> {
+    let mut files: Vec<(PathBuf, &LanguageInfo)> = analyzer
+        .languages()
+        .flat_map(|lang| {
+            let info = lang.info();
+            info.extensions.iter().flat_map(move |ext| {
+                files_with_ext(root, ext)
+                    .into_iter()
+                    .map(move |p| (p, info))
+            })
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
+}
+
 /// Checks every fixture under `root` whose relative path contains `filter` (all when
 /// `None`); with `bless_all`, blesses each of them (see [`bless`]), writes back those
 /// that change and checks them again.
 pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
+    let analyzer = Analyzer::new();
     let mut out = Run::default();
-    for path in files_with_ext(root, "m") {
+    for (path, lang) in fixture_files(&analyzer, root) {
         let name = path
             .strip_prefix(root)
             .unwrap_or(&path)
@@ -60,13 +84,16 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
             continue;
         }
         let source = std::fs::read_to_string(&path).expect("fixture is readable UTF-8");
-        let spec = FixtureSpec::parse(&source);
+        let spec = FixtureSpec::parse(&source, lang);
         if !spec.has_expectations() {
             out.without_expectations.push(name);
             continue;
         }
         out.checked.push(name.clone());
-        let report = analyze(&source, &spec);
+        *out.checked_per_language
+            .entry(lang.id.to_string())
+            .or_default() += 1;
+        let report = analyzer.analyze(&source, &spec.options());
         let mut mismatches = check_spec(&name, &spec, &report);
         if !mismatches.is_empty() {
             out.failing.push(name.clone());
@@ -78,15 +105,11 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
             if blessed != source {
                 std::fs::write(&path, &blessed).expect("blessed fixture is writable");
                 out.blessed.push(name.clone());
-                let spec = FixtureSpec::parse(&blessed);
-                mismatches = check_spec(&name, &spec, &analyze(&blessed, &spec));
+                let spec = FixtureSpec::parse(&blessed, lang);
+                mismatches = check_spec(&name, &spec, &analyzer.analyze(&blessed, &spec.options()));
             }
         }
         out.mismatches.extend(mismatches);
     }
     out
-}
-
-fn analyze(source: &str, spec: &FixtureSpec) -> Report {
-    shapex::analyze(source, &spec.mode.options())
 }

@@ -15,7 +15,23 @@ pub mod require;
 pub use check::{check_fixture, Mismatch};
 pub use expect::FixtureSpec;
 
+use shapex::{LanguageInfo, Options};
 use std::path::{Path, PathBuf};
+
+/// The registered language `id`'s facts (extensions, options). Panics for an id no
+/// language has: a test's typo.
+pub fn language(id: &str) -> LanguageInfo {
+    shapex::Analyzer::new()
+        .language(id)
+        .unwrap_or_else(|| panic!("no registered language `{id}`"))
+        .info()
+        .clone()
+}
+
+/// MATLAB's options with `mode` (`modern` or `paper`), for the MATLAB-only tests.
+pub fn matlab_options(mode: &str) -> Options {
+    Options::new("matlab").with("mode", mode)
+}
 
 /// `tests/fixtures` of this crate.
 pub fn fixtures_dir() -> PathBuf {

@@ -3,7 +3,7 @@
 //! under `tests/fixtures` with one of its extensions), each explained by the language
 //! that reported it.
 
-use shapex::{Analyzer, Options};
+use shapex::Analyzer;
 use shapex_tests::{files_with_ext, fixtures_dir, FixtureSpec};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,9 +17,7 @@ fn every_code_the_fixtures_produce_is_explained() {
             for path in files_with_ext(&fixtures_dir(), ext) {
                 let source = std::fs::read_to_string(&path).expect("fixture is readable UTF-8");
                 // A fixture's front matter may set its language's options (`% mode:`).
-                let options = Some(FixtureSpec::parse(&source).mode.options())
-                    .filter(|o| o.lang == id)
-                    .unwrap_or_else(|| Options::new(id));
+                let options = FixtureSpec::parse(&source, lang.info()).options();
                 for d in analyzer.analyze(&source, &options).diagnostics {
                     assert!(
                         lang.explain(&d.code).is_some(),

@@ -131,8 +131,8 @@ async fn incremental_edits(env: &Env) -> Result<()> {
         .js("return document.querySelector('#opt-mode').value;", vec![])
         .await?;
     let options = match mode.as_str() {
-        Some("paper") => shapex::Mode::Paper.options(),
-        _ => shapex::Mode::Modern.options(),
+        Some("paper") => shapex_tests::matlab_options("paper"),
+        _ => shapex_tests::matlab_options("modern"),
     };
     // (text after which to type, what to type): a definite error in the third
     // function, a line above everything, a fix in the second, a new function.

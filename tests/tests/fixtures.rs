@@ -1,16 +1,19 @@
-//! Runs every `tests/fixtures/**/*.m` that carries expectation comments through
-//! `shapex::analyze` and checks the comments against the Report (see
-//! `shapex_tests::expect` for the grammar). Fails with the full list of mismatches.
+//! Runs every fixture that carries expectation comments — every file under
+//! `tests/fixtures` with an extension of a registered language (`.m` MATLAB, `.t`
+//! Language T, …), analysed by that language with the options its front matter sets —
+//! and checks the comments against the Report (see `shapex_tests::expect` for the
+//! grammar). Fails with the full list of mismatches.
 //!
 //! `SHAPEX_FIXTURE=NAME` runs only the fixtures whose path contains NAME (and fails
 //! when none does); `UPDATE_EXPECT=1` rewrites failing expectations to what the
 //! analysis reports (`shapex_tests::bless`), refused when `CI` is set.
 
+use shapex::Analyzer;
 use shapex_tests::expect::FixtureSpec;
-use shapex_tests::fixtures::{self, bless_requested, name_filter};
+use shapex_tests::fixtures::{self, bless_requested, fixture_files, name_filter};
 use shapex_tests::fixtures_dir;
 use shapex_tests::require::notice;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 #[test]
@@ -53,7 +56,16 @@ fn every_fixture_expectation_holds() {
         run.checked.len(),
         list.join("\n")
     );
-    eprintln!("{} fixtures: all expectations hold", run.checked.len());
+    let per_language: Vec<String> = run
+        .checked_per_language
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    eprintln!(
+        "{} fixtures ({}): all expectations hold",
+        run.checked.len(),
+        per_language.join(", ")
+    );
 }
 
 /// A copy of `tests/fixtures` in a temporary directory, and each copied file's bytes
@@ -61,7 +73,7 @@ fn every_fixture_expectation_holds() {
 fn copy_of_fixtures() -> (tempfile::TempDir, HashMap<String, Vec<u8>>) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut bytes = HashMap::new();
-    for path in shapex_tests::files_with_ext(&fixtures_dir(), "m") {
+    for (path, _) in fixture_files(&Analyzer::new(), &fixtures_dir()) {
         let name = path.strip_prefix(fixtures_dir()).unwrap();
         let to = dir.path().join(name);
         let content = std::fs::read(&path).unwrap();
@@ -111,10 +123,11 @@ fn blessing_changes_no_byte_of_a_fixture_that_holds() {
 fn blessing_repairs_fixtures_whose_expectations_are_wrong() {
     let (copy, _) = copy_of_fixtures();
     let filter = name_filter();
-    let mut damaged = 0;
-    for path in shapex_tests::files_with_ext(copy.path(), "m") {
+    let mut damaged: BTreeMap<&str, usize> = BTreeMap::new();
+    let analyzer = Analyzer::new();
+    for (path, lang) in fixture_files(&analyzer, copy.path()) {
         let source = std::fs::read_to_string(&path).unwrap();
-        let spec = FixtureSpec::parse(&source);
+        let spec = FixtureSpec::parse(&source, lang);
         let mut edits: Vec<(std::ops::Range<usize>, &str)> = vec![];
         for e in &spec.lines {
             edits.extend(e.defs.iter().map(|d| (d.span.clone(), "<99,98>")));
@@ -137,9 +150,9 @@ fn blessing_repairs_fixtures_whose_expectations_are_wrong() {
             text.replace_range(range, with);
         }
         std::fs::write(&path, text).unwrap();
-        damaged += 1;
+        *damaged.entry(lang.id).or_default() += 1;
     }
-    assert!(damaged > 0, "no fixture has expectations to damage");
+    assert!(!damaged.is_empty(), "no fixture has expectations to damage");
     let run = fixtures::run(copy.path(), filter.as_deref(), true);
     assert!(!run.checked.is_empty(), "no fixture selected");
     let list: Vec<String> = run.mismatches.iter().map(ToString::to_string).collect();
@@ -149,4 +162,11 @@ fn blessing_repairs_fixtures_whose_expectations_are_wrong() {
         list.len(),
         list.join("\n")
     );
+    // Blessing is tried on every language whose fixtures were checked.
+    for lang in run.checked_per_language.keys() {
+        assert!(
+            damaged.contains_key(lang.as_str()),
+            "no {lang} fixture has expectations that blessing could repair: {damaged:?}"
+        );
+    }
 }

@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use shapex::{Analyzer, Options, Session};
+use shapex_tests::matlab_options;
 use std::path::Path;
 
 /// Edits that touch what a function's analysis depends on: its text, where it sits,
@@ -179,8 +180,7 @@ proptest! {
     ) {
         let bases = bases();
         let analyzer = Analyzer::new();
-        let options = if paper { shapex::Mode::Paper } else { shapex::Mode::Modern };
-        let options: Options = shapex_matlab_options(options);
+        let options: Options = matlab_options(if paper { "paper" } else { "modern" });
         let mut session = Session::default();
         let mut text = bases[base.index(bases.len())].clone();
         analyzer.analyze_in(&mut session, &text, &options);
@@ -193,17 +193,13 @@ proptest! {
     }
 }
 
-fn shapex_matlab_options(mode: shapex::Mode) -> Options {
-    mode.options()
-}
-
 /// A function defined (or removed) after the others changes how every function that
 /// calls it reads the call, though their text is unchanged: a builtin shadowed by a
 /// function of the file is no longer the builtin. Every base, each such edit both ways.
 #[test]
 fn defining_or_removing_a_function_is_seen_by_its_callers() {
     let analyzer = Analyzer::new();
-    let options = shapex::Mode::Modern.options();
+    let options = matlab_options("modern");
     let defines = SNIPPETS.iter().filter(|s| s.starts_with("\nfunction"));
     for (base, snippet) in bases()
         .iter()
@@ -260,7 +256,7 @@ proptest! {
     ) {
         let bases = long_scripts();
         let analyzer = Analyzer::new();
-        let options = shapex::Mode::Modern.options();
+        let options = matlab_options("modern");
         let mut session = Session::default();
         let mut text = bases[base.index(bases.len())].clone();
         analyzer.analyze_in(&mut session, &text, &options);

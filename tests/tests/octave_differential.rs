@@ -21,11 +21,12 @@
 //! deliberately wrong one is caught.
 
 use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, StatementReport};
-use shapex::Mode;
 use shapex_tests::gen::{self, Program};
 use shapex_tests::octave::{self, DiffProgram, Observed, ProblemKind};
 use shapex_tests::require::{require, Tool};
-use shapex_tests::{display_path, files_with_ext, fixtures_dir, FixtureSpec};
+use shapex_tests::{
+    display_path, files_with_ext, fixtures_dir, language, matlab_options, FixtureSpec,
+};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -74,19 +75,20 @@ fn suite() -> Option<&'static Suite> {
 }
 
 fn differential_fixtures() -> Vec<DiffProgram> {
+    let matlab = language("matlab");
     files_with_ext(&fixtures_dir(), "m")
         .into_iter()
         .filter_map(|path| {
             let source = std::fs::read_to_string(&path).ok()?;
-            let spec = FixtureSpec::parse(&source);
-            (spec.differential && spec.mode == Mode::Modern)
+            let spec = FixtureSpec::parse(&source, &matlab);
+            (spec.differential && spec.setting("mode") == Some("modern"))
                 .then(|| DiffProgram::from_source(&display_path(&path), &source))
         })
         .collect()
 }
 
 fn analyze(source: &str) -> Report {
-    shapex::analyze(source, &Mode::Modern.options())
+    shapex::analyze(source, &matlab_options("modern"))
 }
 
 fn render(prog: &DiffProgram, obs: &Observed, problems: &[String]) -> String {
@@ -478,7 +480,7 @@ fn differential_fixture_expectations_match_octave() {
     let mut problems = Vec::new();
     let hand = s.programs.iter().zip(&s.observed).skip(s.generated.len());
     for (prog, obs) in hand {
-        let spec = FixtureSpec::parse(&prog.source);
+        let spec = FixtureSpec::parse(&prog.source, &language("matlab"));
         let first_error = spec
             .lines
             .iter()

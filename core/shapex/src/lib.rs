@@ -8,7 +8,6 @@ pub mod format;
 
 pub use driver::{analyze, Analyzer, Session};
 pub use shapex_matlab::samples;
-pub use shapex_matlab::Mode;
 pub use shapex_report as report;
 pub use shapex_report::{Diagnostic, Language, LanguageInfo, Options, Report, Severity};
 pub use shapex_text::{LineIndex, Span};
