@@ -102,6 +102,6 @@ mod tests {
         assert!(edge("main", &lambda.id), "{:?}", g.edges);
         assert!(edge(&lambda.id, "helper"), "{:?}", g.edges);
         let helper = g.vertices.iter().find(|v| v.id == "helper").unwrap();
-        assert_eq!(helper.line, Some(5));
+        assert_eq!(helper.line(), Some(5));
     }
 }

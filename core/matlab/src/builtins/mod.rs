@@ -318,6 +318,7 @@ impl ClassRule {
             "numeric_common" => ClassRule::NumericCommon,
             "logical" => ClassRule::Fixed("logical"),
             "double" => ClassRule::Fixed("double"),
+            "single" => ClassRule::Fixed("single"),
             "char" => ClassRule::Fixed("char"),
             "cell" => ClassRule::Fixed("cell"),
             "struct" => ClassRule::Fixed("struct"),

@@ -440,7 +440,10 @@ impl Eval<'_> {
                     .enumerate()
                     .map(|(i, e)| self.extent(e, k * 16 + i))
                     .collect();
-                Outcome::always(Shape::tuple(dims), ext(Rule::Dims))
+                requiring(
+                    Outcome::always(Shape::tuple(dims), ext(Rule::Dims)),
+                    self.count_requirement(extents),
+                )
             }
             Vector { like, len } => self.vector(*like, len, k),
             Colon { start, step, stop } => self.colon(*start, *step, *stop),
@@ -614,6 +617,27 @@ impl Eval<'_> {
         }
     }
 
+    /// What the arguments whose values are extents (`linspace`'s count) must be: an
+    /// integer scalar (`linspace(0, 1, [2 3])` fails, and `2.5` or Inf counts are not
+    /// extents). `True` when their values show it.
+    fn count_requirement(&self, extents: &[Extent]) -> Constraint {
+        let ok = extents.iter().all(|e| match e {
+            Extent::ArgValue(a) => self.arg(*a).is_some_and(|v| {
+                v.shape == Shape::scalar()
+                    && match &v.scalar {
+                        Some(d) => !maybe_real(d),
+                        None => v.integral || super::transfer::is_integral_class(v),
+                    }
+            }),
+            _ => true,
+        });
+        if ok {
+            Constraint::True
+        } else {
+            Constraint::Opaque("the counts are integer scalars".into())
+        }
+    }
+
     /// The sizes (or, for `repmat`, with `factors`, the replication counts) given
     /// from argument `first` on; `None` for a size vector of unknown length.
     fn dims_from(&self, first: usize, factors: bool) -> Result<Option<Vec<Dim>>, String> {
@@ -752,13 +776,24 @@ impl Eval<'_> {
             (Some(a), Some(Some(s)), Some(b)) => shape::colon_step(&a, &s, &b),
             _ => {
                 let number = |a: Arg| self.arg(a).and_then(|v| v.number);
-                let step = step.map_or(Some(1.0), number);
-                let len = match (number(start), step, number(stop)) {
+                let by = step.map_or(Some(1.0), number);
+                let len = match (number(start), by, number(stop)) {
                     (Some(a), Some(s), Some(b)) => real_range_len(a, s, b),
                     _ => None,
                 };
                 let len = len.map_or_else(|| self.fresh(1), Dim::known);
-                Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext(Rule::Colon))
+                let range = Outcome::always(Shape::tuple(vec![Dim::one(), len]), ext(Rule::Colon));
+                // `-Inf:Inf` fails, and `1:NaN` is NaN, not a range.
+                let bounds = [Some(start), step, Some(stop)];
+                let finite = bounds
+                    .into_iter()
+                    .flatten()
+                    .all(|a| self.arg(a).is_some_and(Value::is_finite));
+                if finite {
+                    range
+                } else {
+                    requiring(range, Constraint::Opaque("the bounds are finite".into()))
+                }
             }
         }
     }
@@ -951,7 +986,11 @@ impl Eval<'_> {
         let is_scalar_result = value.shape == Shape::scalar();
         if is_scalar_result {
             value.scalar = scalar.or_else(|| self.folded_comparison());
-            value.integral = INTEGRAL_RESULTS.contains(&self.call.func);
+            // Rounding makes an integer only of a finite value (`ceil(200/0)` is Inf).
+            let rounding = matches!(self.call.func, "floor" | "ceil" | "round" | "fix");
+            value.integral = INTEGRAL_RESULTS.contains(&self.call.func)
+                && (!rounding || args.iter().all(|v| v.is_finite()));
+            value.finite = value.integral || self.finite_result();
         }
         if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {
             value.elems = tuple(0)
@@ -988,6 +1027,34 @@ impl Eval<'_> {
                 !maybe_real(&a) && self.facts.ask(&Constraint::le(&Dim::one(), &a)).is_proven()
             });
             value.max = val(1).filter(|b| valid_start && !maybe_real(b));
+        }
+    }
+
+    /// The scalar result of arithmetic on finite values is finite, unless it may divide
+    /// by zero: `n/2` of a count is, `1/x` is not. (Products of doubles may overflow to
+    /// Inf only past 1e308, which no count or extent comes near.)
+    fn finite_result(&self) -> bool {
+        let args = &self.call.args;
+        let finite = |i: usize| args.get(i).is_some_and(Value::is_finite);
+        let nonzero = |i: usize| {
+            args.get(i).is_some_and(|v| {
+                v.number.is_some_and(|x| x != 0.0 && x.is_finite())
+                    || v.scalar.as_ref().is_some_and(|d| {
+                        !maybe_real(d)
+                            && self.facts.ask(&Constraint::ne(d, &Dim::zero())).is_proven()
+                    })
+            })
+        };
+        match (self.call.func, args.len()) {
+            // Random numbers are finite (rand lies in (0, 1)).
+            ("rand" | "randn" | "randi" | "randperm", _) => true,
+            ("plus" | "minus" | "times" | "mtimes" | "max" | "min" | "mod" | "rem", 2) => {
+                finite(0) && finite(1)
+            }
+            ("uminus" | "uplus" | "abs" | "double" | "sqrt", 1) => finite(0),
+            ("rdivide" | "mrdivide", 2) => finite(0) && nonzero(1),
+            ("ldivide" | "mldivide", 2) => nonzero(0) && finite(1),
+            _ => false,
         }
     }
 

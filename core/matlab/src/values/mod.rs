@@ -93,8 +93,13 @@ pub struct Value {
     /// it is still defined gives an unknown value rather than that path's stale one.
     pub cleared: bool,
     /// The value is an integer even when it is not known (a count, an extent, a
-    /// rounded number), so its symbol may stand for an integer (see [`REAL`]).
+    /// rounded number), so its symbol may stand for an integer (see [`REAL`]). A
+    /// finite one: `ceil(200/c)` is Inf for c = 0, so rounding makes an integer only of
+    /// a [`Value::is_finite`] value.
     pub integral: bool,
+    /// The value holds no Inf or NaN, though not an integer (`n/2` of a count n): see
+    /// [`Value::is_finite`].
+    pub finite: bool,
 }
 
 impl Value {
@@ -113,6 +118,7 @@ impl Value {
             origin: None,
             cleared: false,
             integral: false,
+            finite: false,
         }
     }
 
@@ -134,6 +140,22 @@ impl Value {
             scalar: value,
             ..Value::of_shape(Some("double"), Shape::scalar())
         }
+    }
+
+    /// No element is Inf or NaN, for certain: an integer (a count, an extent, a value
+    /// of an integer or logical class), a constant, or arithmetic of such that cannot
+    /// divide by zero. Data may hold Inf (`1:x(1)` fails for x(1) = Inf).
+    pub fn is_finite(&self) -> bool {
+        self.finite
+            || self.integral
+            || transfer::is_integral_class(self)
+            || self.class == Some("char")
+            || self.number.is_some_and(f64::is_finite)
+            || self.scalar.as_ref().is_some_and(|d| !maybe_real(d))
+            || self
+                .elems
+                .as_ref()
+                .is_some_and(|e| !e.iter().any(maybe_real))
     }
 
     pub fn is_char(&self) -> bool {
@@ -189,6 +211,7 @@ impl Value {
             },
             cleared: false,
             integral: self.integral && other.integral,
+            finite: self.finite && other.finite,
         }
     }
 }

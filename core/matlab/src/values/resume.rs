@@ -138,6 +138,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         origin: _,
         cleared,
         integral,
+        finite,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -151,6 +152,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *handle == w.handle
         && *cleared == w.cleared
         && *integral == w.integral
+        && *finite == w.finite
 }
 
 /// `new` equals `old` with its values' origins moved.

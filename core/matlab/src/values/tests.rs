@@ -596,3 +596,25 @@ fn a_condition_is_shown_once() {
     let line3 = r.statements.iter().find(|s| s.range.line == 3);
     assert_eq!(line3.and_then(|s| s.condition.as_deref()), Some("true"));
 }
+
+/// Issue #19, corpus sample 7: a loop variable has its range's class (a single bound
+/// makes it single, so `[1:j]'` is no double); char bounds make a char range.
+#[test]
+fn a_loop_variable_takes_its_ranges_class() {
+    let class_of = |src: &str, name: &str| {
+        run(src)
+            .statements
+            .iter()
+            .flat_map(|s| &s.defs)
+            .rfind(|d| d.name == name)
+            .and_then(|d| d.class.clone())
+    };
+    let single = "function f(k)\nfor j = 1:single(k)\n  w = j;\nend\nend\n";
+    assert_eq!(class_of(single, "w").as_deref(), Some("single"));
+    let plain = "for j = 1:3\n  w = j;\nend\n";
+    assert_eq!(class_of(plain, "w").as_deref(), Some("double"));
+    let chars = "for c = 'a':'e'\n  w = c;\nend\n";
+    assert_eq!(class_of(chars, "w").as_deref(), Some("char"));
+    let unknown = "function f(a, k)\nfor j = a:k\n  w = j;\nend\nend\n";
+    assert_eq!(class_of(unknown, "w"), None);
+}

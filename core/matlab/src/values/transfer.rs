@@ -1,7 +1,7 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::{maybe_real, Env, Symbols, Value};
+use super::{maybe_real, Class, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
@@ -1220,6 +1220,31 @@ fn is_scalar(v: &Value) -> bool {
     v.shape == Shape::scalar()
 }
 
+/// The class of `a:s:b`'s elements, as MATLAB's colon gives it: an integer class when
+/// a bound has one (two different ones fail), else single when a bound is single, else
+/// char when every bound is char, else double (logical bounds count as double).
+/// Unknown when a bound's class is. A loop variable over the range has it too.
+fn range_class(env: &Env, bounds: [Option<&Var>; 3]) -> Class {
+    let classes: Vec<&'static str> = bounds
+        .into_iter()
+        .flatten()
+        .map(|b| env.get(b).and_then(|v| v.class))
+        .collect::<Option<_>>()?;
+    let numeric = |c: &str| matches!(c, "double" | "single" | "logical" | "char");
+    let integers: Vec<&str> = classes.iter().copied().filter(|c| !numeric(c)).collect();
+    if let Some(first) = integers.first() {
+        let one = integers.iter().all(|c| c == first) && first.contains("int");
+        return one.then_some(*first);
+    }
+    Some(if classes.contains(&"single") {
+        "single"
+    } else if classes.iter().all(|c| *c == "char") {
+        "char"
+    } else {
+        "double"
+    })
+}
+
 /// Logical and integer classes hold only integers.
 pub(super) fn is_integral_class(v: &Value) -> bool {
     v.class
@@ -1436,6 +1461,7 @@ impl Analysis for ValueAnalysis<'_> {
         let v = match iter {
             ForIter::Range { lower, step, upper } => {
                 let v = self.symbols.mint(var, 0, stmt.id, true);
+                let class = range_class(&env, [Some(lower), step.as_ref(), Some(upper)]);
                 // With a positive step the body runs only for lower ≤ v ≤ upper.
                 let scalar = |x: &Var| env.get(x).and_then(|x| x.scalar.clone());
                 let step = match step {
@@ -1466,7 +1492,13 @@ impl Analysis for ValueAnalysis<'_> {
                         env.facts.assume(&Constraint::le(&v, &lo));
                     }
                 }
-                Value::scalar(integral.then_some(v))
+                // Its values are the range's elements: finite (a range with an
+                // infinite bound fails before the loop, one with NaN is empty).
+                Value {
+                    class,
+                    finite: true,
+                    ..Value::scalar(integral.then_some(v))
+                }
             }
             ForIter::Columns(array) => match env.get(array).map(|v| &v.shape) {
                 Some(Shape::Tuple(t)) => {
