@@ -93,6 +93,9 @@ pub enum ShapeExpr {
     SameAs(Arg),
     /// `scalar`: 1×1.
     Scalar,
+    /// `scalar(shape)`: 1×1, when the arguments suit `shape`: the call's condition is
+    /// that shape's (`det` needs a square matrix, `norm` a 2-D one).
+    ScalarOf(Box<ShapeExpr>),
     /// `square(i)`: argument i must be square (n×n); the result has its shape
     /// (`inv`, `expm`). A non-square argument is a shape error.
     Square(Arg),

@@ -287,7 +287,10 @@ fn build_shape(p: P) -> Result<ShapeExpr, TableError> {
     let from = || x.from.ok_or_else(|| err(line, "missing `i..`"));
     Ok(match kind {
         Rule::same => ShapeExpr::SameAs(a(0)?),
-        Rule::scalar => ShapeExpr::Scalar,
+        Rule::scalar => match x.shapes.into_iter().next() {
+            Some(inner) => ShapeExpr::ScalarOf(Box::new(build_shape(inner)?)),
+            None => ShapeExpr::Scalar,
+        },
         Rule::square => ShapeExpr::Square(a(0)?),
         Rule::broadcast => ShapeExpr::Broadcast(x.sels.clone()),
         Rule::fromdims => ShapeExpr::FromDims { first: from()? },

@@ -362,8 +362,9 @@ impl Eval<'_> {
 
     /// The class a creation function's last arguments name (`zeros(2,3,'single')`,
     /// `ones(n,'like',p)`); `None` when the last one is a size. A last argument of
-    /// unknown class is taken as a size, as it almost always is (`zeros(n, m)` of two
-    /// inputs): were it a class name, only the class would differ, not the shape.
+    /// unknown class is taken as a size for the shape, as it almost always is
+    /// (`zeros(n, m)` of two inputs): were it a class name, only the class would differ,
+    /// so the class is unknown.
     fn class_argument(&self) -> Option<Class> {
         let creates = self.is_in("byShapeAndTypeMatrixCreation")
             || self.is_in("constant")
@@ -382,6 +383,10 @@ impl Eval<'_> {
         match (last.class, last.text.as_deref()) {
             (Some("char"), None) => Some(None),
             (Some("char"), Some(name)) => Some(CLASS_NAMES.iter().copied().find(|c| *c == name)),
+            // A last argument of unknown class may be a class name (`rand(2, n)` with
+            // n = 'single' is single), unless it is known to be one element (no class
+            // name is that short): then only the class is unknown, not the shape.
+            (None | Some("string"), _) if last.shape != Shape::scalar() => Some(None),
             _ => None,
         }
     }
@@ -414,6 +419,10 @@ impl Eval<'_> {
         match expr {
             SameAs(a) => shape::unary(&self.arg_shape(*a), f),
             Scalar => Outcome::always(Shape::scalar(), ext(Rule::Scalar)),
+            ScalarOf(needs) => Outcome {
+                shape: Shape::scalar(),
+                ..self.shape(needs, k)
+            },
             Square(a) => self.with_shape(square(&self.matrix_view(*a), f), *a),
             Broadcast(sels) => self.broadcast(sels),
             FromDims { first } => match self.dims_from(*first, false) {
@@ -471,10 +480,18 @@ impl Eval<'_> {
                 Truth::Proven => self.shape(then, k),
                 Truth::Refuted => self.shape(otherwise, k),
                 Truth::Unknown => {
-                    let a = self.shape(then, k).shape;
-                    let b = self.shape(otherwise, k).shape;
-                    let joined = shape::join(&a, &b, &mut |i| self.fresh(i));
-                    Outcome::always(joined, ext(Rule::Conditional))
+                    let a = self.shape(then, k);
+                    let b = self.shape(otherwise, k);
+                    let joined = shape::join(&a.shape, &b.shape, &mut |i| self.fresh(i));
+                    let either = Outcome::always(joined, ext(Rule::Conditional));
+                    // Not knowing which case applies, the call is a run-time check when
+                    // either case needs something of its arguments.
+                    let needs = Constraint::and([a.theta, b.theta]);
+                    if needs == Constraint::True {
+                        either
+                    } else {
+                        requiring(either, needs)
+                    }
                 }
             },
             Checked { shape, requirement } => requiring(
@@ -1159,8 +1176,18 @@ fn square(a: &Shape, facts: &Facts) -> Outcome {
     };
     // β, not "rank is 2": a trailing symbolic extent may be 1 (`zeros(3,3,c)` is a
     // matrix when c is 1), so it is a condition on that extent, as for `*`.
-    let theta = Constraint::and([shape::beta(t), Constraint::eq(&t.extent(0), &t.extent(1))]);
-    let status = facts.ask(&theta);
+    let (rows, cols) = (t.extent(0), t.extent(1));
+    let theta = Constraint::and([shape::beta(t), Constraint::eq(&rows, &cols)]);
+    let mut status = facts.ask(&theta);
+    // Octave takes an empty matrix of any size (`inv(zeros(0,3))` is 0×0, `det` of it
+    // 1), MATLAB does not: not square but maybe empty is a run-time question.
+    let empty = Constraint::or([
+        Constraint::eq(&rows, &Dim::zero()),
+        Constraint::eq(&cols, &Dim::zero()),
+    ]);
+    if status == Truth::Refuted && !facts.ask(&empty).is_refuted() {
+        status = Truth::Unknown;
+    }
     if status == Truth::Refuted {
         return Outcome::illegal(theta, ext(Rule::Square));
     }

@@ -56,8 +56,9 @@ fn an_error_of_both_modes_names_neither() {
 
 #[test]
 fn an_open_modern_case_is_a_possibility_not_a_promise() {
-    // a's second extent is unknown: R2016b+ broadcasts only if it is 4 or 1.
-    let src = "function f(n)\na = ones(3, 1); b = ones(4, n); c = a + b';\nend\n";
+    // b's second extent is unknown: R2016b+ broadcasts only if it is 3 or 1. (A count:
+    // `ones(4, n)` of an input n might be `ones(4, 'single')`, of unknown class.)
+    let src = "function f(n)\nm = numel(n);\na = ones(3, 1); b = ones(4, m); c = a + b';\nend\n";
     let e = errors(src, Mode::Paper);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(

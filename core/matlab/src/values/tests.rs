@@ -618,3 +618,22 @@ fn a_loop_variable_takes_its_ranges_class() {
     let unknown = "function f(a, k)\nfor j = a:k\n  w = j;\nend\nend\n";
     assert_eq!(class_of(unknown, "w"), None);
 }
+
+/// Issue #19, corpus sample 8: a creation function's last argument of unknown class
+/// may name a class (`rand(2, n)` with n = 'single' is single), so the class is
+/// unknown; a known scalar is a size, and the class stays double.
+#[test]
+fn a_last_argument_of_unknown_class_may_name_the_class() {
+    let class_of = |src: &str, name: &str| {
+        run(src)
+            .statements
+            .iter()
+            .flat_map(|s| &s.defs)
+            .rfind(|d| d.name == name)
+            .and_then(|d| d.class.clone())
+    };
+    let named = "function f(n)\ny = rand(2, n);\nend\n";
+    assert_eq!(class_of(named, "y"), None);
+    let sized = "function f(n)\nm = numel(n);\ny = rand(2, m);\nend\n";
+    assert_eq!(class_of(sized, "y").as_deref(), Some("double"));
+}
