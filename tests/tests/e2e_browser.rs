@@ -546,3 +546,134 @@ async fn long_file(env: &Env) -> Result<()> {
     app.session.close().await;
     Ok(())
 }
+
+#[test]
+fn e2e_the_extent_graph_marks_its_checks_follows_the_caret_and_shares_its_step() {
+    run(|env| Box::pin(extent_graph(env)));
+}
+
+/// Derby & Zorn's §2 example (one size error) in its Extent graph view: checked
+/// vertices are outlined and the error's vertex is the one conflict; clicking it
+/// selects its statement in the editor, whose vertices the caret then rings; the
+/// replay step shown travels in the share link (issue #20, item 5).
+async fn extent_graph(env: &Env) -> Result<()> {
+    const MARKS: &str =
+        "const q = s => document.querySelectorAll('.graph-svg g.vertex' + s).length;
+        return [q(''), q('.checked'), q('.conflict'), q('.conflict.here')];";
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.session
+        .client
+        .find(Locator::Css("select#examples"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("dz-sec2")
+        .await
+        .map_err(|e| format!("cannot choose example dz-sec2: {e}"))?;
+    let marks = app
+        .session
+        .wait_until("the extent graph with its conflict", ANALYSIS, || async {
+            let v = app.session.js(MARKS, vec![]).await?;
+            Ok((v[0].as_u64() > Some(0) && v[2].as_u64() == Some(1)).then_some(v))
+        })
+        .await?;
+    ensure(marks[1].as_u64() >= Some(1), || {
+        format!("no checked vertex outlined: {marks}")
+    })?;
+    // The example's one diagnostic: its size error.
+    let shown = app.diagnostics().await?;
+    let error_line = match shown.as_slice() {
+        [d] => d.line.clone(),
+        _ => return Err(format!("expected the one size error, found {shown:?}")),
+    };
+
+    app.session
+        .js(
+            "document.querySelector('.graph-svg g.vertex.conflict')
+               .dispatchEvent(new MouseEvent('click', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    let sel = app
+        .session
+        .js(
+            "const e = document.querySelector('textarea#editor');
+             return [e.value.slice(0, e.selectionStart).split('\\n').length,
+                     e.selectionEnd - e.selectionStart];",
+            vec![],
+        )
+        .await?;
+    ensure(
+        sel[0].to_string() == error_line && sel[1].as_u64() > Some(0),
+        || {
+            format!("clicking the conflict selected {sel} (line, length), not the statement on line {error_line}")
+        },
+    )?;
+    app.session
+        .wait_until(
+            "the caret's statement to ring its vertex",
+            ANALYSIS,
+            || async {
+                let v = app.session.js(MARKS, vec![]).await?;
+                Ok((v[3].as_u64() == Some(1)).then_some(()))
+            },
+        )
+        .await?;
+
+    // One step back from the final graph, then share.
+    const SLIDER: &str =
+        "const r = document.querySelector('.step-control input[type=range]'); return r ? [Number(r.value), Number(r.max)] : null;";
+    let before = app.session.js(SLIDER, vec![]).await?;
+    let last = before[1]
+        .as_u64()
+        .ok_or_else(|| format!("no Step control: {before}"))?;
+    ensure(before[0].as_u64() == Some(last), || {
+        format!("the graph opens at {before}, not its last step")
+    })?;
+    app.session
+        .js(
+            "[...document.querySelectorAll('.step-control button')].find(b => b.textContent.includes('Previous')).click(); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .client
+        .find(Locator::Css("button#share"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let url = app
+        .session
+        .wait_until("input#share-url to hold a link", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "return document.querySelector('input#share-url')?.value ?? '';",
+                    vec![],
+                )
+                .await?;
+            let url = v.as_str().unwrap_or_default().to_string();
+            Ok((!url.is_empty()).then_some(url))
+        })
+        .await?;
+    let other = env.app().await?;
+    other.open(&url).await?;
+    let opened = other
+        .session
+        .wait_until("the link's graph at its step", ANALYSIS, || async {
+            let v = other.session.js(SLIDER, vec![]).await?;
+            Ok((!v.is_null()).then_some(v))
+        })
+        .await?;
+    ensure(opened[0].as_u64() == Some(last - 1), || {
+        format!(
+            "the link opened the graph at {opened}, not at step {}",
+            last - 1
+        )
+    })?;
+    other.session.close().await;
+    app.session.close().await;
+    Ok(())
+}
