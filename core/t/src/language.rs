@@ -15,7 +15,7 @@ use shapex_report::{
 };
 use shapex_t_syntax::ast::{Program, Stmt, StmtKind};
 use shapex_t_syntax::Signatures;
-use shapex_text::{LineIndex, Range, Token, TokenKind};
+use shapex_text::{LineIndex, Range, Span, Token, TokenKind};
 use std::collections::HashMap;
 
 pub const ID: &str = "t";
@@ -211,7 +211,9 @@ pub fn extent_graph(analysis: &Analysis, index: &LineIndex) -> Graph {
 /// procedure's exit) and conflicts (one of the procedure's size errors is there).
 fn view_vertex(proc: &ProcAnalysis, v: VertexId, index: &LineIndex) -> view::Vertex {
     let vertex = &proc.graph.vertices[v];
-    let span = vertex.origin.span().or((v == BOTTOM).then_some(proc.span));
+    // ⊥ belongs to the procedure's header, not to every statement of its body.
+    let header = Span::new(proc.span.start, proc.span.start);
+    let span = vertex.origin.span().or((v == BOTTOM).then_some(header));
     let (variable, dimension, extent) = match &vertex.origin {
         Origin::Merge { var, dim, .. } | Origin::LoopHead { var, dim, .. } => {
             (Some(var.clone()), Some(*dim as u32), None)
