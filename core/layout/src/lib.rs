@@ -35,11 +35,16 @@ pub fn draw(payload: &Payload) -> Option<Drawing> {
     }
 }
 
-/// Past this many vertices a graph is drawn in plain rows instead: Sugiyama's method
-/// costs seconds there (crossing minimisation on thousands of vertices), which a
-/// keystroke must not, and such a drawing is read by panning and search, not at a
+/// Past this many vertices a graph is drawn in plain rows instead (see
+/// [`MAX_LAYERING_COST`]); such a drawing is read by panning and search, not at a
 /// glance.
-pub const MAX_LAYERED: usize = 1500;
+pub const MAX_LAYERED: usize = 4000;
+
+/// Past this [`layering_cost`] (vertices plus the bends long edges need) a graph is
+/// drawn in rows too: crossing minimisation grows much faster than the graph (a
+/// 4,000-vertex chain with short edges took 52 ms, a 1,000-vertex graph with random
+/// long edges 22 s), and a keystroke must never wait for it.
+pub const MAX_LAYERING_COST: usize = 8_000;
 
 /// The drawings of one editor's views, kept between analyses: a graph that did not
 /// change since the last one (a keystroke rarely changes a call graph) is not laid
@@ -113,6 +118,9 @@ pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
         .map(|(i, v)| (i as u32, (vertex_width(&v.label), VERTEX_HEIGHT)))
         .collect();
     let pairs: Vec<(u32, u32)> = pairs.into_iter().collect();
+    if layering_cost(vertices.len(), &pairs) > MAX_LAYERING_COST {
+        return rows(vertices);
+    }
     let config = Config {
         vertex_spacing: GAP * 2.0,
         // Not the crate's default (Gansner's network simplex): that one can cycle
@@ -180,6 +188,62 @@ pub fn layered(vertices: &[Vertex], edges: &[Edge]) -> Drawing {
             height.max(2.0 * MARGIN),
         ),
     }
+}
+
+/// Vertices plus bends of a layering by longest paths (back edges of a depth-first
+/// search reversed, as cycle removal does): what crossing minimisation works on, so a
+/// cheap forecast of its cost. Linear in the graph's size.
+pub fn layering_cost(n: usize, pairs: &[(u32, u32)]) -> usize {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in pairs {
+        out[a as usize].push(b as usize);
+    }
+    // Iterative depth-first search: post-order, and which edges close a cycle.
+    let (mut state, mut order) = (vec![0u8; n], Vec::with_capacity(n));
+    let mut back = std::collections::HashSet::new();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        state[root] = 1;
+        while let Some((v, i)) = stack.pop() {
+            if let Some(&w) = out[v].get(i) {
+                stack.push((v, i + 1));
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => {
+                        back.insert((v, w));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                order.push(v);
+            }
+        }
+    }
+    // Reverse post-order is topological once back edges are reversed.
+    let mut rank = vec![0usize; n];
+    for &v in order.iter().rev() {
+        for &w in &out[v] {
+            if !back.contains(&(v, w)) {
+                rank[w] = rank[w].max(rank[v] + 1);
+            }
+        }
+    }
+    let bends: usize = pairs
+        .iter()
+        .map(|&(a, b)| {
+            rank[a as usize]
+                .abs_diff(rank[b as usize])
+                .saturating_sub(1)
+        })
+        .sum();
+    n + bends
 }
 
 /// The vertices in rows of about √n, in their order (for graphs past

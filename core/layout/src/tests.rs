@@ -85,7 +85,8 @@ fn a_graph_too_large_to_layer_is_drawn_in_rows() {
     assert_eq!(d.positions.len(), n);
     let rows: std::collections::BTreeSet<i64> =
         d.positions.iter().map(|(_, (_, y))| *y as i64).collect();
-    assert_eq!(rows.len(), (n as f64).sqrt().ceil() as usize);
+    let per_row = (n as f64).sqrt().ceil() as usize;
+    assert_eq!(rows.len(), n.div_ceil(per_row));
     assert!(d
         .positions
         .iter()
@@ -254,4 +255,22 @@ fn a_graph_that_made_network_simplex_cycle_is_laid_out() {
         .recv_timeout(std::time::Duration::from_secs(120))
         .expect("the layout did not end");
     assert_eq!(d.positions.len(), 21);
+}
+
+#[test]
+fn layering_cost_counts_vertices_and_the_bends_of_long_edges() {
+    // A chain needs no bend; an edge across three layers needs two; a cycle is laid
+    // out as a chain (its back edge reversed, crossing the chain's layers).
+    assert_eq!(layering_cost(4, &[(0, 1), (1, 2), (2, 3)]), 4);
+    assert_eq!(layering_cost(4, &[(0, 1), (1, 2), (2, 3), (0, 3)]), 4 + 2);
+    assert_eq!(layering_cost(3, &[(0, 1), (1, 2), (2, 0)]), 3 + 1);
+    // Many long edges: drawn in rows, fast, every vertex placed.
+    let n = 1000;
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .map(|i| (i, (i * 7919 + 13) % n))
+        .chain((0..n).map(|i| (i, i + 1)))
+        .collect();
+    let (vs, es) = graph(n, &pairs);
+    let d = layered(&vs, &es);
+    assert_eq!(d.positions.len(), n);
 }
