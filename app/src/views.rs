@@ -371,6 +371,7 @@ fn GraphView(
     // The final graph (`last`) unless the user steps back; the step is the page's (a
     // link or the autosave restores it), kept while the report changes under it.
     let step = RwSignal::new(ctx.step.get_untracked().map_or(last, |k| k.min(last)));
+    let zoom = RwSignal::new(1.0f64);
     Effect::new(move |_| {
         let k = step.get();
         let shared = (k < last).then_some(k);
@@ -447,17 +448,60 @@ fn GraphView(
             ev.prevent_default();
             step.update(|k| *k = (*k + 1).min(last));
         }
+        "+" | "=" => zoom.update(|z| *z = zoomed(*z, 1)),
+        "-" => zoom.update(|z| *z = zoomed(*z, -1)),
         _ => {}
     };
-    let svg = move || classes.with(|c| svg_of(ctx, &drawing, &vertices, &edges, c));
+    // The final graph as a file (the same DOT and SVG as `shapex graph` writes).
+    let export = StoredValue::new((vertices.clone(), edges.clone(), drawing.clone()));
+    let save = move |svg: bool| {
+        export.with_value(|(vertices, edges, drawing)| {
+            let figure = shapex_layout::export::Figure {
+                id,
+                kind: if lattice { "lattice" } else { "graph" },
+                vertices,
+                edges,
+            };
+            let (name, text) = if svg {
+                let text = shapex_layout::export::to_svg(&[figure], std::slice::from_ref(drawing));
+                (format!("{id}.svg"), text)
+            } else {
+                (
+                    format!("{id}.dot"),
+                    shapex_layout::export::to_dot(&[figure]),
+                )
+            };
+            browser::download(&name, &text);
+        })
+    };
+    let exports = view! {
+        <div class="graph-export" role="group" aria-label="Export the graph">
+            <button type="button" on:click=move |_| save(true)>"Export SVG"</button>
+            <button type="button" on:click=move |_| save(false)>"Export DOT"</button>
+            <span class="zoom" role="group" aria-label="Zoom">
+                <button type="button" aria-label="Zoom out" on:click=move |_| zoom.update(|z| *z = zoomed(*z, -1))>"−"</button>
+                <span class="zoom-level">{move || format!("{:.0} %", zoom.get() * 100.0)}</span>
+                <button type="button" aria-label="Zoom in" on:click=move |_| zoom.update(|z| *z = zoomed(*z, 1))>"+"</button>
+            </span>
+        </div>
+    };
+    let svg = move || classes.with(|c| svg_of(ctx, zoom, &drawing, &vertices, &edges, c));
     view! {
         <div class="graph-view">
             {controls}
+            {exports}
             <ul class="graph-legend" aria-label="Classes">{legend}{marks}</ul>
             <div class="graph" class:lattice=lattice tabindex="0" on:keydown=on_key>{svg}</div>
         </div>
     }
     .into_any()
+}
+
+/// The zoom one step in or out (`dir` ±1) from `z`: factors of 1.25 from 10 % to 400 %,
+/// so a 2,000-vertex drawing fits a screen and a small one can be read from the back
+/// of a classroom. The drawing pans by scrolling.
+fn zoomed(z: f64, dir: i32) -> f64 {
+    (z * 1.25f64.powi(dir)).clamp(0.1, 4.0)
 }
 
 /// `classes[i]`: vertex i's class at the step shown, `None` when it is not built yet.
@@ -470,6 +514,7 @@ fn set_step(step: RwSignal<usize>, value: &str, last: usize) {
 
 fn svg_of(
     ctx: Ctx,
+    zoom: RwSignal<f64>,
     layout: &view::Drawing,
     vertices: &[view::Vertex],
     edges: &[view::Edge],
@@ -530,7 +575,8 @@ fn svg_of(
         })
         .collect::<Vec<_>>();
     view! {
-        <svg class="graph-svg" width=w height=h viewBox=format!("0 0 {w} {h}") role="img">
+        <svg class="graph-svg" width=move || w * zoom.get() height=move || h * zoom.get()
+            viewBox=format!("0 0 {w} {h}") role="img">
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />

@@ -580,6 +580,26 @@ async fn extent_graph(env: &Env) -> Result<()> {
     ensure(marks[1].as_u64() >= Some(1), || {
         format!("no checked vertex outlined: {marks}")
     })?;
+    // Zooming in widens the drawing by a step (the view pans by scrolling).
+    const WIDTH: &str =
+        "return Number(document.querySelector('.graph-svg').getAttribute('width'));";
+    let w0 = app.session.js(WIDTH, vec![]).await?.as_f64().unwrap_or(0.0);
+    app.session
+        .js(
+            "document.querySelector('.zoom button[aria-label=\"Zoom in\"]').click(); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until(
+            "zooming in to widen the drawing by 25 %",
+            ANALYSIS,
+            || async {
+                let w1 = app.session.js(WIDTH, vec![]).await?.as_f64().unwrap_or(0.0);
+                Ok((w0 > 0.0 && (w1 / w0 - 1.25).abs() < 0.01).then_some(()))
+            },
+        )
+        .await?;
     // The example's one diagnostic: its size error.
     let shown = app.diagnostics().await?;
     let error_line = match shown.as_slice() {

@@ -9,6 +9,8 @@
 //! each layout twice). The worker calls it beside the analysis, so that a large graph
 //! never costs the page's main thread; the CLI's `shapex graph --format svg` will too.
 
+pub mod export;
+
 use rust_sugiyama::configure::{Config, RankingType};
 use shapex_report::view::{Drawing, Edge, Graph, Lattice, Payload, Vertex};
 use std::collections::{BTreeSet, HashMap};
