@@ -66,28 +66,7 @@ async fn edit_fix_share(env: &Env) -> Result<()> {
     })
     .await?;
 
-    app.session
-        .client
-        .find(Locator::Css("button#share"))
-        .await
-        .map_err(|e| format!("button#share: {e}"))?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
-    let url = app
-        .session
-        .wait_until("input#share-url to hold a link", ANALYSIS, || async {
-            let v = app
-                .session
-                .js(
-                    "return document.querySelector('input#share-url')?.value ?? '';",
-                    vec![],
-                )
-                .await?;
-            let url = v.as_str().unwrap_or_default().to_string();
-            Ok((!url.is_empty()).then_some(url))
-        })
-        .await?;
+    let url = app.share_link().await?;
     ensure(
         url.starts_with(&env.server.base_url) && url.contains('#'),
         || format!("share URL {url:?} should be {}#…", env.server.base_url),
@@ -624,7 +603,8 @@ async fn extent_graph(env: &Env) -> Result<()> {
         )
         .await?;
     ensure(
-        sel[0].to_string() == error_line && sel[1].as_u64() > Some(0),
+        sel[0].as_u64().map(|l| l.to_string()) == Some(error_line.clone())
+            && sel[1].as_u64() > Some(0),
         || {
             format!("clicking the conflict selected {sel} (line, length), not the statement on line {error_line}")
         },
@@ -656,28 +636,7 @@ async fn extent_graph(env: &Env) -> Result<()> {
             vec![],
         )
         .await?;
-    app.session
-        .client
-        .find(Locator::Css("button#share"))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
-    let url = app
-        .session
-        .wait_until("input#share-url to hold a link", ANALYSIS, || async {
-            let v = app
-                .session
-                .js(
-                    "return document.querySelector('input#share-url')?.value ?? '';",
-                    vec![],
-                )
-                .await?;
-            let url = v.as_str().unwrap_or_default().to_string();
-            Ok((!url.is_empty()).then_some(url))
-        })
-        .await?;
+    let url = app.share_link().await?;
     let other = env.app().await?;
     other.open(&url).await?;
     let opened = other

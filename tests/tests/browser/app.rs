@@ -122,6 +122,35 @@ impl App {
         Ok(())
     }
 
+    /// Presses Share and returns the link it makes (`input#share-url`, emptied first so
+    /// an older link is never taken for it).
+    pub async fn share_link(&self) -> Result<String> {
+        self.session
+            .js("document.querySelector('#share-url').value = '';", vec![])
+            .await?;
+        self.session
+            .client
+            .find(Locator::Css("button#share"))
+            .await
+            .map_err(|e| format!("button#share: {e}"))?
+            .click()
+            .await
+            .map_err(|e| e.to_string())?;
+        self.session
+            .wait_until("input#share-url to hold a link", ANALYSIS, || async {
+                let v = self
+                    .session
+                    .js(
+                        "return document.querySelector('input#share-url')?.value ?? '';",
+                        vec![],
+                    )
+                    .await?;
+                let url = v.as_str().unwrap_or_default().to_string();
+                Ok((!url.is_empty()).then_some(url))
+            })
+            .await
+    }
+
     /// `#app[data-analyzed]`: how many analyses have finished.
     pub async fn analyzed(&self) -> Result<String> {
         let v = self

@@ -597,18 +597,20 @@ fn a_condition_is_shown_once() {
     assert_eq!(line3.and_then(|s| s.condition.as_deref()), Some("true"));
 }
 
+/// The class of the last def of `name` in `src`'s report.
+fn class_of(src: &str, name: &str) -> Option<String> {
+    run(src)
+        .statements
+        .iter()
+        .flat_map(|s| &s.defs)
+        .rfind(|d| d.name == name)
+        .and_then(|d| d.class.clone())
+}
+
 /// Issue #19, corpus sample 7: a loop variable has its range's class (a single bound
 /// makes it single, so `[1:j]'` is no double); char bounds make a char range.
 #[test]
 fn a_loop_variable_takes_its_ranges_class() {
-    let class_of = |src: &str, name: &str| {
-        run(src)
-            .statements
-            .iter()
-            .flat_map(|s| &s.defs)
-            .rfind(|d| d.name == name)
-            .and_then(|d| d.class.clone())
-    };
     let single = "function f(k)\nfor j = 1:single(k)\n  w = j;\nend\nend\n";
     assert_eq!(class_of(single, "w").as_deref(), Some("single"));
     let plain = "for j = 1:3\n  w = j;\nend\n";
@@ -624,14 +626,6 @@ fn a_loop_variable_takes_its_ranges_class() {
 /// unknown; a known scalar is a size, and the class stays double.
 #[test]
 fn a_last_argument_of_unknown_class_may_name_the_class() {
-    let class_of = |src: &str, name: &str| {
-        run(src)
-            .statements
-            .iter()
-            .flat_map(|s| &s.defs)
-            .rfind(|d| d.name == name)
-            .and_then(|d| d.class.clone())
-    };
     let named = "function f(n)\ny = rand(2, n);\nend\n";
     assert_eq!(class_of(named, "y"), None);
     let sized = "function f(n)\nm = numel(n);\ny = rand(2, m);\nend\n";
