@@ -3,7 +3,8 @@
 //! results of text that has changed since are dropped, and a worker that dies (panic,
 //! trap, out of memory) or overruns [`BUDGET_MS`] is terminated and restarted while the
 //! page keeps its state. The language registry and display tokens (cheap, needed on
-//! every keystroke) come from a local `Analyzer`, which never analyses.
+//! every keystroke) come from the languages' faces (`shapex::faces`), so the page
+//! links no analyser: new languages grow the worker, not the page.
 
 #[path = "protocol.rs"]
 pub mod protocol;
@@ -12,7 +13,7 @@ use leptos::prelude::{set_timeout_with_handle, TimeoutHandle};
 use protocol::{Reply, Request};
 use shapex::report::view::Drawing;
 use shapex::report::{LanguageInfo, Token};
-use shapex::{Analyzer, Options, Report};
+use shapex::{Face, Options, Report};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -36,13 +37,13 @@ pub const BUDGET_MS: u64 = 20_000;
 const WORKER_URL: &str = "./worker_loader.js";
 
 thread_local! {
-    /// The registry and tokenizers; built once per page.
-    static ANALYZER: Analyzer = Analyzer::new();
+    /// The registry's faces (facts and tokenizers); built once per page.
+    static FACES: Vec<Face> = shapex::faces();
 }
 
 /// Every registered language, in menu order (the first is the default).
 pub fn languages() -> Vec<LanguageInfo> {
-    ANALYZER.with(|a| a.languages().map(|l| l.info().clone()).collect())
+    FACES.with(|f| f.iter().map(|f| f.info.clone()).collect())
 }
 
 /// The language `id`, or the default one when `id` is unknown (an old or hand-edited
@@ -54,7 +55,12 @@ pub fn language(id: &str) -> LanguageInfo {
 
 /// Display tokens of one line in language `lang` (none for an unknown language).
 pub fn tokens(lang: &str, line: &str) -> Vec<Token> {
-    ANALYZER.with(|a| a.language(lang).map(|l| l.tokens(line)).unwrap_or_default())
+    FACES.with(|f| {
+        f.iter()
+            .find(|f| f.info.id == lang)
+            .map(|f| (f.tokens)(line))
+            .unwrap_or_default()
+    })
 }
 
 /// What the page hears from the engine.

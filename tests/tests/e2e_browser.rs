@@ -656,3 +656,51 @@ async fn extent_graph(env: &Env) -> Result<()> {
     app.session.close().await;
     Ok(())
 }
+
+/// Issue #20 item 9: the page's wasm holds the registry's faces and display code, not
+/// the analysers (they are the worker's), so a new language grows the worker only.
+/// Markers: the MATLAB builtin table's text and a Language T explanation, both compiled
+/// into the analysers.
+#[test]
+fn e2e_the_page_links_no_analyser() {
+    let Some(dist) = shapex_tests::require::require(shapex_tests::require::Tool::AppDist) else {
+        return;
+    };
+    let wasm = |worker: bool| -> Vec<u8> {
+        let file = std::fs::read_dir(&dist)
+            .expect("the dist folder is readable")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                let name = p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                name.ends_with("_bg.wasm") && name.starts_with("worker") == worker
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {} wasm in {}",
+                    if worker { "worker" } else { "page" },
+                    dist.display()
+                )
+            });
+        std::fs::read(file).expect("the wasm is readable")
+    };
+    let (page, worker) = (wasm(false), wasm(true));
+    let holds =
+        |bytes: &[u8], marker: &str| bytes.windows(marker.len()).any(|w| w == marker.as_bytes());
+    for marker in [
+        "category builtin = unknown",
+        "a call's arguments give one extent name",
+    ] {
+        assert!(
+            holds(&worker, marker),
+            "the worker should analyse (no {marker:?})"
+        );
+        assert!(
+            !holds(&page, marker),
+            "the page links an analyser ({marker:?})"
+        );
+    }
+}

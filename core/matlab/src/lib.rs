@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use shapex_matlab_syntax::{self as matlab, ast};
 use shapex_report::view::{self, Payload, ViewSpec};
 use shapex_report::{
-    Language, LanguageInfo, Memo, OptionSpec, Options, Report, Severity, StatementReport,
+    Face, Language, LanguageInfo, Memo, OptionSpec, Options, Report, Severity, StatementReport,
 };
 use shapex_text::Token;
 
@@ -135,6 +135,13 @@ fn info() -> LanguageInfo {
 }
 
 impl Language for Matlab {
+    fn face() -> Face {
+        Face {
+            info: info(),
+            tokens: matlab::highlight::tokenize_line,
+        }
+    }
+
     fn info(&self) -> &LanguageInfo {
         &self.info
     }

@@ -12,7 +12,24 @@ use std::collections::BTreeMap;
 
 /// A language's analysis. Implementations hold only read-only tables built once, so
 /// one value serves every call; `analyze` never panics on any input.
+/// What the page needs of a language, without its analysis: its facts and its
+/// highlighting. Each plug-in makes one with [`Language::face`], which builds no
+/// analysis tables, so a binary that only lists languages and paints text (the app's
+/// page) links no analyser; the analysis runs in the worker.
+#[derive(Clone)]
+pub struct Face {
+    pub info: LanguageInfo,
+    /// Display tokens of one line (see [`Language::tokens`]).
+    pub tokens: fn(&str) -> Vec<Token>,
+}
+
 pub trait Language: Send + Sync {
+    /// The language's facts and highlighting alone (what [`Language::info`] and
+    /// [`Language::tokens`] give), made without building the analyser.
+    fn face() -> Face
+    where
+        Self: Sized;
+
     /// Static facts about the language (plain data).
     fn info(&self) -> &LanguageInfo;
 

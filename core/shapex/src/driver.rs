@@ -2,7 +2,7 @@
 //! language named in the options and runs its analysis. The app and the CLI call only
 //! this (or [`analyze`]), so every analysis is reachable from both.
 
-use shapex_report::{Diagnostic, Language, LanguageInfo, Memo, Options, Report, Span};
+use shapex_report::{Diagnostic, Face, Language, LanguageInfo, Memo, Options, Report, Span};
 use std::collections::HashMap;
 
 /// Every registered language with its read-only tables built once, so callers that
@@ -18,13 +18,24 @@ impl Default for Analyzer {
     }
 }
 
-/// The registry: adding a language is one line here.
-fn registered() -> Vec<Box<dyn Language>> {
-    vec![
-        Box::new(shapex_matlab::Matlab::new()),
-        Box::new(shapex_t::LanguageT::new()),
-    ]
+/// The registry: adding a language is one line in the `registry!` below. It makes
+/// [`faces`] (each language's facts and highlighting, for the app's page, which must
+/// not link the analysers) and `registered` (the analysers), in one order.
+macro_rules! registry {
+    ($($language:ty),* $(,)?) => {
+        /// Every registered language's [`Face`], in menu order (the first is the
+        /// default): no analysis tables are built and no analyser is linked.
+        pub fn faces() -> Vec<Face> {
+            vec![$(<$language as Language>::face()),*]
+        }
+
+        fn registered() -> Vec<Box<dyn Language>> {
+            vec![$(Box::new(<$language>::default()) as Box<dyn Language>),*]
+        }
+    };
 }
+
+registry![shapex_matlab::Matlab, shapex_t::LanguageT];
 
 impl Analyzer {
     pub fn new() -> Analyzer {

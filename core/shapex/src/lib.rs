@@ -6,8 +6,8 @@
 pub mod driver;
 pub mod format;
 
-pub use driver::{analyze, Analyzer, Session};
+pub use driver::{analyze, faces, Analyzer, Session};
 pub use shapex_matlab::samples;
 pub use shapex_report as report;
-pub use shapex_report::{Diagnostic, Language, LanguageInfo, Options, Report, Severity};
+pub use shapex_report::{Diagnostic, Face, Language, LanguageInfo, Options, Report, Severity};
 pub use shapex_text::{LineIndex, Span};

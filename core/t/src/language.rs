@@ -10,7 +10,7 @@ use crate::steps::Step;
 use crate::{Analysis, ProcAnalysis, TOP_LEVEL};
 use shapex_report::view::{self, Graph, Payload, View, ViewSpec};
 use shapex_report::{
-    CheckStatus, Def, DimView, Language, LanguageInfo, Options, Report, Severity, ShapeView,
+    CheckStatus, Def, DimView, Face, Language, LanguageInfo, Options, Report, Severity, ShapeView,
     StatementReport,
 };
 use shapex_t_syntax::ast::{Program, Stmt, StmtKind};
@@ -44,25 +44,34 @@ impl Default for LanguageT {
 
 impl LanguageT {
     pub fn new() -> LanguageT {
-        LanguageT {
-            info: LanguageInfo {
-                id: ID,
-                name: "Language T (Derby & Zorn)",
-                extensions: &["t"],
-                tagline: "Write procedures with sized signatures and watch Derby & Zorn's abstract extent graph being built and solved — and where two sizes may differ.",
-                options: Vec::new(),
-                prints_shapes: false,
-                views: vec![ViewSpec {
-                    id: EXTENT_GRAPH,
-                    title: "Extent graph",
-                    empty: "No extent graph yet: each procedure's abstract extent graph (Derby & Zorn §7) appears here, its vertices coloured by extent class, with the construction and the refinement to replay.",
-                }],
-            },
-        }
+        LanguageT { info: info() }
+    }
+}
+
+fn info() -> LanguageInfo {
+    LanguageInfo {
+        id: ID,
+        name: "Language T (Derby & Zorn)",
+        extensions: &["t"],
+        tagline: "Write procedures with sized signatures and watch Derby & Zorn's abstract extent graph being built and solved — and where two sizes may differ.",
+        options: Vec::new(),
+        prints_shapes: false,
+        views: vec![ViewSpec {
+            id: EXTENT_GRAPH,
+            title: "Extent graph",
+            empty: "No extent graph yet: each procedure's abstract extent graph (Derby & Zorn §7) appears here, its vertices coloured by extent class, with the construction and the refinement to replay.",
+        }],
     }
 }
 
 impl Language for LanguageT {
+    fn face() -> Face {
+        Face {
+            info: info(),
+            tokens,
+        }
+    }
+
     fn info(&self) -> &LanguageInfo {
         &self.info
     }
