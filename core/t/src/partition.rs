@@ -18,12 +18,43 @@ pub struct Partition {
 impl Partition {
     /// The canonical partition of a block assignment (any block ids).
     pub fn from_blocks(block_of: &[usize]) -> Self {
+        // The solvers' ids are below the vertex count: number them through an array.
+        let blocks = block_of
+            .iter()
+            .map(|&b| b.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        if blocks <= 2 * block_of.len() + 16 {
+            return Self::numbered(block_of.iter().copied(), blocks);
+        }
         let mut number = std::collections::HashMap::new();
         let class = block_of
             .iter()
             .map(|b| {
                 let next = number.len() as u32;
                 ExtentClass(*number.entry(*b).or_insert(next))
+            })
+            .collect();
+        Partition { class }
+    }
+
+    /// The canonical partition of a block assignment whose ids are below `blocks`.
+    pub(crate) fn from_dense_blocks(block_of: &[u32], blocks: usize) -> Self {
+        Self::numbered(block_of.iter().map(|&b| b as usize), blocks)
+    }
+
+    /// Numbers the blocks (ids below `blocks`) in order of first appearance: one array
+    /// lookup per vertex, no hashing.
+    fn numbered(block_of: impl Iterator<Item = usize>, blocks: usize) -> Self {
+        let mut number = vec![u32::MAX; blocks];
+        let mut next = 0;
+        let class = block_of
+            .map(|b| {
+                if number[b] == u32::MAX {
+                    number[b] = next;
+                    next += 1;
+                }
+                ExtentClass(number[b])
             })
             .collect();
         Partition { class }
