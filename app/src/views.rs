@@ -17,6 +17,7 @@ use crate::state::GENERIC_VIEWS;
 use leptos::html::{self, ElementType};
 use leptos::prelude::*;
 use shapex::report::view::{self, CellValue, Payload};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Rows rendered above and below the visible ones: lines of a listing or the Outline,
@@ -521,18 +522,30 @@ fn svg_of(
     classes: &[Option<String>],
 ) -> impl IntoView {
     let (w, h) = layout.size;
+    // Each vertex's index and centre by id, once: looking them up per edge would make a
+    // 2,000-vertex graph's drawing quadratic.
+    let index: HashMap<&str, usize> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.id.as_str(), i))
+        .collect();
+    let centres: HashMap<&str, (usize, (f64, f64))> = layout
+        .positions
+        .iter()
+        .filter_map(|(id, p)| Some((id.as_str(), (*index.get(id.as_str())?, *p))))
+        .collect();
     let built = |id: &str| {
-        vertices
-            .iter()
-            .position(|v| v.id == id)
-            .is_some_and(|i| classes.get(i).is_some_and(Option::is_some))
+        centres
+            .get(id)
+            .is_some_and(|(i, _)| classes.get(*i).is_some_and(Option::is_some))
     };
+    let at = |id: &str| centres.get(id).map(|(_, p)| *p);
     let lines = edges
         .iter()
         .filter(|e| built(&e.from) && built(&e.to))
         .filter_map(|e| {
-            let (x1, y1) = layout.position(&e.from)?;
-            let (x2, y2) = layout.position(&e.to)?;
+            let (x1, y1) = at(&e.from)?;
+            let (x2, y2) = at(&e.to)?;
             // From the bottom of one box to the top of the other (or the reverse).
             let dy = if y2 >= y1 { 14.0 } else { -14.0 };
             Some(view! {
@@ -545,7 +558,7 @@ fn svg_of(
         .enumerate()
         .filter_map(|(i, v)| {
             let class = classes.get(i).cloned().flatten()?;
-            let (x, y) = layout.position(&v.id)?;
+            let (x, y) = at(&v.id)?;
             let w = layout.widths.get(i).copied().unwrap_or(120.0);
             let range = v.range;
             let fill = model::class_fill(&class);
