@@ -615,10 +615,7 @@ impl Eval<'_> {
     /// MATLAB and Octave reject a size that is not an integer (`zeros(2.5)`) and, with
     /// several, one that is not a scalar. `True` when their values show it.
     fn size_requirement(&self, first: usize) -> Constraint {
-        let integral = |v: &Value| match &v.scalar {
-            Some(d) => !maybe_real(d),
-            None => v.integral || super::transfer::is_integral_class(v),
-        };
+        let integral = known_integer;
         let args = self.size_args(first);
         let ok = match args.as_slice() {
             [v] if v.shape == Shape::scalar() => integral(v),
@@ -639,13 +636,9 @@ impl Eval<'_> {
     /// extents). `True` when their values show it.
     fn count_requirement(&self, extents: &[Extent]) -> Constraint {
         let ok = extents.iter().all(|e| match e {
-            Extent::ArgValue(a) => self.arg(*a).is_some_and(|v| {
-                v.shape == Shape::scalar()
-                    && match &v.scalar {
-                        Some(d) => !maybe_real(d),
-                        None => v.integral || super::transfer::is_integral_class(v),
-                    }
-            }),
+            Extent::ArgValue(a) => self
+                .arg(*a)
+                .is_some_and(|v| v.shape == Shape::scalar() && known_integer(v)),
             _ => true,
         });
         if ok {
@@ -1101,6 +1094,15 @@ impl Eval<'_> {
             Truth::Refuted => Some(Dim::zero()),
             Truth::Unknown => None,
         }
+    }
+}
+
+/// A value known to be a (finite) integer: its value says so, or it is a count, a
+/// rounded finite value or of an integer class.
+fn known_integer(v: &Value) -> bool {
+    match &v.scalar {
+        Some(d) => !maybe_real(d),
+        None => v.integral || super::transfer::is_integral_class(v),
     }
 }
 
