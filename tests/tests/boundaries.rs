@@ -55,11 +55,22 @@ fn project_deps(deps: &[String]) -> Vec<&str> {
         .collect()
 }
 
-/// The languages: `shapex-<lang>` with its front end `shapex-<lang>-syntax`.
+/// The languages: `shapex-<lang>` with its front end `shapex-<lang>-syntax`. The
+/// shared analyses (`dims`, `flow`, `extent`) are not languages: `extent` is Derby &
+/// Zorn's type system over the kernel language T, which other languages lower into.
 fn language_of(package: &str) -> Option<&str> {
     let rest = package.strip_prefix("shapex-")?;
     let lang = rest.strip_suffix("-syntax").unwrap_or(rest);
-    (!["text", "dims", "report", "cli", "flow"].contains(&lang)).then_some(lang)
+    (!["text", "dims", "report", "cli", "flow", "extent", "layout"].contains(&lang)).then_some(lang)
+}
+
+#[test]
+fn the_extent_analysis_reads_only_the_kernel_syntax() {
+    let packages = core_packages();
+    assert_eq!(
+        project_deps(&packages["shapex-extent"]),
+        ["shapex-report", "shapex-t-syntax", "shapex-text"]
+    );
 }
 
 #[test]

@@ -743,7 +743,7 @@ mod properties {
 /// Timings of both solvers on generated procedures of about 1,000 to 100,000 vertices
 /// (issue #20 item 4), with each solver's growth exponent (the least-squares slope of
 /// log time over log vertices) per family. Run with
-/// `cargo test -p shapex-t --release -- --ignored solver_scaling --nocapture`; prints,
+/// `cargo test -p shapex-extent --release -- --ignored solver_scaling --nocapture`; prints,
 /// never asserts anything but the two solvers' agreement.
 #[test]
 #[ignore]
