@@ -67,7 +67,33 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
             format!("unexpected error [{}]: {}", d.code, d.message),
         );
     }
+    for d in unclaimed_warnings(spec, report) {
+        push(
+            d.range.line,
+            format!("unexpected warning [{}]: {}", d.code, d.message),
+        );
+    }
     out
+}
+
+/// The warnings of a code some `expect-warning` of the file names that no
+/// `expect-warning` on their line claims.
+pub fn unclaimed_warnings<'a>(
+    spec: &'a FixtureSpec,
+    report: &'a Report,
+) -> impl Iterator<Item = &'a Diagnostic> {
+    let patterns: Vec<&CodePattern> = spec.lines.iter().flat_map(|e| &e.warnings).collect();
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .filter(move |d| patterns.iter().any(|c| c.matches(&d.code)))
+        .filter(|d| {
+            !spec
+                .lines
+                .iter()
+                .any(|e| e.line == d.range.line && e.warnings.iter().any(|c| c.matches(&d.code)))
+        })
 }
 
 /// The error diagnostics that no `expect-error` on their line claims.
@@ -133,6 +159,17 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
         if !error_found(report, e.line, code) {
             out.push(format!(
                 "expected error [{code}], found {}",
+                diagnostics_on(report, e.line)
+            ));
+        }
+    }
+    for code in &e.warnings {
+        let found = report.diagnostics.iter().any(|d| {
+            d.severity == Severity::Warning && d.range.line == e.line && code.matches(&d.code)
+        });
+        if !found {
+            out.push(format!(
+                "expected warning [{code}], found {}",
                 diagnostics_on(report, e.line)
             ));
         }

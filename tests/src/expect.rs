@@ -27,6 +27,9 @@
 //! remark      := "(" free text             ignored, for the human reader
 //! expect-error:= "expect-error:" CODE      an error diagnostic with CODE on this line;
 //!                                          several may follow one another
+//! expect-warning:= "expect-warning:" CODE  a warning with CODE on this line; a file's
+//!                                          warnings whose code some expect-warning of
+//!                                          the file names must all be claimed
 //! ```
 //!
 //! A CODE ending in `*` matches every code starting with the text before the `*`
@@ -121,6 +124,7 @@ pub struct LineExpect {
     /// Where the STATUS text after `check:` is in the source (bytes).
     pub check_span: Option<Range<usize>>,
     pub errors: Vec<CodePattern>,
+    pub warnings: Vec<CodePattern>,
 }
 
 /// A malformed expectation comment: reported as a mismatch so typos cannot silently
@@ -317,17 +321,25 @@ fn parse_directives(source: &str, line: u32, comment: &str) -> Result<Option<Lin
     while let Some(pos) = find_directive(rest) {
         found = true;
         rest = &rest[pos..];
-        if let Some(r) = rest.strip_prefix("expect-error:") {
-            let (code, r) = take_word(r);
+        let coded = [("expect-error:", false), ("expect-warning:", true)]
+            .into_iter()
+            .find(|(d, _)| rest.starts_with(d));
+        if let Some((directive, warning)) = coded {
+            let (code, r) = take_word(&rest[directive.len()..]);
             if code.is_empty() {
-                return Err("expect-error: needs a diagnostic code".into());
+                return Err(format!("{directive} needs a diagnostic code"));
             }
             let span = offset(source, code)..offset(source, code) + code.len();
-            out.errors.push(CodePattern {
+            let pattern = CodePattern {
                 text: code.into(),
                 directive: offset(source, rest)..span.end,
                 span,
-            });
+            };
+            if warning {
+                out.warnings.push(pattern);
+            } else {
+                out.errors.push(pattern);
+            }
             rest = r;
         } else if let Some(r) = rest.strip_prefix("expect:") {
             rest = parse_items(source, r, &mut out)?;
@@ -340,14 +352,19 @@ fn parse_directives(source: &str, line: u32, comment: &str) -> Result<Option<Lin
 }
 
 fn is_empty(e: &LineExpect) -> bool {
-    e.defs.is_empty() && e.check.is_none() && e.errors.is_empty()
+    e.defs.is_empty() && e.check.is_none() && e.errors.is_empty() && e.warnings.is_empty()
 }
 
 fn find_directive(text: &str) -> Option<usize> {
-    ["expect-error:", "expect:", "expect-no-diagnostics"]
-        .iter()
-        .filter_map(|d| text.find(d))
-        .min()
+    [
+        "expect-error:",
+        "expect-warning:",
+        "expect:",
+        "expect-no-diagnostics",
+    ]
+    .iter()
+    .filter_map(|d| text.find(d))
+    .min()
 }
 
 /// Parses `NAME SHAPE (; NAME SHAPE)* [check: STATUS] [(remark)]` and returns the text

@@ -23,6 +23,8 @@ const CODES: &[(&str, &str)] = &[
     ("shape.prealloc", "An array grows inside a loop on every iteration; preallocating it (zeros before the loop) avoids a copy per iteration (Joisha et al. §12, Figures 7–8)."),
     ("shape.loop", "Something about a loop the analysis can tell from simulating it (for example, a shape that changes only on the first iteration)."),
     ("shape.loop.iteration", "A statement in a loop fails on a particular iteration; the message names the iteration and the loop variable's value."),
+    ("extent.size", "A function with declared sizes (an `arguments` block, or `%! size A[N,M]` annotations) makes a call that needs two extents equal that its declarations name independently (Derby & Zorn's extent graph: the call's extent vertex is not uniform). For sizes the declarations allow with those extents different, the call fails whenever it runs, so it is a warning, not an error of every run. Give the extents one name if they must agree, or check before the call. Only declared names and literal sizes count: `:` and sizes the analysis cannot follow never give this warning."),
+    ("extent.exit", "A function with declared output sizes may return an output whose size comes from other declared extents than the ones its declaration names (Derby & Zorn's exit check)."),
     ("shape.capped", "A number used as a size, rank or count is too large to analyse (a rank over 64, a size list longer than that, more than 1,024 known elements): the shape is left unknown and the check to run time, never a false error or proof."),
 ];
 

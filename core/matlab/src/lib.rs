@@ -9,6 +9,7 @@ pub mod builtins;
 pub mod callgraph;
 pub mod checks;
 pub mod codes;
+pub mod declared;
 pub mod flow;
 pub mod samples;
 pub mod shape;
@@ -76,6 +77,9 @@ pub struct Incremental {
 /// The language's id in options, share links and the gallery.
 pub const ID: &str = "matlab";
 
+/// The id of the Extent graph view (functions with declared sizes, Derby & Zorn).
+pub const EXTENT_GRAPH: &str = shapex_extent::view::EXTENT_GRAPH;
+
 /// The MATLAB analysis with its read-only tables built once. Parsing the builtin table
 /// is the largest fixed cost of a run, so callers that analyse on every keystroke (the
 /// app) keep one `Matlab`; it holds no state between calls.
@@ -124,6 +128,11 @@ fn info() -> LanguageInfo {
                 id: "callgraph",
                 title: "Call graph",
                 empty: "No functions yet: the functions of the file and who calls whom (the Tamer's call graph) appear here.",
+            },
+            ViewSpec {
+                id: EXTENT_GRAPH,
+                title: "Extent graph",
+                empty: "No size declarations: give a function's inputs sizes (`%! size A[N,M] x[M,1]` after its header, or an `arguments` block with sizes) and its abstract extent graph (Derby & Zorn) appears here, with every call checked against the declared extents.",
             },
             ViewSpec {
                 id: "ir",
@@ -194,12 +203,17 @@ impl Matlab {
             statements: outline(&parsed.file),
             views: Vec::new(),
         };
-        let (mut ir, mut calls) = (String::new(), None);
+        let (mut ir, mut calls, mut extents) = (String::new(), None, None);
         if parsed.file.kind != ast::FileKind::Classdef {
             let program =
                 self.analyze_shapes(source, &parsed.file, mode, &mut memo.functions, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source));
+            if let Some(checked) = declared::check(&program, source) {
+                report.diagnostics.extend(checked.diagnostics);
+                let index = shapex_text::LineIndex::new(source);
+                extents = Some(shapex_extent::view::extent_graph(&checked.analysis, &index));
+            }
         }
         report.resolve_positions(source);
         report.views = vec![
@@ -214,6 +228,10 @@ impl Matlab {
             view::View {
                 id: "callgraph".into(),
                 payload: Payload::Graph(calls.unwrap_or_default()),
+            },
+            view::View {
+                id: EXTENT_GRAPH.into(),
+                payload: Payload::Graph(extents.unwrap_or_default()),
             },
             view::View {
                 id: "ir".into(),
