@@ -94,7 +94,7 @@ fn read_line(line: &str, offset: usize, block: &mut Option<Block>, sizes: &mut S
         }
         return;
     }
-    if word_at(trimmed, "arguments") {
+    if word_at(trimmed, "arguments") && block_header(&trimmed["arguments".len()..]) {
         let attrs = trimmed["arguments".len()..].to_ascii_lowercase();
         *block = Some(if attrs.contains("output") {
             Block::Outputs
@@ -104,6 +104,20 @@ fn read_line(line: &str, offset: usize, block: &mut Option<Block>, sizes: &mut S
             Block::Inputs
         });
     }
+}
+
+/// Whether the rest of a line after `arguments` makes it a block's header: nothing, a
+/// comment, or attributes in parentheses (not `arguments = …` or `arguments{1}`).
+fn block_header(rest: &str) -> bool {
+    let rest = rest.trim();
+    let rest = match rest.strip_prefix('(') {
+        Some(r) => match r.find(')') {
+            Some(close) => r[close + 1..].trim(),
+            None => return false,
+        },
+        None => rest,
+    };
+    rest.is_empty() || rest.starts_with('%')
 }
 
 /// Whether `text` starts with the keyword `word` (not a longer name).
@@ -236,5 +250,8 @@ mod tests {
         let skip = [Span::new(0, 5)];
         let sizes = declarations(src, Span::new(0, src.len()), &skip);
         assert!(sizes.is_empty(), "{sizes:?}");
+        // `arguments` as a variable starts no block.
+        let src = "arguments = {1};\nx (1,2)\nend\n";
+        assert!(declarations(src, Span::new(0, src.len()), &[]).is_empty());
     }
 }
