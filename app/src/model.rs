@@ -571,6 +571,37 @@ pub fn legend_classes(classes: &[Option<String>]) -> Vec<String> {
 
 pub const LEGEND_MAX: usize = 24;
 
+/// The fill of each final class of a graph: `view::class_colour` in order of first
+/// appearance, as the exported SVG and DOT fill them, so neighbouring classes never
+/// share a colour by chance; a replay's intermediate block (`S|T`) takes a hue from
+/// its name.
+#[derive(Clone, Debug, Default)]
+pub struct Palette(std::collections::HashMap<String, String>);
+
+impl Palette {
+    pub fn of<'a>(finals: impl IntoIterator<Item = &'a str>) -> Palette {
+        let mut map = std::collections::HashMap::new();
+        let mut next = 0;
+        for class in finals {
+            if !map.contains_key(class) {
+                map.insert(class.to_string(), view::class_colour(next));
+                next += 1;
+            }
+        }
+        Palette(map)
+    }
+
+    pub fn fill(&self, class: &str) -> String {
+        if class.is_empty() {
+            return "var(--panel)".into();
+        }
+        self.0
+            .get(class)
+            .cloned()
+            .unwrap_or_else(|| class_fill(class))
+    }
+}
+
 /// A class's fill colour: a light hue from the class name, the same in every view and
 /// step (no class: the panel colour).
 pub fn class_fill(class: &str) -> String {
@@ -608,6 +639,12 @@ pub(crate) mod tests {
         assert_eq!(legend_classes(&at(2)), ["R", "S"]);
         assert_eq!(class_fill("R"), class_fill("R"));
         assert_ne!(class_fill("R"), class_fill("S"));
+        // Final classes get distinct palette colours in order of first appearance.
+        let p = Palette::of(["M", "O", "M", "1", "N"]);
+        let fills: Vec<String> = ["M", "O", "1", "N"].iter().map(|c| p.fill(c)).collect();
+        assert_eq!(fills[0], view::class_colour(0));
+        assert!(fills.iter().enumerate().all(|(i, f)| !fills[..i].contains(f)));
+        assert_eq!(p.fill("M|O"), class_fill("M|O"));
     }
     use shapex::report::{
         CheckStatus, Def, Diagnostic, DimView, Range, ShapeView, StatementReport,

@@ -383,6 +383,7 @@ fn GraphView(
     let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
     let ids: Vec<String> = vertices.iter().map(|v| v.id.clone()).collect();
     let finals: Vec<String> = vertices.iter().map(|v| v.class.clone()).collect();
+    let palette = StoredValue::new(model::Palette::of(finals.iter().map(String::as_str)));
     let steps_store = StoredValue::new(steps);
     let classes = Memo::new(move |_| {
         let k = step.get();
@@ -393,7 +394,7 @@ fn GraphView(
             model::legend_classes(c)
                 .into_iter()
                 .map(|class| {
-                    let fill = model::class_fill(&class);
+                    let fill = palette.with_value(|p| p.fill(&class));
                     view! { <li><span class="swatch" style=format!("background:{fill}")></span>{class}</li> }
                 })
                 .collect::<Vec<_>>()
@@ -522,6 +523,7 @@ fn svg_of(
     classes: &[Option<String>],
 ) -> impl IntoView {
     let (w, h) = layout.size;
+    let palette = model::Palette::of(vertices.iter().map(|v| v.class.as_str()));
     // Each vertex's index and centre by id, once: looking them up per edge would make a
     // 2,000-vertex graph's drawing quadratic.
     let index: HashMap<&str, usize> = vertices
@@ -561,7 +563,7 @@ fn svg_of(
             let (x, y) = at(&v.id)?;
             let w = layout.widths.get(i).copied().unwrap_or(120.0);
             let range = v.range;
-            let fill = model::class_fill(&class);
+            let fill = palette.fill(&class);
             let title = if class.is_empty() {
                 v.label.clone()
             } else {

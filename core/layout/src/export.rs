@@ -28,19 +28,15 @@ pub fn classes(vertices: &[Vertex]) -> Vec<(&str, usize)> {
     out
 }
 
-/// A fill colour per class, in order of first appearance (a fixed pastel palette,
-/// repeated when there are more classes than colours); no class is white.
-fn palette(vertices: &[Vertex]) -> BTreeMap<&str, &'static str> {
-    const COLOURS: &[&str] = &[
-        "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#fb9a99", "#ffff99", "#8dd3c7", "#bebada",
-        "#80b1d3", "#fccde5", "#d9d9d9", "#ccebc5",
-    ];
+/// A fill colour per class, in order of first appearance (`view::class_colour`, as
+/// the app draws them); no class is white.
+fn palette(vertices: &[Vertex]) -> BTreeMap<&str, String> {
     let mut out = BTreeMap::new();
     for (i, (class, _)) in classes(vertices).into_iter().enumerate() {
         let colour = if class.is_empty() {
-            "#ffffff"
+            "#ffffff".to_string()
         } else {
-            COLOURS[i % COLOURS.len()]
+            shapex_report::view::class_colour(i)
         };
         out.insert(class, colour);
     }
@@ -84,7 +80,7 @@ pub fn to_dot(views: &[Figure]) -> String {
                 "  {} [label={}, fillcolor={}{}, tooltip={}];",
                 dot_quote(&v.id),
                 dot_quote(&v.label),
-                dot_quote(colours.get(v.class.as_str()).copied().unwrap_or("#ffffff")),
+                dot_quote(colours.get(v.class.as_str()).map_or("#ffffff", String::as_str)),
                 match v.mark {
                     Some(VertexMark::Checked) => ", penwidth=2.5",
                     Some(VertexMark::Conflict) => ", color=\"#d32f2f\", penwidth=3",
@@ -206,7 +202,7 @@ pub fn to_svg(views: &[Figure], drawings: &[Drawing]) -> String {
                 continue;
             };
             let w = half_width(i) * 2.0;
-            let fill = colours.get(v.class.as_str()).copied().unwrap_or("#ffffff");
+            let fill = colours.get(v.class.as_str()).map_or("#ffffff", String::as_str);
             let (stroke, width) = match v.mark {
                 Some(VertexMark::Checked) => ("#222", 2.5),
                 Some(VertexMark::Conflict) => ("#d32f2f", 3.0),

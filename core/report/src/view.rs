@@ -261,6 +261,38 @@ pub struct Lattice {
 /// variables: one row per defining statement, one column per variable in order of
 /// first definition; later rows repeat earlier shapes, not `current`. Shapes show
 /// their symbols' aliases (`<?₁,3>`), each cell's title their legend.
+/// The fill colour of the `index`-th class of a graph (classes numbered in order of
+/// first appearance), the same in the app and in exported SVG and DOT: a fixed pastel
+/// palette, then light hues a golden angle apart, as `#rrggbb`.
+pub fn class_colour(index: usize) -> String {
+    const PALETTE: &[&str] = &[
+        "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#fb9a99", "#ffff99", "#8dd3c7", "#bebada",
+        "#80b1d3", "#fccde5", "#d9d9d9", "#ccebc5",
+    ];
+    if let Some(c) = PALETTE.get(index) {
+        return (*c).to_string();
+    }
+    let hue = (index as f64 * 137.508) % 360.0;
+    let (r, g, b) = hsl_to_rgb(hue, 0.6, 0.82);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let x = c * (1.0 - ((h / 60.0) % 2.0 - 1.0).abs());
+    let (r, g, b) = match (h / 60.0) as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    (byte(r), byte(g), byte(b))
+}
+
 pub fn shapes_table(statements: &[StatementReport]) -> Table {
     let mut columns: Vec<String> = Vec::new();
     let mut column_of: std::collections::HashMap<&str, usize> = Default::default();
