@@ -643,7 +643,10 @@ pub(crate) mod tests {
         let p = Palette::of(["M", "O", "M", "1", "N"]);
         let fills: Vec<String> = ["M", "O", "1", "N"].iter().map(|c| p.fill(c)).collect();
         assert_eq!(fills[0], view::class_colour(0));
-        assert!(fills.iter().enumerate().all(|(i, f)| !fills[..i].contains(f)));
+        assert!(fills
+            .iter()
+            .enumerate()
+            .all(|(i, f)| !fills[..i].contains(f)));
         assert_eq!(p.fill("M|O"), class_fill("M|O"));
     }
     use shapex::report::{

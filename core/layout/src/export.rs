@@ -80,7 +80,11 @@ pub fn to_dot(views: &[Figure]) -> String {
                 "  {} [label={}, fillcolor={}{}, tooltip={}];",
                 dot_quote(&v.id),
                 dot_quote(&v.label),
-                dot_quote(colours.get(v.class.as_str()).map_or("#ffffff", String::as_str)),
+                dot_quote(
+                    colours
+                        .get(v.class.as_str())
+                        .map_or("#ffffff", String::as_str)
+                ),
                 match v.mark {
                     Some(VertexMark::Checked) => ", penwidth=2.5",
                     Some(VertexMark::Conflict) => ", color=\"#d32f2f\", penwidth=3",
@@ -202,7 +206,9 @@ pub fn to_svg(views: &[Figure], drawings: &[Drawing]) -> String {
                 continue;
             };
             let w = half_width(i) * 2.0;
-            let fill = colours.get(v.class.as_str()).map_or("#ffffff", String::as_str);
+            let fill = colours
+                .get(v.class.as_str())
+                .map_or("#ffffff", String::as_str);
             let (stroke, width) = match v.mark {
                 Some(VertexMark::Checked) => ("#222", 2.5),
                 Some(VertexMark::Conflict) => ("#d32f2f", 3.0),

@@ -209,7 +209,7 @@ impl Matlab {
                 self.analyze_shapes(source, &parsed.file, mode, &mut memo.functions, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source));
-            if let Some(checked) = declared::check(&program, source) {
+            if let Some(checked) = declared::check(&program, source, &self.builtins) {
                 report.diagnostics.extend(checked.diagnostics);
                 let index = shapex_text::LineIndex::new(source);
                 extents = Some(shapex_extent::view::extent_graph(&checked.analysis, &index));

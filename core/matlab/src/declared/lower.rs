@@ -1,11 +1,12 @@
 //! Tame IR → Derby & Zorn's kernel language: every variable is an array of rank 2,
-//! each statement becomes the call whose signature says exactly what the builtin does
-//! to extents when it succeeds (`mtimes`, `transpose`, `inv`, element-wise functions,
-//! copies, calls of declared functions of the file), and every other statement gives
-//! the arrays it writes fresh extents. Loops with `break` or `continue`, and `try`,
+//! each statement becomes the call whose signature says exactly what it does to
+//! extents when it succeeds (a builtin's, generated from its shape rule in the builtin
+//! table: `same`, `square`, `transpose`, `matmul`…; copies; calls of declared functions
+//! of the file), and every other statement gives the arrays it writes fresh extents. Loops with `break` or `continue`, and `try`,
 //! freshen what they assign, since the kernel has no such jumps.
 
 use super::annotations::{Extent, Sizes};
+use crate::builtins::{Arg, BuiltinTable, ShapeExpr};
 use crate::tame::ir::{self, Literal, StmtKind};
 use shapex_extent::kernel::{
     Actual, Cond, Direction, Formal, Ident, Proc, Stmt as KStmt, StmtKind as K,
@@ -13,38 +14,83 @@ use shapex_extent::kernel::{
 use shapex_text::Span;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// The kernel signatures of the builtins the lowering uses, written in Language T.
+/// The kernel signatures every lowering uses: copies and fresh arrays.
 pub const PRELUDE: &str = "\
-proc mtimes (in a[R,S], in b[S,T], out c[R,T]) builtin
-proc mldivide (in a[R,S], in b[R,T], out c[S,T]) builtin
-proc mrdivide (in b[T,S], in a[R,S], out c[T,R]) builtin
-proc transpose (in a[R,S], out b[S,R]) builtin
-proc ctranspose (in a[R,S], out b[S,R]) builtin
-proc pinv (in a[R,S], out b[S,R]) builtin
-proc inv (in a[N,N], out b[N,N]) builtin
-proc expm (in a[N,N], out b[N,N]) builtin
-proc logm (in a[N,N], out b[N,N]) builtin
-proc sqrtm (in a[N,N], out b[N,N]) builtin
-proc chol (in a[N,N], out b[N,N]) builtin
 proc copy (in a[R,S], out b[R,S]) builtin
 proc fresh (out b[R,S]) builtin
 ";
 
-/// Builtins whose one result has the size of their one argument.
-const SAME_SIZE: &[&str] = &[
-    "uminus", "uplus", "not", "abs", "exp", "log", "log10", "log1p", "expm1", "sqrt", "sin", "cos",
-    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "real", "imag", "conj", "round",
-    "floor", "ceil", "fix", "sign", "double", "single", "logical", "isnan", "isinf", "isfinite",
-    "gamma", "erf", "angle",
-];
+/// What a builtin call does to extents, read from its shape rule in the builtin table
+/// (only rules whose effect on extents is exact when the call succeeds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece {
+    /// `same(k)`: the result has argument k's extents.
+    Same(usize),
+    /// `square(k)`: argument k is N×N, and so is the result.
+    Square(usize),
+    /// `scalar(square(k))`: argument k is N×N; the result is 1×1.
+    SquareScalar(usize),
+    /// `transpose(k)`: the result is argument k's extents swapped.
+    Transpose(usize),
+    /// `matmul`, `mldivide`, `mrdivide` of arguments 0 and 1.
+    MatMul,
+    MLDivide,
+    MRDivide,
+    /// `broadcast(…)` of two arguments: exact only with a 1×1 literal operand.
+    Elementwise,
+}
 
-/// Element-wise builtins of two arguments: with a scalar literal on one side, the
-/// result has the other's size (otherwise broadcasting decides, which extents cannot
-/// say).
-const ELEMENTWISE: &[&str] = &[
-    "plus", "minus", "times", "rdivide", "ldivide", "power", "eq", "ne", "lt", "le", "gt", "ge",
-    "and", "or",
-];
+impl Piece {
+    /// The kernel signature of a call of `name` with `nargin` arguments and one result.
+    fn signature(self, name: &str, nargin: usize) -> String {
+        let arg = |k: usize, special: &str| {
+            if special.is_empty() {
+                format!("in a{k}[P{k},Q{k}]")
+            } else {
+                format!("in a{k}[{special}]")
+            }
+        };
+        let (args, out): (Vec<String>, &str) = match self {
+            Piece::MatMul => (vec![arg(0, "R,S"), arg(1, "S,T")], "R,T"),
+            Piece::MLDivide => (vec![arg(0, "R,S"), arg(1, "R,T")], "S,T"),
+            Piece::MRDivide => (vec![arg(0, "T,S"), arg(1, "R,S")], "T,R"),
+            Piece::Same(k) | Piece::Square(k) | Piece::SquareScalar(k) | Piece::Transpose(k) => {
+                let (mine, out) = match self {
+                    Piece::Same(_) => ("R,S", "R,S"),
+                    Piece::Square(_) => ("N,N", "N,N"),
+                    Piece::SquareScalar(_) => ("N,N", "U,V"),
+                    _ => ("R,S", "S,R"),
+                };
+                let args = (0..nargin)
+                    .map(|i| arg(i, if i == k { mine } else { "" }))
+                    .collect();
+                (args, out)
+            }
+            Piece::Elementwise => (Vec::new(), ""),
+        };
+        format!("proc {name} ({}, out r[{out}]) builtin\n", args.join(", "))
+    }
+}
+
+/// The piece of a call of builtin `func` with `nargin` arguments and one result.
+fn piece(table: &BuiltinTable, func: &str, nargin: usize) -> Option<Piece> {
+    let rule = &table.lookup(func)?.rule;
+    let nth = |a: &Arg| a.resolve(nargin);
+    Some(match rule.output(nargin, 1, 0)? {
+        ShapeExpr::SameAs(a) => Piece::Same(nth(a)?),
+        ShapeExpr::Square(a) => Piece::Square(nth(a)?),
+        ShapeExpr::ScalarOf(inner) => match inner.as_ref() {
+            ShapeExpr::Square(a) => Piece::SquareScalar(nth(a)?),
+            _ => return None,
+        },
+        ShapeExpr::Transpose(a) => Piece::Transpose(nth(a)?),
+        ShapeExpr::MatMul(a, b) if (nth(a), nth(b)) == (Some(0), Some(1)) => Piece::MatMul,
+        ShapeExpr::MLDivide(a, b) if (nth(a), nth(b)) == (Some(0), Some(1)) => Piece::MLDivide,
+        ShapeExpr::MRDivide(a, b) if (nth(a), nth(b)) == (Some(0), Some(1)) => Piece::MRDivide,
+        ShapeExpr::Broadcast(_) if nargin == 2 => Piece::Elementwise,
+        _ => return None,
+    })
+}
 
 /// A declared function's signature in the kernel, as every call of it sees it.
 pub struct Signature {
@@ -55,6 +101,9 @@ pub struct Signature {
 /// Lowers one function: its kernel procedure (named like the function).
 pub struct Lowering<'a> {
     pub signatures: &'a BTreeMap<String, Signature>,
+    table: &'a BuiltinTable,
+    /// The kernel signatures of the builtins the calls used, by kernel name.
+    pub builtins: BTreeMap<String, String>,
     /// Partial-arity signatures `f/nin/nout` the calls needed, to declare.
     pub partial: BTreeSet<(String, usize, usize)>,
     scalars: HashSet<String>,
@@ -220,11 +269,14 @@ fn jumps(stmts: &[ir::Stmt]) -> bool {
 impl<'a> Lowering<'a> {
     pub fn new(
         signatures: &'a BTreeMap<String, Signature>,
+        table: &'a BuiltinTable,
         body: &[ir::Stmt],
         scalings: &'a HashMap<Span, String>,
     ) -> Self {
         Lowering {
             signatures,
+            table,
+            builtins: BTreeMap::new(),
             partial: BTreeSet::new(),
             scalars: scalars(body),
             scalings,
@@ -345,37 +397,13 @@ impl<'a> Lowering<'a> {
         span: Span,
         out: &mut Vec<KStmt>,
     ) {
-        let actuals = |vs: &[&String]| vs.iter().map(|v| var(v, span)).collect::<Vec<_>>();
-        let scaled = self.scalings.get(&span);
-        let scalar = |v: &String| self.scalars.contains(v) || scaled == Some(v);
-        if let [target] = targets {
-            match (func, args) {
-                (f, [a]) if SAME_SIZE.contains(&f) || PRELUDE_UNARY.contains(&f) => {
-                    let callee = if SAME_SIZE.contains(&f) { "copy" } else { f };
-                    out.push(call(callee, actuals(&[a, target]), span));
+        // A function of the file shadows a builtin of the same name.
+        let user = self.signatures.contains_key(func);
+        if let ([target], false) = (targets, user) {
+            if let Some(p) = piece(self.table, func, args.len()) {
+                if self.builtin(p, func, args, target, span, out) {
                     return;
                 }
-                (f, [a, b]) if ELEMENTWISE.contains(&f) || MATRIX.contains(&f) => {
-                    // `s*A`, `A*s`, `A/s`, `s\A`, `A+1`: the other operand's size.
-                    let other = match (scalar(a), scalar(b), f) {
-                        (true, false, "mrdivide") => None,
-                        (false, true, "mldivide") => None,
-                        (true, false, _) => Some(b),
-                        (false, true, _) => Some(a),
-                        // A 1×1 value times itself.
-                        (true, true, _) if a == b => Some(a),
-                        _ => None,
-                    };
-                    if let Some(o) = other {
-                        out.push(call("copy", actuals(&[o, target]), span));
-                        return;
-                    }
-                    if MATRIX.contains(&f) && !scalar(a) && !scalar(b) {
-                        out.push(call(f, actuals(&[a, b, target]), span));
-                        return;
-                    }
-                }
-                _ => {}
             }
         }
         if let Some(sig) = self.signatures.get(func) {
@@ -387,6 +415,57 @@ impl<'a> Lowering<'a> {
         for t in targets {
             out.push(fresh(t, span));
         }
+    }
+
+    /// A builtin call as its graph piece; false when the piece says nothing exact here
+    /// (an element-wise call without a 1×1 literal operand).
+    fn builtin(
+        &mut self,
+        p: Piece,
+        func: &str,
+        args: &[String],
+        target: &String,
+        span: Span,
+        out: &mut Vec<KStmt>,
+    ) -> bool {
+        let scaled = self.scalings.get(&span);
+        let scalar = |v: &String| self.scalars.contains(v) || scaled == Some(v);
+        if let [a, b] = args {
+            if matches!(
+                p,
+                Piece::Elementwise | Piece::MatMul | Piece::MLDivide | Piece::MRDivide
+            ) {
+                // `s*A`, `A*s`, `A/s`, `s\\A`, `A+1`: the other operand's extents.
+                let other = match (scalar(a), scalar(b), p) {
+                    (true, false, Piece::MRDivide) | (false, true, Piece::MLDivide) => None,
+                    (true, false, _) => Some(b),
+                    (false, true, _) => Some(a),
+                    (true, true, _) if a == b => Some(a),
+                    _ => None,
+                };
+                if let Some(o) = other {
+                    out.push(call("copy", vec![var(o, span), var(target, span)], span));
+                    return true;
+                }
+                if p == Piece::Elementwise || scalar(a) || scalar(b) {
+                    return false;
+                }
+            }
+        }
+        let name =
+            if args.len() == 1 || matches!(p, Piece::MatMul | Piece::MLDivide | Piece::MRDivide) {
+                func.to_string()
+            } else {
+                // Kernel names are identifiers; MATLAB names rarely hold `__`.
+                format!("{func}__{}", args.len())
+            };
+        self.builtins
+            .entry(name.clone())
+            .or_insert_with(|| p.signature(&name, args.len()));
+        let mut actuals: Vec<Actual> = args.iter().map(|a| var(a, span)).collect();
+        actuals.push(var(target, span));
+        out.push(call(&name, actuals, span));
+        true
     }
 
     /// A call of a declared function: an output that is also an input (`in out`)
@@ -431,21 +510,6 @@ impl<'a> Lowering<'a> {
         out.push(call(&name, actuals, span));
     }
 }
-
-/// Matrix builtins of two arguments in the prelude.
-const MATRIX: &[&str] = &["mtimes", "mldivide", "mrdivide"];
-
-/// Matrix builtins of one argument in the prelude.
-const PRELUDE_UNARY: &[&str] = &[
-    "transpose",
-    "ctranspose",
-    "pinv",
-    "inv",
-    "expm",
-    "logm",
-    "sqrtm",
-    "chol",
-];
 
 /// The kernel name of `f` called with `nin` arguments and `nout` results.
 pub fn partial_name(f: &str, nin: usize, nout: usize) -> String {

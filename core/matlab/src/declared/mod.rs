@@ -16,6 +16,7 @@
 mod annotations;
 mod lower;
 
+use crate::builtins::BuiltinTable;
 use crate::tame::ir::{self, FunctionKind};
 use annotations::Sizes;
 use lower::{Lowering, Signature};
@@ -32,7 +33,7 @@ pub struct Declared {
 }
 
 /// Checks every function of `program` that declares sizes; `None` when none does.
-pub fn check(program: &ir::Program, source: &str) -> Option<Declared> {
+pub fn check(program: &ir::Program, source: &str, table: &BuiltinTable) -> Option<Declared> {
     if !source.contains("%!") && !source.contains("arguments") {
         return None;
     }
@@ -50,13 +51,12 @@ pub fn check(program: &ir::Program, source: &str) -> Option<Declared> {
             (f.name.clone(), sig)
         })
         .collect();
-    let prelude = shapex_extent::kernel::parse(lower::PRELUDE).program;
     // A product found to have a 1×1 operand is a scaling: lowered again as one, so the
     // call rule does not equate extents `*` never compared. Each round only adds.
     let mut scalings: HashMap<Span, String> = HashMap::new();
     let mut rounds = 0;
     let analysis = loop {
-        let kernel = lower_program(&declared, &signatures, source, &scalings);
+        let (kernel, prelude) = lower_program(&declared, &signatures, table, source, &scalings);
         let analysis = shapex_extent::analyze_program(&kernel, &prelude);
         let before = scalings.len();
         for proc in &analysis.procs {
@@ -90,23 +90,28 @@ pub fn check(program: &ir::Program, source: &str) -> Option<Declared> {
     })
 }
 
-/// The kernel program of the declared functions (`scalings`: products to lower as
+/// The kernel program of the declared functions and the prelude of the builtin
+/// signatures it calls (`scalings`: products to lower as
 /// scalings, by span, with their 1×1 operand).
 fn lower_program(
     declared: &[(&ir::Function, Sizes)],
     signatures: &BTreeMap<String, Signature>,
+    table: &BuiltinTable,
     source: &str,
     scalings: &HashMap<Span, String>,
-) -> Program {
+) -> (Program, Program) {
     let mut kernel = Program::default();
     let mut partial = BTreeSet::new();
+    let mut prelude = lower::PRELUDE.to_string();
+    let mut builtins = BTreeMap::new();
     for (f, sizes) in declared {
         let header = header(f.span, source);
         let (nin, nout) = (f.params.len(), f.outputs.len());
         let formals = lower::formals(&f.params, &f.outputs, sizes, nin, nout, header);
-        let mut lowering = Lowering::new(signatures, &f.body, scalings);
+        let mut lowering = Lowering::new(signatures, table, &f.body, scalings);
         let body = lowering.block(&f.body, f.span);
         partial.append(&mut lowering.partial);
+        builtins.append(&mut lowering.builtins);
         let proc = lower::definition(&f.name, formals, body, header, f.span);
         kernel.procs.push(proc);
     }
@@ -121,7 +126,8 @@ fn lower_program(
             .procs
             .push(lower::declaration(&partial, formals, header));
     }
-    kernel
+    prelude.extend(builtins.into_values());
+    (kernel, shapex_extent::kernel::parse(&prelude).program)
 }
 
 /// The file's functions that declare a size of one of their inputs or outputs.
