@@ -424,7 +424,7 @@ impl<'a> Lowering<'a> {
         p: Piece,
         func: &str,
         args: &[String],
-        target: &String,
+        target: &str,
         span: Span,
         out: &mut Vec<KStmt>,
     ) -> bool {
