@@ -534,7 +534,8 @@ fn e2e_the_extent_graph_marks_its_checks_follows_the_caret_and_shares_its_step()
 /// Derby & Zorn's §2 example (one size error) in its Extent graph view: checked
 /// vertices are outlined and the error's vertex is the one conflict; clicking it
 /// selects its statement in the editor, whose vertices the caret then rings; the
-/// replay step shown travels in the share link (issue #20, item 5).
+/// replay step shown travels in the share link (issue #20, item 5); a MATLAB function
+/// with declared sizes opens in the same view (item 6).
 async fn extent_graph(env: &Env) -> Result<()> {
     const MARKS: &str =
         "const q = s => document.querySelectorAll('.graph-svg g.vertex' + s).length;
@@ -653,6 +654,34 @@ async fn extent_graph(env: &Env) -> Result<()> {
         )
     })?;
     other.session.close().await;
+
+    // A MATLAB function with declared sizes has its extent graph too (item 6): the
+    // gallery's §2 in MATLAB opens in the Extent graph tab with its conflicts marked.
+    app.session
+        .client
+        .find(Locator::Css("select#examples"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("dz-matlab-sec2")
+        .await
+        .map_err(|e| format!("cannot choose example dz-matlab-sec2: {e}"))?;
+    app.session
+        .wait_until(
+            "the MATLAB extent graph with its conflicts",
+            ANALYSIS,
+            || async {
+                let tab = app
+                    .session
+                    .js(
+                        "return document.querySelector('#tab-extent-graph.active') !== null;",
+                        vec![],
+                    )
+                    .await?;
+                let v = app.session.js(MARKS, vec![]).await?;
+                Ok((tab.as_bool() == Some(true) && v[2].as_u64() >= Some(2)).then_some(()))
+            },
+        )
+        .await?;
     app.session.close().await;
     Ok(())
 }
