@@ -157,6 +157,9 @@ fn declared_functions<'p>(
             })
             .map(|g| g.span)
             .collect();
+        if !closed(f, program) {
+            continue;
+        }
         let sizes = annotations::declarations(source, f.span, &skip);
         let sized = f.params.iter().any(|p| sizes.input(p).is_some())
             || f.outputs.iter().any(|o| sizes.output(o).is_some());
@@ -165,6 +168,27 @@ fn declared_functions<'p>(
         }
     }
     out
+}
+
+/// Whether only the function's own statements change its variables: no nested
+/// function shares its workspace, no `global` may be changed by a call, no wild call
+/// (`eval`, `load`, `assignin`, …) may change anything. Otherwise it is not checked.
+fn closed(f: &ir::Function, program: &ir::Program) -> bool {
+    fn tame(stmts: &[ir::Stmt]) -> bool {
+        stmts.iter().all(|s| {
+            let ok = match &s.kind {
+                ir::StmtKind::Global(_) | ir::StmtKind::Persistent(_) => false,
+                ir::StmtKind::Call { func, .. } => !crate::tame::WILD.contains(&func.as_str()),
+                _ => true,
+            };
+            ok && s.children().into_iter().all(tame)
+        })
+    }
+    let nested = program
+        .functions
+        .iter()
+        .any(|g| g.kind == FunctionKind::Nested && g.parent.as_deref() == Some(f.name.as_str()));
+    !nested && tame(&f.body)
 }
 
 /// The function's first line: where its signature is.

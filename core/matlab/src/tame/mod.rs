@@ -9,6 +9,7 @@ mod print;
 
 pub use clearing::{clearing, Clearing};
 pub use ir::*;
+pub(crate) use lower::WILD;
 pub use lower::{lower, Lowered};
 pub use print::{literal, print_program};
 
