@@ -563,6 +563,10 @@ impl Build {
                 what: "`del`".into(),
                 body: Vec::new(),
             },
+            Rule::yield_stmt => StmtKind::Unsupported {
+                what: "generators (`yield`)".into(),
+                body: Vec::new(),
+            },
             Rule::scope_stmt => StmtKind::Unsupported {
                 what: "`global` and `nonlocal`".into(),
                 body: Vec::new(),

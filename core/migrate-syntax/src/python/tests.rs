@@ -338,3 +338,41 @@ fn the_deepest_accepted_line_fits_a_small_stack() {
         assert!(ok);
     }
 }
+
+/// Parses every `.py` file under `$SHAPEX_PY_CORPUS` (real model code kept outside the
+/// repository, see `tests/corpus/`) and prints how many have syntax errors and the
+/// most common messages: `SHAPEX_PY_CORPUS=… cargo test -p shapex-migrate-syntax -- --ignored corpus --nocapture`.
+#[test]
+#[ignore]
+fn corpus_syntax_errors() {
+    let Ok(root) = std::env::var("SHAPEX_PY_CORPUS") else {
+        return;
+    };
+    let mut stack = vec![std::path::PathBuf::from(root)];
+    let (mut files, mut bad) = (0, 0);
+    let mut messages: std::collections::BTreeMap<String, usize> = Default::default();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "py") {
+                let Ok(src) = std::fs::read_to_string(&path) else { continue };
+                files += 1;
+                let p = parse(&src);
+                if !p.diagnostics.is_empty() {
+                    bad += 1;
+                    for d in &p.diagnostics {
+                        let line = src[..d.span.start.min(src.len())].matches('\n').count() + 1;
+                        println!("{}:{line}: {}", path.display(), d.message);
+                        *messages.entry(d.message.clone()).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let mut common: Vec<_> = messages.into_iter().collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1));
+    println!("{files} files, {bad} with syntax errors; most common: {:?}", &common[..common.len().min(10)]);
+}
