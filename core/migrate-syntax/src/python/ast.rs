@@ -249,7 +249,7 @@ pub enum BinOp {
 
 impl BinOp {
     pub fn from_symbol(s: &str) -> Option<BinOp> {
-        Some(match s.trim_end_matches('=') {
+        Some(match s.trim().trim_end_matches('=') {
             "+" => BinOp::Add,
             "-" => BinOp::Sub,
             "*" => BinOp::Mul,

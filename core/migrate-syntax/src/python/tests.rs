@@ -352,13 +352,17 @@ fn corpus_syntax_errors() {
     let (mut files, mut bad) = (0, 0);
     let mut messages: std::collections::BTreeMap<String, usize> = Default::default();
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries.flatten() {
             let path = e.path();
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|x| x == "py") {
-                let Ok(src) = std::fs::read_to_string(&path) else { continue };
+                let Ok(src) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
                 files += 1;
                 let p = parse(&src);
                 if !p.diagnostics.is_empty() {
@@ -373,6 +377,33 @@ fn corpus_syntax_errors() {
         }
     }
     let mut common: Vec<_> = messages.into_iter().collect();
-    common.sort_by(|a, b| b.1.cmp(&a.1));
-    println!("{files} files, {bad} with syntax errors; most common: {:?}", &common[..common.len().min(10)]);
+    common.sort_by_key(|c| std::cmp::Reverse(c.1));
+    println!(
+        "{files} files, {bad} with syntax errors; most common: {:?}",
+        &common[..common.len().min(10)]
+    );
+}
+
+#[test]
+fn every_binary_operator_is_read_as_written() {
+    for (src, op) in [
+        ("a * b", BinOp::Mul),
+        ("a *b", BinOp::Mul),
+        ("a @ b", BinOp::MatMul),
+        ("a // b", BinOp::FloorDiv),
+        ("a / b", BinOp::Div),
+        ("a % b", BinOp::Mod),
+        ("a - b", BinOp::Sub),
+        ("a << b", BinOp::LShift),
+        ("a | b", BinOp::BitOr),
+    ] {
+        let ExprKind::BinOp { op: got, .. } = expr(src).kind else {
+            panic!("{src}");
+        };
+        assert_eq!(got, op, "{src}");
+    }
+    let StmtKind::AugAssign { op, .. } = &only("x *= 2")[0].kind else {
+        panic!();
+    };
+    assert_eq!(*op, BinOp::Mul);
 }
