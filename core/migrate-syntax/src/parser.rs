@@ -194,12 +194,7 @@ fn recover(text: &mut [u8], source_len: usize, pos: usize, expected: &[Rule]) ->
     let from = if at_statement_level(expected) {
         pos
     } else {
-        starts
-            .iter()
-            .copied()
-            .filter(|&s| s < pos)
-            .last()
-            .unwrap_or(0)
+        starts.iter().copied().rfind(|&s| s < pos).unwrap_or(0)
     };
     let to = starts
         .iter()
