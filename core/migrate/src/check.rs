@@ -62,8 +62,8 @@ impl Rule {
             Rule::Add => "t-add: (τ1, τ2) = apply-broadcasting(t1, t2) (App. B, not App. E: erratum 7), τ1 ~ τ2, result τ1 ⊔* τ2 (Fig. 3 rebuilt, spec 004 §1.5)",
             Rule::Conv => "t-conv: t ▷⁴ (σ1, σ2, σ3, σ4), c_in ~ σ2, result calc-conv(t, c_out, κ) of App. B (erratum 5), output dimensions ≥ 1 (spec 004 §6.3 item 2)",
             Rule::ReshapeS => "t-reshape-s: static input and target with ∏D = ∏U; result the target (Fig. 3 rebuilt; U1..Um, erratum 1)",
-            Rule::ReshapeG => "t-reshape-g: the static products divide one another, either way (spec 004 §1.5 case table); result the target",
-            Rule::Reshape => "t-reshape: input Dyn, or Dyn on both sides: nothing to check (spec 004 §1.5 case table); result the target",
+            Rule::ReshapeG => "t-reshape-g: Dyn occurs exactly once in input and target; the static products divide one another, either way (spec 004 §1.5); result the target",
+            Rule::Reshape => "t-reshape: input Dyn, or Dyn more than once in input and target: nothing to check (spec 004 §1.5); result the target",
         }
     }
 }
@@ -333,8 +333,15 @@ impl Cx<'_, '_> {
                 CheckStatus::Runtime,
             );
         };
-        let dyn_in = input.iter().any(|d| d.is_dyn());
-        let dyns_out = goal.iter().filter(|d| d.is_dyn()).count();
+        // Figure 3's side conditions (as rebuilt in spec 004 §1.5) count the `Dyn`s of
+        // input and target together: t-reshape-g when "Dyn occurs exactly once in
+        // d1..dm, σ1..σn", t-reshape when more than once ("too many dimensions are
+        // missing"). Counting both sides, rather than §1.5's case table row "has ≥1 Dyn
+        // dim | all static ⇒ t-reshape-g", keeps the rule monotone: forgetting a
+        // dimension of a well-typed program never makes it ill-typed (with two Dyns in
+        // the input, the table's divisibility between the remaining static dimensions
+        // and the target can fail where the more precise input passed).
+        let dyns = input.iter().chain(goal).filter(|d| d.is_dyn()).count();
         let (Some(p_in), Some(p_out)) = (static_product(input), static_product(goal)) else {
             // Products past u128: we cannot prove it ill-typed, so it is admitted
             // ("we admit a program if we cannot prove it is ill-typed statically").
@@ -345,18 +352,18 @@ impl Cx<'_, '_> {
                 CheckStatus::Runtime,
             );
         };
-        let (rule, ok, status) = match (dyn_in, dyns_out) {
-            (false, 0) => (Rule::ReshapeS, p_in == p_out, CheckStatus::Proven),
-            // More than one Dyn in the target is a syntax error (Figure 1); like the
-            // paper's t-reshape, it is admitted. One Dyn on each side: t-reshape too.
-            (true, 1..) | (false, 2..) => (Rule::Reshape, true, CheckStatus::Runtime),
-            // One side has exactly one kind of unknown: divisibility either way
-            // (t-reshape-g; the paper's reading for the core calculus, plan D2).
-            (false, 1) | (true, 0) => (
+        let (rule, ok, status) = match dyns {
+            0 => (Rule::ReshapeS, p_in == p_out, CheckStatus::Proven),
+            // One unknown dimension: the static products must divide one another, in
+            // either direction (the paper's reading for the calculus, plan D2; PyTorch
+            // itself asks only that the side with the unknown divide the other).
+            1 => (
                 Rule::ReshapeG,
                 divides(p_in, p_out) || divides(p_out, p_in),
                 CheckStatus::Runtime,
             ),
+            // Several unknowns (a target with two Dyns is also a syntax error).
+            _ => (Rule::Reshape, true, CheckStatus::Runtime),
         };
         if ok {
             return self.node(span, Some(target.clone()), rule, status);
@@ -437,6 +444,11 @@ mod tests {
             r("TensorType([Dyn, 4])", "TensorType([2, 3])").1,
             ["mig.reshape"]
         );
+        // Two Dyns in the input: t-reshape, even where the static dimensions (4) and
+        // the target (6) do not divide one another.
+        assert!(r("TensorType([Dyn, 4, Dyn])", "TensorType([6])")
+            .1
+            .is_empty());
         // Dyn on both sides: t-reshape.
         assert!(r("TensorType([Dyn, 4])", "TensorType([3, Dyn])")
             .1
