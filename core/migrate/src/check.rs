@@ -279,7 +279,7 @@ impl Cx<'_, '_> {
             return self.error(
                 "mig.conv.channels",
                 format!(
-                    "Conv2D expects {c_in_dim} input channels (c_in), but its input {t} has {} in dimension 2: c_in ≁ σ2",
+                    "Conv2D expects {c_in_dim} input channels (c_in), but its input {t} has {} (its second dimension, σ2): c_in ≁ σ2",
                     sigma[1]
                 ),
                 span,
