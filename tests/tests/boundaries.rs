@@ -83,6 +83,10 @@ fn the_core_has_the_promised_crates() {
         "shapex-report",
         "shapex-matlab-syntax",
         "shapex-matlab",
+        "shapex-t-syntax",
+        "shapex-t",
+        "shapex-migrate-syntax",
+        "shapex-migrate",
         "shapex",
         "shapex-cli",
     ] {

@@ -35,7 +35,11 @@ macro_rules! registry {
     };
 }
 
-registry![shapex_matlab::Matlab, shapex_t::LanguageT];
+registry![
+    shapex_matlab::Matlab,
+    shapex_t::LanguageT,
+    shapex_migrate::Migrate
+];
 
 impl Analyzer {
     pub fn new() -> Analyzer {

@@ -1,0 +1,48 @@
+//! Display tokens of one line for the editor's highlighting (no parsing, never fails):
+//! the calculus's keywords, names, numbers, `#` comments and punctuation.
+
+use shapex_text::{Token, TokenKind};
+
+/// The words of Figure 1's grammar: the program's `return`, the operations and the
+/// type constructors.
+const KEYWORDS: &[&str] = &["return", "reshape", "Conv2D", "add", "TensorType", "Dyn"];
+
+/// Display tokens of one line; together they cover the line exactly.
+pub fn tokens(line: &str) -> Vec<Token> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let push = |out: &mut Vec<Token>, kind, start, end| out.push(Token { kind, start, end });
+    while i < bytes.len() {
+        let start = i;
+        let c = bytes[i];
+        if c == b'#' {
+            push(&mut out, TokenKind::Comment, i, line.len());
+            break;
+        } else if c.is_ascii_whitespace() {
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            push(&mut out, TokenKind::Space, start, i);
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let kind = if KEYWORDS.contains(&&line[start..i]) {
+                TokenKind::Keyword
+            } else {
+                TokenKind::Ident
+            };
+            push(&mut out, kind, start, i);
+        } else if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            push(&mut out, TokenKind::Number, start, i);
+        } else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+            push(&mut out, TokenKind::Punct, start, i);
+        }
+    }
+    out
+}

@@ -1,0 +1,456 @@
+//! Migeed et al.'s gradual tensor calculus as a Shape Explorer language plug-in
+//! ([`Migrate`]): the core calculus parsed by `shapex-migrate-syntax`, typed by
+//! [`crate::check`], folded into a [`Report`] — the diagnostics, one statement per
+//! declaration and `return` with its type as the def (the editor shows it beside the
+//! line), and the `types` view: a table of every name and subexpression with its type
+//! and the rule that gave it.
+
+use crate::check::{check, Checked, Node};
+use crate::types::{Dim, TensorType};
+use shapex_migrate_syntax::ast::{Item, Program};
+use shapex_report::view::{Cell, CellValue, Payload, Row, Table, View, ViewSpec};
+use shapex_report::{
+    CheckStatus, Def, DimView, Face, Language, LanguageInfo, Options, Report, Severity, ShapeView,
+    StatementReport,
+};
+use shapex_text::{LineIndex, Range, Token};
+
+pub const ID: &str = "py";
+
+/// The one view: every name and subexpression with its type.
+pub const TYPES: &str = "types";
+
+/// The def name of a `return`'s type (the expectation grammar's names are words).
+pub const RESULT: &str = "return";
+
+/// Migeed, Reed, Ansel & Palsberg's gradual tensor types, registered in the façade's
+/// driver. Its id is `py` because the PyTorch front end (issue #21 M4) joins it; for
+/// now it reads the paper's core calculus (`.gt` files).
+pub struct Migrate {
+    info: LanguageInfo,
+}
+
+impl Default for Migrate {
+    fn default() -> Self {
+        Migrate::new()
+    }
+}
+
+impl Migrate {
+    pub fn new() -> Migrate {
+        Migrate { info: info() }
+    }
+}
+
+fn info() -> LanguageInfo {
+    LanguageInfo {
+        id: ID,
+        name: "PyTorch (Migeed et al., gradual tensors)",
+        extensions: &["gt"],
+        tagline: "Declare tensors with gradual types — Dyn where you do not know — and see every expression typed by Migeed et al.'s gradual rules: broadcasting, reshape, Conv2D.",
+        options: Vec::new(),
+        prints_shapes: true,
+        views: vec![ViewSpec {
+            id: TYPES,
+            title: "Types",
+            empty: "No types yet: each declaration and subexpression of the program appears here with its gradual tensor type and the rule (Migeed et al. 2024, Figure 3) that gave it.",
+        }],
+    }
+}
+
+impl Language for Migrate {
+    fn face() -> Face {
+        Face {
+            info: info(),
+            tokens: shapex_migrate_syntax::tokens,
+        }
+    }
+
+    fn info(&self) -> &LanguageInfo {
+        &self.info
+    }
+
+    fn analyze(&self, source: &str, _options: &Options) -> Report {
+        let parsed = shapex_migrate_syntax::parse(source);
+        let checked = check(&parsed.program);
+        report(source, &parsed.program, parsed.diagnostics, checked)
+    }
+
+    fn tokens(&self, line: &str) -> Vec<Token> {
+        shapex_migrate_syntax::tokens(line)
+    }
+
+    fn explain(&self, code: &str) -> Option<String> {
+        explain(code).map(str::to_string)
+    }
+}
+
+/// The Report of `program` (parsed from `source` with `syntax` diagnostics) checked.
+pub fn report(
+    source: &str,
+    program: &Program,
+    syntax: Vec<shapex_text::Diagnostic>,
+    checked: Checked,
+) -> Report {
+    let parse_ok = !syntax.iter().any(|d| d.severity == Severity::Error);
+    let index = LineIndex::new(source);
+    let statements = statements(program, &checked);
+    let table = types_table(source, &index, &checked);
+    let mut diagnostics = syntax;
+    diagnostics.extend(checked.diagnostics);
+    let mut report = Report {
+        lang: ID.to_string(),
+        settings: Default::default(),
+        parse_ok,
+        diagnostics,
+        statements,
+        views: vec![View {
+            id: TYPES.to_string(),
+            payload: Payload::Table(table),
+        }],
+    };
+    report.resolve_positions(source);
+    report
+}
+
+/// A type as the house's shape: a whole `Dyn` is an unknown rank (`?`); a `Dyn`
+/// dimension is the symbol `Dyn`; an ill-typed expression is illegal.
+pub fn shape_view(ty: Option<&TensorType>) -> ShapeView {
+    match ty {
+        None => ShapeView::Illegal { illegal: true },
+        Some(TensorType::Dyn) => ShapeView::Dims { dims: None },
+        Some(TensorType::Tensor(dims)) => ShapeView::Dims {
+            dims: Some(
+                dims.iter()
+                    .map(|d| match d {
+                        Dim::Dyn => DimView::Symbolic("Dyn".to_string()),
+                        // Past i64 only in absurd annotations; shown as written.
+                        Dim::Nat(n) => i64::try_from(*n)
+                            .map_or_else(|_| DimView::Symbolic(n.to_string()), DimView::Known),
+                    })
+                    .collect(),
+            ),
+        },
+    }
+}
+
+fn display(ty: Option<&TensorType>) -> String {
+    ty.map_or_else(|| "ill-typed".to_string(), TensorType::to_string)
+}
+
+fn def(name: &str, ty: Option<&TensorType>) -> Def {
+    Def {
+        name: name.to_string(),
+        shape: shape_view(ty),
+        display: display(ty),
+        class: None,
+    }
+}
+
+/// The worst status among `nodes`: an error anywhere, else a run-time check anywhere,
+/// else proven when anything was checked.
+fn worst<'a>(nodes: impl Iterator<Item = &'a Node>) -> CheckStatus {
+    nodes.fold(CheckStatus::None, |acc, n| match (acc, n.status) {
+        (CheckStatus::Error, _) | (_, CheckStatus::Error) => CheckStatus::Error,
+        (CheckStatus::Runtime, _) | (_, CheckStatus::Runtime) => CheckStatus::Runtime,
+        (CheckStatus::Proven, _) | (_, CheckStatus::Proven) => CheckStatus::Proven,
+        _ => CheckStatus::None,
+    })
+}
+
+/// One statement per item: a declaration defines its name with its type; a `return`
+/// defines [`RESULT`] with the type of its expression, and its check is the worst of
+/// its operations'.
+fn statements(program: &Program, checked: &Checked) -> Vec<StatementReport> {
+    let mut decls = checked.decls.iter();
+    let mut out = Vec::new();
+    for (i, item) in program.items.iter().enumerate() {
+        let s = match item {
+            Item::Decl(d) => {
+                let ty = decls.next().map(|t| &t.ty);
+                StatementReport {
+                    span: d.span,
+                    kind: "decl".to_string(),
+                    label: d.name.name.clone(),
+                    defs: vec![def(&d.name.name, ty)],
+                    rule: Some("declaration x : τ: s-var puts it in Γ (Migeed et al. 2024, Fig. 3 as rebuilt in spec 004 §1.5)".to_string()),
+                    ..StatementReport::default()
+                }
+            }
+            Item::Return(r) => {
+                let nodes = checked.nodes.iter().filter(|n| n.item == i);
+                let top = checked.result(i);
+                StatementReport {
+                    span: r.span,
+                    kind: "return".to_string(),
+                    label: RESULT.to_string(),
+                    defs: top
+                        .map(|n| def(RESULT, n.ty.as_ref()))
+                        .into_iter()
+                        .collect(),
+                    check: worst(nodes),
+                    rule: top.map(|n| n.rule.describe().to_string()),
+                    ..StatementReport::default()
+                }
+            }
+            Item::Error(span) => StatementReport {
+                span: *span,
+                kind: "error".to_string(),
+                ..StatementReport::default()
+            },
+        };
+        out.push(s);
+    }
+    out
+}
+
+/// The source text of `span` on one line, shortened for a table label.
+fn label(source: &str, span: shapex_text::Span) -> String {
+    let text = source.get(span.start..span.end).unwrap_or("");
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > 60 {
+        let head: String = flat.chars().take(59).collect();
+        format!("{head}…")
+    } else {
+        flat
+    }
+}
+
+/// The `types` view: each declaration, then each subexpression in the order the
+/// checker typed it (operands before their operation), with its type and rule.
+fn types_table(source: &str, index: &LineIndex, checked: &Checked) -> Table {
+    let line = |span| Range::of(span, index).line;
+    let mut rows = Vec::new();
+    let cells = |ty: Option<&TensorType>, rule: &str, title: &str, status: CheckStatus| {
+        vec![
+            Cell {
+                column: 0,
+                value: CellValue::Shape {
+                    shape: shape_view(ty),
+                    display: display(ty),
+                },
+                class: status.class().to_string(),
+                title: format!("{}\ncheck: {}", display(ty), status.words()),
+            },
+            Cell {
+                column: 1,
+                value: CellValue::Text(rule.to_string()),
+                class: String::new(),
+                title: title.to_string(),
+            },
+        ]
+    };
+    for d in &checked.decls {
+        let rule = if d.duplicate {
+            "declaration (repeated: not in Γ)"
+        } else {
+            "declaration"
+        };
+        rows.push(Row {
+            line: line(d.span),
+            label: d.name.clone(),
+            cells: cells(
+                Some(&d.ty),
+                rule,
+                "x : τ puts x in Γ (s-var)",
+                CheckStatus::None,
+            ),
+        });
+    }
+    for n in &checked.nodes {
+        rows.push(Row {
+            line: line(n.span),
+            label: label(source, n.span),
+            cells: cells(n.ty.as_ref(), n.rule.name(), n.rule.describe(), n.status),
+        });
+    }
+    Table {
+        columns: vec!["type".to_string(), "rule".to_string()],
+        rows,
+    }
+}
+
+/// The explanation of each code this language reports.
+pub fn explain(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "mig.add" => "t-add (Migeed et al. 2024, Fig. 3 as rebuilt in spec 004 §1.5): the operands are broadcast \"virtually\" by Appendix B's apply-broadcasting (the shorter padded with leading 1s, each 1 replaced by the type opposite it, even Dyn), and the results must be consistent (~): equal ranks, each dimension pair equal or one of them Dyn. Here two static dimensions differ and neither is 1, so no run can add them. The message names both operands' types and the first inconsistent dimension. (Appendix E's constraint form, which asks for equality when no broadcast applies, is not used: erratum 7.)",
+        "mig.match" => "t-conv matches its input against a rank-4 tensor (t ▷⁴ TensorType(σ1, σ2, σ3, σ4)): a whole Dyn matches (as four Dyns), a tensor of another rank does not — Listing 1's `x : TensorType([Dyn, Dyn])` is this error (spec 004 TC-3): no migration can change a rank, so the migration space is empty.",
+        "mig.conv.channels" => "t-conv asks c_in ~ σ2: the Conv2D's input channel count must be consistent with the input's second dimension (equal, or Dyn there). Here both are numbers and they differ, so every run fails. (For a Dyn input, two convolutions with different c_in on the same tensor are each fine — that is TC-4, a question for migration, not an error.)",
+        "mig.conv.kernel" => "calc-conv (Appendix B; Appendix E's is garbled, erratum 5) gives each spatial output dimension σ − (κ − 1). We require it to be at least 1, as PyTorch does (spec 004 §6.3 item 2, our decision): a kernel larger than a static input dimension, or a kernel size of 0, is an error.",
+        "mig.reshape" => "reshape by Figure 3's rules as rebuilt in spec 004 §1.5, counting the Dyns of input and target together. None: t-reshape-s needs equal element counts, ∏D = ∏U. Exactly one (a Dyn input dimension, or the target's one Dyn, PyTorch's -1): t-reshape-g needs the products of the static dimensions to divide one another, in either direction (the paper's reading; PyTorch's own check is one-directional). More than one, or a whole Dyn input: t-reshape, no condition. The message gives both products.",
+        "mig.unbound" => "t-var types a variable by its declaration x : τ in Γ; this name has none. Declare it before the `return` (`x : Dyn` if nothing is known).",
+        "mig.duplicate" => "s-var builds Γ from the declarations and needs each name new (x ∉ dom(Γ)); the second declaration is ignored and the first one's type is used.",
+        "syntax.expected" => "the statement does not parse as Figure 1's core calculus (`x : τ`, `return e`, `e ::= x | reshape(e, τ) | Conv2D(c, c, (c, c), e) | add(e, e)`, `τ ::= Dyn | TensorType([d, …])`); the message names what was expected. The statement is skipped up to the next declaration or `return`, so later errors are still found.",
+        "syntax.reshape" => "Figure 1: in reshape(e, τ), \"τ can have a maximum of one Dyn dimension\" — PyTorch's single -1. The reshape is typed as its target without further checks.",
+        "syntax.order" => "a program is `decl* return e` (Figure 1): declarations first, then one `return`. A declaration after it, or a second `return`, is reported here but still checked.",
+        "syntax.return" => "a program is `decl* return e` (Figure 1); this one has declarations but no `return e`. The declarations are still typed.",
+        "syntax.number" => "a dimension or constant does not fit 64 bits; it is read as Dyn.",
+        "syntax.nesting" => "parentheses nest deeper than the parser follows; the rest of the file is not checked.",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyze(source: &str) -> Report {
+        Migrate::new().analyze(source, &Options::new(ID))
+    }
+
+    #[test]
+    fn tc1_statements_and_types_view() {
+        let report =
+            analyze("x : TensorType([Dyn,2,Dyn])\ny : TensorType([1,2,2])\nreturn add(x, y)");
+        assert!(report.parse_ok);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+        let kinds: Vec<&str> = report.statements.iter().map(|s| s.kind.as_str()).collect();
+        assert_eq!(kinds, ["decl", "decl", "return"]);
+        let ret = &report.statements[2];
+        assert_eq!(ret.range.line, 3);
+        assert_eq!(ret.defs[0].name, RESULT);
+        assert_eq!(ret.defs[0].display, "TensorType((Dyn, 2, 2))");
+        assert_eq!(
+            ret.defs[0].shape,
+            ShapeView::Dims {
+                dims: Some(vec![
+                    DimView::Symbolic("Dyn".into()),
+                    DimView::Known(2),
+                    DimView::Known(2)
+                ])
+            }
+        );
+        assert_eq!(ret.check, CheckStatus::Runtime);
+        let Some(Payload::Table(t)) = report.view(TYPES) else {
+            panic!("no types view")
+        };
+        let labels: Vec<&str> = t.rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["x", "y", "x", "y", "add(x, y)"]);
+        assert_eq!(t.rows[4].line, 3);
+    }
+
+    #[test]
+    fn a_whole_dyn_is_an_unknown_rank_and_an_error_is_illegal() {
+        let report = analyze("x : Dyn\ny : TensorType([1,2])\nreturn add(x, y)");
+        assert_eq!(
+            report.statements[2].defs[0].shape,
+            ShapeView::Dims { dims: None }
+        );
+        let report = analyze("x : TensorType([2])\ny : TensorType([3])\nreturn add(x, y)");
+        assert_eq!(report.statements[2].check, CheckStatus::Error);
+        assert_eq!(
+            report.statements[2].defs[0].shape,
+            ShapeView::Illegal { illegal: true }
+        );
+        assert_eq!(report.diagnostics[0].range.line, 3);
+    }
+
+    #[test]
+    fn every_code_the_language_reports_is_explained() {
+        let deep = format!(
+            "x : Dyn\nreturn {}x{}",
+            "add(".repeat(300),
+            ", x)".repeat(300)
+        );
+        let cases: [(&str, &str); 13] = [
+            (
+                "mig.add",
+                "x : TensorType([2])\ny : TensorType([3])\nreturn add(x, y)",
+            ),
+            (
+                "mig.match",
+                "x : TensorType([Dyn, Dyn])\nreturn Conv2D(2, 2, (2, 2), x)",
+            ),
+            (
+                "mig.conv.channels",
+                "x : TensorType([1, 3, 8, 8])\nreturn Conv2D(2, 2, (2, 2), x)",
+            ),
+            (
+                "mig.conv.kernel",
+                "x : TensorType([1, 2, 8, 8])\nreturn Conv2D(2, 2, (0, 2), x)",
+            ),
+            (
+                "mig.reshape",
+                "x : TensorType([6])\nreturn reshape(x, TensorType([4]))",
+            ),
+            ("mig.unbound", "return z"),
+            ("mig.duplicate", "x : Dyn\nx : Dyn\nreturn x"),
+            ("syntax.expected", "x : \nreturn x"),
+            (
+                "syntax.reshape",
+                "x : Dyn\nreturn reshape(x, TensorType([Dyn, Dyn]))",
+            ),
+            ("syntax.order", "return x\nx : Dyn"),
+            ("syntax.return", "x : Dyn"),
+            (
+                "syntax.number",
+                "x : TensorType([123456789012345678901234567890])\nreturn x",
+            ),
+            ("syntax.nesting", &deep),
+        ];
+        let lang = Migrate::new();
+        for (code, source) in cases {
+            let report = lang.analyze(source, &Options::new(ID));
+            assert!(
+                report.diagnostics.iter().any(|d| d.code == code),
+                "{code}: {:#?}",
+                report.diagnostics
+            );
+            for d in &report.diagnostics {
+                assert!(lang.explain(&d.code).is_some(), "{} unexplained", d.code);
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn token() -> impl Strategy<Value = &'static str> {
+            prop::sample::select(
+                &[
+                    "return ",
+                    "reshape",
+                    "Conv2D",
+                    "add",
+                    "TensorType",
+                    "Dyn",
+                    "x",
+                    "y",
+                    " : ",
+                    "1",
+                    "2",
+                    "4",
+                    "0",
+                    "(",
+                    ")",
+                    "[",
+                    "]",
+                    ", ",
+                    "\n",
+                    "#",
+                    "ü",
+                ][..],
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 500, .. ProptestConfig::default() })]
+
+            /// Analysis of any text terminates without panicking, and every position
+            /// it reports is in the source.
+            #[test]
+            fn analysis_never_panics(tokens in prop::collection::vec(token(), 0..60)) {
+                let source = tokens.concat();
+                let report = analyze(&source);
+                for d in &report.diagnostics {
+                    prop_assert!(d.span.end <= source.len() && d.span.start <= d.span.end);
+                }
+                for s in &report.statements {
+                    prop_assert!(s.span.end <= source.len());
+                }
+            }
+        }
+    }
+}
