@@ -46,7 +46,7 @@ fn info() -> LanguageInfo {
     LanguageInfo {
         id: ID,
         name: "PyTorch (Migeed et al., gradual tensors)",
-        extensions: &["gt"],
+        extensions: &["py", "gt"],
         tagline: "Declare tensors with gradual types — Dyn where you do not know — and see every expression typed by Migeed et al.'s gradual rules: broadcasting, reshape, Conv2D.",
         options: Vec::new(),
         prints_shapes: true,
@@ -70,7 +70,10 @@ impl Language for Migrate {
         &self.info
     }
 
-    fn analyze(&self, source: &str, _options: &Options) -> Report {
+    fn analyze(&self, source: &str, options: &Options) -> Report {
+        if crate::pytorch::looks_like_python(source) {
+            return crate::pytorch::report(source, options);
+        }
         let parsed = shapex_migrate_syntax::parse(source);
         let checked = check(&parsed.program);
         report(source, &parsed.program, parsed.diagnostics, checked)
@@ -138,7 +141,7 @@ fn display(ty: Option<&TensorType>) -> String {
     ty.map_or_else(|| "ill-typed".to_string(), TensorType::to_string)
 }
 
-fn def(name: &str, ty: Option<&TensorType>) -> Def {
+pub(crate) fn def(name: &str, ty: Option<&TensorType>) -> Def {
     Def {
         name: name.to_string(),
         shape: shape_view(ty),

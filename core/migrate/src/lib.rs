@@ -9,8 +9,10 @@
 
 pub mod check;
 pub mod consistent;
+pub mod forward;
 pub mod language;
 pub mod modules;
+pub mod pytorch;
 pub mod types;
 
 pub use language::Migrate;

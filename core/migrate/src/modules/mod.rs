@@ -8,7 +8,7 @@ pub mod layers;
 pub mod value;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use eval::Eval;
 use shapex_migrate_syntax::python::ast::{Module, ParamKind, StmtKind};

@@ -1,0 +1,1222 @@
+//! The gradual type checker of a model's `forward` (issue #21 item 2, for PyTorch
+//! code): `forward` runs over types instead of tensors — each parameter has its
+//! annotation's type (`TensorType((Dyn, 3, 224, 224))`, `Dyn`, or `Dyn` when not
+//! annotated), submodules apply their layer's rule (`ops`), calls of the file's own
+//! modules run their `forward` the same way, and sizes read from types (`x.size(1)`,
+//! `x.shape`, `x.dim()`) are known integers or unknown. A branch whose condition is
+//! not known runs both arms and keeps what they agree on. An operation whose static
+//! dimensions make it fail for every run is an error (`mig.*`) and gives `Dyn`; what
+//! the checker does not model gives `Dyn` with a "not supported" note, never an error.
+
+pub mod ops;
+
+use crate::modules::layers::Layer;
+use crate::modules::value::{ModuleId, ModuleKind, Value as Built};
+use crate::modules::Built as Model;
+use crate::types::{Dim, TensorType};
+use shapex_migrate_syntax::python::ast::*;
+use shapex_text::{Diagnostic, Span};
+use std::collections::BTreeMap;
+
+/// Statements and calls one check may run (unrolled loops, nested modules).
+const MAX_STEPS: u32 = 100_000;
+const MAX_DEPTH: u32 = 40;
+
+/// A value while `forward` runs over types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Tensor(TensorType),
+    /// A size or other integer: known, or not.
+    Int(Option<i64>),
+    Bool(Option<bool>),
+    Float,
+    Str(String),
+    None,
+    Tuple(Vec<Value>),
+    Module(ModuleId),
+    /// Not a tensor, not known: consistent with everything.
+    Unknown,
+}
+
+impl Value {
+    fn tensor(&self) -> TensorType {
+        match self {
+            Value::Tensor(t) => t.clone(),
+            _ => TensorType::Dyn,
+        }
+    }
+
+    fn int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => *i,
+            Value::Bool(Some(b)) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    /// What two arms agree on (types lose what differs).
+    fn meet(&self, other: &Value) -> Value {
+        match (self, other) {
+            (a, b) if a == b => a.clone(),
+            (Value::Tensor(a), Value::Tensor(b)) => Value::Tensor(meet(a, b)),
+            (Value::Int(_), Value::Int(_)) => Value::Int(None),
+            (Value::Bool(_), Value::Bool(_)) => Value::Bool(None),
+            (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
+                Value::Tuple(a.iter().zip(b).map(|(x, y)| x.meet(y)).collect())
+            }
+            _ => Value::Unknown,
+        }
+    }
+}
+
+/// The least precise type more general than both: equal dimensions are kept.
+pub fn meet(a: &TensorType, b: &TensorType) -> TensorType {
+    match (a.dims(), b.dims()) {
+        (Some(x), Some(y)) if x.len() == y.len() => TensorType::Tensor(
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| if p == q { *p } else { Dim::Dyn })
+                .collect(),
+        ),
+        _ => TensorType::Dyn,
+    }
+}
+
+/// A statement's span and the type of each value it defines.
+pub type StatementTypes = (Span, Vec<(String, TensorType)>);
+
+/// The check's result: the type of every value a statement defines (joined over
+/// every time the statement ran), the errors and notes, and `forward`'s result.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub defs: BTreeMap<(usize, usize), StatementTypes>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub output: Option<TensorType>,
+    /// The model's `forward` definition (its span) and parameters' types.
+    pub forward: Option<Span>,
+    pub inputs: Vec<(String, TensorType)>,
+}
+
+enum Flow {
+    Normal,
+    Return(Value),
+    Stop,
+}
+
+type Env = BTreeMap<String, Value>;
+
+pub struct Checker<'m, 'a> {
+    model: &'m Model<'a>,
+    out: Checked,
+    steps: u32,
+    depth: u32,
+}
+
+/// Checks the model's `forward`.
+pub fn check_model(model: &Model) -> Checked {
+    let mut c = Checker {
+        model,
+        out: Checked::default(),
+        steps: 0,
+        depth: 0,
+    };
+    let Some((_, root)) = model.model.clone() else {
+        return c.out;
+    };
+    let ModuleKind::Instance { class } = &model.eval.heap.get(root).kind else {
+        return c.out;
+    };
+    let Some((owner, def)) = model.eval.method(class, "forward", None) else {
+        return c.out;
+    };
+    let StmtKind::FunctionDef { params, .. } = &def.kind else {
+        return c.out;
+    };
+    c.out.forward = Some(def.span);
+    let args: Vec<Value> = params
+        .iter()
+        .skip(1)
+        .filter(|p| p.kind == ParamKind::Normal)
+        .map(|p| {
+            let t = p.annotation.as_ref().map_or(TensorType::Dyn, annotation);
+            if let Some(n) = &p.name {
+                c.out.inputs.push((n.name.clone(), t.clone()));
+            }
+            Value::Tensor(t)
+        })
+        .collect();
+    let result = c.run(&owner, def, root, args, Vec::new());
+    c.out.output = Some(result.tensor());
+    c.out
+}
+
+/// The type an annotation writes: `TensorType((Dyn, 3))`, `TensorType([2, 3])`, `Dyn`;
+/// anything else is `Dyn`.
+pub fn annotation(e: &Expr) -> TensorType {
+    match &e.kind {
+        ExprKind::Call { func, args } if is_name(func, "TensorType") => {
+            let Some(arg) = args.first() else {
+                return TensorType::Dyn;
+            };
+            match &arg.expr().kind {
+                ExprKind::Tuple(ds) | ExprKind::List(ds) => TensorType::Tensor(
+                    ds.iter()
+                        .map(|d| match &d.kind {
+                            ExprKind::Int(n) if *n >= 0 => Dim::Nat(*n as u64),
+                            _ => Dim::Dyn,
+                        })
+                        .collect(),
+                ),
+                ExprKind::Int(n) if *n >= 0 => TensorType::of(&[*n as u64]),
+                _ => TensorType::Dyn,
+            }
+        }
+        _ => TensorType::Dyn,
+    }
+}
+
+fn is_name(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::Attribute { attr, .. } => attr.name == name,
+        _ => false,
+    }
+}
+
+/// The dotted path of a function expression (`torch.nn.functional.relu`, `F.relu`).
+fn path(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Attribute { value, attr } => Some(format!("{}.{}", path(value)?, attr.name)),
+        _ => None,
+    }
+}
+
+/// Functions and methods that keep their first tensor's type.
+const SAME: &[&str] = &[
+    "relu",
+    "relu_",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "dropout",
+    "dropout2d",
+    "contiguous",
+    "float",
+    "double",
+    "half",
+    "int",
+    "long",
+    "bool",
+    "to",
+    "type_as",
+    "clone",
+    "detach",
+    "cuda",
+    "cpu",
+    "abs",
+    "exp",
+    "log",
+    "sqrt",
+    "neg",
+    "masked_fill",
+    "masked_fill_",
+    "leaky_relu",
+    "elu",
+    "hardswish",
+    "mish",
+    "softplus",
+    "layer_norm",
+    "normalize",
+    "clamp",
+    "clamp_",
+    "sign",
+    "round",
+    "floor",
+    "ceil",
+    "add_",
+    "mul_",
+    "relu6",
+    "hardtanh",
+    "requires_grad_",
+    "zero_",
+    "fill_",
+    "tril",
+    "triu",
+    "contiguous_",
+    "erf",
+    "sin",
+    "cos",
+    "square",
+    "rsqrt",
+    "reciprocal",
+    "pow",
+];
+
+impl<'m, 'a> Checker<'m, 'a> {
+    fn note(&mut self, what: &str, span: Span) {
+        if self.out.diagnostics.len() < 500 && !self.out.diagnostics.iter().any(|d| d.span == span)
+        {
+            self.out.diagnostics.push(Diagnostic::warning(
+                "mig.unsupported",
+                format!("not supported: {what} (its value is Dyn)"),
+                span,
+            ));
+        }
+    }
+
+    fn error(&mut self, code: &str, message: String, span: Span) {
+        if !self
+            .out
+            .diagnostics
+            .iter()
+            .any(|d| d.span == span && d.code == code)
+        {
+            self.out
+                .diagnostics
+                .push(Diagnostic::error(code, message, span));
+        }
+    }
+
+    fn record(&mut self, span: Span, name: String, t: TensorType) {
+        let entry = self
+            .out
+            .defs
+            .entry((span.start, span.end))
+            .or_insert_with(|| (span, Vec::new()));
+        match entry.1.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, old)) => *old = meet(old, &t),
+            None => entry.1.push((name, t)),
+        }
+    }
+
+    /// Runs a method (`forward`, or a helper) of `class` on module `this`.
+    fn run(
+        &mut self,
+        class: &str,
+        def: &'a Stmt,
+        this: ModuleId,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    ) -> Value {
+        let StmtKind::FunctionDef { params, body, .. } = &def.kind else {
+            return Value::Unknown;
+        };
+        if self.depth >= MAX_DEPTH {
+            return Value::Tensor(TensorType::Dyn);
+        }
+        self.depth += 1;
+        let mut env = Env::new();
+        let mut args = args.into_iter();
+        for (i, p) in params.iter().enumerate() {
+            let Some(name) = &p.name else { continue };
+            let v = if i == 0 {
+                Value::Module(this)
+            } else if let Some((_, v)) = kwargs.iter().find(|(k, _)| *k == name.name) {
+                v.clone()
+            } else if p.kind == ParamKind::Normal {
+                match args.next() {
+                    Some(v) => v,
+                    None => p
+                        .default
+                        .as_ref()
+                        .map_or(Value::Unknown, |d| self.constant(d)),
+                }
+            } else {
+                Value::Unknown
+            };
+            env.insert(name.name.clone(), v);
+        }
+        let _ = class;
+        let flow = self.block(body, &mut env);
+        self.depth -= 1;
+        match flow {
+            Flow::Return(v) => v,
+            _ => Value::None,
+        }
+    }
+
+    fn constant(&self, e: &Expr) -> Value {
+        match &e.kind {
+            ExprKind::Int(i) => Value::Int(Some(*i)),
+            ExprKind::Bool(b) => Value::Bool(Some(*b)),
+            ExprKind::None => Value::None,
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Float(_) => Value::Float,
+            _ => Value::Unknown,
+        }
+    }
+
+    fn block(&mut self, stmts: &'a [Stmt], env: &mut Env) -> Flow {
+        for s in stmts {
+            match self.stmt(s, env) {
+                Flow::Normal => {}
+                other => return other,
+            }
+        }
+        Flow::Normal
+    }
+
+    fn stmt(&mut self, s: &'a Stmt, env: &mut Env) -> Flow {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Flow::Stop;
+        }
+        match &s.kind {
+            StmtKind::Assign { targets, value } => {
+                let v = self.expr(value, env);
+                for t in targets {
+                    self.bind(t, v.clone(), env, s.span);
+                }
+                Flow::Normal
+            }
+            StmtKind::AnnAssign { target, value, .. } => {
+                if let Some(value) = value {
+                    let v = self.expr(value, env);
+                    self.bind(target, v, env, s.span);
+                }
+                Flow::Normal
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                let old = self.expr(target, env);
+                let rhs = self.expr(value, env);
+                let v = self.binary(*op, old, rhs, s.span);
+                self.bind(target, v, env, s.span);
+                Flow::Normal
+            }
+            StmtKind::Return(e) => {
+                let v = e.as_ref().map_or(Value::None, |e| self.expr(e, env));
+                if let Value::Tensor(t) = &v {
+                    self.record(s.span, "return".into(), t.clone());
+                }
+                Flow::Return(v)
+            }
+            StmtKind::Expr(e) => {
+                self.expr(e, env);
+                Flow::Normal
+            }
+            StmtKind::If { test, body, orelse } => {
+                let cond = self.expr(test, env);
+                match truth(&cond) {
+                    Some(true) => self.block(body, env),
+                    Some(false) => self.block(orelse, env),
+                    None => {
+                        let mut then_env = env.clone();
+                        let mut else_env = env.clone();
+                        let a = self.block(body, &mut then_env);
+                        let b = self.block(orelse, &mut else_env);
+                        match (a, b) {
+                            (Flow::Return(x), Flow::Return(y)) => return Flow::Return(x.meet(&y)),
+                            (Flow::Return(_), _) => *env = else_env,
+                            (_, Flow::Return(_)) => *env = then_env,
+                            _ => *env = join_envs(&then_env, &else_env),
+                        }
+                        Flow::Normal
+                    }
+                }
+            }
+            StmtKind::For {
+                target, iter, body, ..
+            } => {
+                let it = self.expr(iter, env);
+                match self.items(&it) {
+                    Some(items) if items.len() <= 1_000 => {
+                        for item in items {
+                            self.bind(target, item, env, s.span);
+                            if let Flow::Return(v) = self.block(body, env) {
+                                return Flow::Return(v);
+                            }
+                        }
+                    }
+                    _ => {
+                        // An unknown number of iterations: the body is checked on what
+                        // the variables hold before and after it, until they agree.
+                        self.bind(target, Value::Unknown, env, s.span);
+                        for _ in 0..4 {
+                            let mut next = env.clone();
+                            let _ = self.block(body, &mut next);
+                            let joined = join_envs(env, &next);
+                            if joined == *env {
+                                break;
+                            }
+                            *env = joined;
+                        }
+                    }
+                }
+                Flow::Normal
+            }
+            StmtKind::While { body, .. } => {
+                for _ in 0..4 {
+                    let mut next = env.clone();
+                    let _ = self.block(body, &mut next);
+                    let joined = join_envs(env, &next);
+                    if joined == *env {
+                        break;
+                    }
+                    *env = joined;
+                }
+                Flow::Normal
+            }
+            StmtKind::Unsupported { what, .. } => {
+                self.note(what, s.span);
+                Flow::Normal
+            }
+            StmtKind::Raise(_) => Flow::Stop,
+            _ => Flow::Normal,
+        }
+    }
+
+    fn bind(&mut self, target: &Expr, v: Value, env: &mut Env, span: Span) {
+        match &target.kind {
+            ExprKind::Name(n) => {
+                if let Value::Tensor(t) = &v {
+                    self.record(span, n.clone(), t.clone());
+                }
+                env.insert(n.clone(), v);
+            }
+            ExprKind::Tuple(ts) | ExprKind::List(ts) => {
+                let items = match &v {
+                    Value::Tuple(xs) if xs.len() == ts.len() => xs.clone(),
+                    _ => vec![Value::Unknown; ts.len()],
+                };
+                for (t, x) in ts.iter().zip(items) {
+                    self.bind(t, x, env, span);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn items(&self, v: &Value) -> Option<Vec<Value>> {
+        match v {
+            Value::Tuple(xs) => Some(xs.clone()),
+            Value::Module(id) => match &self.model.eval.heap.get(*id).kind {
+                ModuleKind::Layer(Layer::Sequential(ms) | Layer::ModuleList(ms)) => {
+                    Some(ms.iter().map(|m| Value::Module(*m)).collect())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn expr(&mut self, e: &'a Expr, env: &mut Env) -> Value {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Value::Unknown;
+        }
+        match &e.kind {
+            ExprKind::Name(n) => env.get(n).cloned().unwrap_or(Value::Unknown),
+            ExprKind::Int(i) => Value::Int(Some(*i)),
+            ExprKind::Float(_) => Value::Float,
+            ExprKind::Bool(b) => Value::Bool(Some(*b)),
+            ExprKind::None => Value::None,
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Tuple(xs) | ExprKind::List(xs) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    let v = self.expr(x, env);
+                    match (&x.kind, v) {
+                        (ExprKind::Starred(_), Value::Tuple(inner)) => out.extend(inner),
+                        (_, v) => out.push(v),
+                    }
+                }
+                Value::Tuple(out)
+            }
+            ExprKind::Attribute { value, attr } => {
+                let base = self.expr(value, env);
+                self.attribute(base, &attr.name, e.span)
+            }
+            ExprKind::Subscript { value, index } => {
+                let base = self.expr(value, env);
+                self.subscript(base, index, env, e.span)
+            }
+            ExprKind::Call { func, args } => self.call(func, args, env, e.span),
+            ExprKind::BinOp { op, left, right } => {
+                let l = self.expr(left, env);
+                let r = self.expr(right, env);
+                self.binary(*op, l, r, e.span)
+            }
+            ExprKind::UnaryOp { op, operand } => {
+                let v = self.expr(operand, env);
+                match (op, v) {
+                    (UnaryOp::Neg, Value::Int(i)) => Value::Int(i.and_then(i64::checked_neg)),
+                    (UnaryOp::Not, v) => Value::Bool(truth(&v).map(|b| !b)),
+                    (_, Value::Tensor(t)) => Value::Tensor(t),
+                    _ => Value::Unknown,
+                }
+            }
+            ExprKind::Compare { left, ops } => {
+                let mut l = self.expr(left, env);
+                let mut result = Some(true);
+                for (op, right) in ops {
+                    let r = self.expr(right, env);
+                    if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (&l, &r) {
+                        // An element-wise comparison: a tensor of booleans.
+                        let t = self.broadcast(&l, &r, e.span);
+                        return t;
+                    }
+                    let c = compare(*op, &l, &r);
+                    result = match (result, c) {
+                        (Some(false), _) | (_, Some(false)) => Some(false),
+                        (Some(true), Some(true)) => Some(true),
+                        _ => None,
+                    };
+                    l = r;
+                }
+                Value::Bool(result)
+            }
+            ExprKind::BoolOp { op, values } => {
+                let mut unknown = false;
+                for v in values {
+                    match (op, truth(&self.expr(v, env))) {
+                        (BoolOp::And, Some(false)) => return Value::Bool(Some(false)),
+                        (BoolOp::Or, Some(true)) => return Value::Bool(Some(true)),
+                        (_, None) => unknown = true,
+                        _ => {}
+                    }
+                }
+                Value::Bool((!unknown).then_some(*op == BoolOp::And))
+            }
+            ExprKind::IfExp { test, body, orelse } => match truth(&self.expr(test, env)) {
+                Some(true) => self.expr(body, env),
+                Some(false) => self.expr(orelse, env),
+                None => {
+                    let a = self.expr(body, env);
+                    let b = self.expr(orelse, env);
+                    a.meet(&b)
+                }
+            },
+            ExprKind::Starred(x) => self.expr(x, env),
+            _ => {
+                self.note("this expression", e.span);
+                Value::Unknown
+            }
+        }
+    }
+
+    fn attribute(&mut self, base: Value, name: &str, span: Span) -> Value {
+        match base {
+            Value::Module(id) => {
+                let m = self.model.eval.heap.get(id);
+                match m.attrs.get(name) {
+                    Some(v) => self.built_value(v),
+                    None => match &m.kind {
+                        ModuleKind::Instance { class } => {
+                            if self.model.eval.method(class, name, None).is_some() {
+                                Value::Tuple(vec![
+                                    Value::Str("__method__".into()),
+                                    Value::Str(name.to_string()),
+                                    Value::Module(id),
+                                ])
+                            } else {
+                                Value::Unknown
+                            }
+                        }
+                        ModuleKind::Layer(_) => Value::Unknown,
+                    },
+                }
+            }
+            Value::Tensor(t) => match name {
+                "shape" => size_tuple(&t),
+                "T" | "mT" => match t.rank() {
+                    Some(r) if r >= 2 => {
+                        self.tensor_op(ops::transpose(&t, -2, -1), "mig.transpose", span)
+                    }
+                    _ => Value::Tensor(t),
+                },
+                "device" | "dtype" | "is_cuda" => Value::Unknown,
+                _ => Value::Tuple(vec![
+                    Value::Str("__tensor_method__".into()),
+                    Value::Str(name.to_string()),
+                    Value::Tensor(t),
+                ]),
+            },
+            _ => Value::Unknown,
+        }
+    }
+
+    /// A value `__init__` computed, as `forward` sees it.
+    fn built_value(&self, v: &Built) -> Value {
+        match v {
+            Built::Module(id) => Value::Module(*id),
+            Built::Int(i) => Value::Int(Some(*i)),
+            Built::Bool(b) => Value::Bool(Some(*b)),
+            Built::Float(_) => Value::Float,
+            Built::Str(s) => Value::Str(s.clone()),
+            Built::None => Value::None,
+            Built::Tuple(_) | Built::List(_) => Value::Tuple(
+                v.items()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|x| self.built_value(x))
+                    .collect(),
+            ),
+            _ => Value::Unknown,
+        }
+    }
+
+    fn subscript(&mut self, base: Value, index: &'a Expr, env: &mut Env, span: Span) -> Value {
+        match base {
+            Value::Tuple(xs) => {
+                let ix = self.expr(index, env);
+                match ix.int() {
+                    Some(i) => ops::axis(i, xs.len()).map_or(Value::Unknown, |k| xs[k].clone()),
+                    None => match (&index.kind, ix) {
+                        (ExprKind::Slice { .. }, _) => Value::Unknown,
+                        _ => Value::Unknown,
+                    },
+                }
+            }
+            Value::Module(id) => {
+                let ix = self.expr(index, env).int();
+                match (&self.model.eval.heap.get(id).kind, ix) {
+                    (ModuleKind::Layer(Layer::Sequential(ms) | Layer::ModuleList(ms)), Some(i)) => {
+                        ops::axis(i, ms.len()).map_or(Value::Unknown, |k| Value::Module(ms[k]))
+                    }
+                    _ => Value::Unknown,
+                }
+            }
+            Value::Tensor(t) => self.index_tensor(t, index, env, span),
+            _ => Value::Unknown,
+        }
+    }
+
+    /// `x[i, :, None, ..., a:b]`: an integer drops a dimension, `None` adds one, `:` keeps
+    /// it, a bounded slice makes it unknown, `...` stands for the dimensions not named.
+    fn index_tensor(&mut self, t: TensorType, index: &'a Expr, env: &mut Env, span: Span) -> Value {
+        let Some(ds) = t.dims().map(<[Dim]>::to_vec) else {
+            return Value::Tensor(TensorType::Dyn);
+        };
+        let items: Vec<&Expr> = match &index.kind {
+            ExprKind::Tuple(xs) => xs.iter().collect(),
+            _ => vec![index],
+        };
+        let consumes = |e: &Expr| !matches!(e.kind, ExprKind::None | ExprKind::Ellipsis);
+        let named = items.iter().filter(|e| consumes(e)).count();
+        if named > ds.len() {
+            self.error(
+                "mig.index",
+                format!("too many indices ({named}) for {t}"),
+                span,
+            );
+            return Value::Tensor(TensorType::Dyn);
+        }
+        let mut out = Vec::new();
+        let mut k = 0;
+        for e in items {
+            match &e.kind {
+                ExprKind::None => out.push(Dim::Nat(1)),
+                ExprKind::Ellipsis => {
+                    let skip = ds.len() - named;
+                    out.extend_from_slice(&ds[k..k + skip]);
+                    k += skip;
+                }
+                ExprKind::Slice {
+                    lower: None,
+                    upper: None,
+                    step: None,
+                } => {
+                    out.push(ds[k]);
+                    k += 1;
+                }
+                ExprKind::Slice { .. } => {
+                    out.push(Dim::Dyn);
+                    k += 1;
+                }
+                _ => {
+                    let v = self.expr(e, env);
+                    match v {
+                        Value::Int(_) => {}
+                        // A tensor index (advanced indexing): not modelled.
+                        _ => return Value::Tensor(TensorType::Dyn),
+                    }
+                    k += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&ds[k..]);
+        Value::Tensor(TensorType::Tensor(out))
+    }
+
+    fn broadcast(&mut self, l: &Value, r: &Value, span: Span) -> Value {
+        match (l, r) {
+            (Value::Tensor(a), Value::Tensor(b)) => {
+                self.tensor_op(ops::broadcast(a, b), "mig.broadcast", span)
+            }
+            (Value::Tensor(a), _) | (_, Value::Tensor(a)) => Value::Tensor(a.clone()),
+            _ => Value::Unknown,
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, l: Value, r: Value, span: Span) -> Value {
+        match (&l, &r) {
+            (Value::Tensor(a), Value::Tensor(b)) if op == BinOp::MatMul => {
+                self.tensor_op(ops::matmul(a, b), "mig.matmul", span)
+            }
+            (Value::Tensor(_), _) | (_, Value::Tensor(_)) => self.broadcast(&l, &r, span),
+            (Value::Int(a), Value::Int(b)) => Value::Int(match (a, b, op) {
+                (Some(a), Some(b), BinOp::Add) => a.checked_add(*b),
+                (Some(a), Some(b), BinOp::Sub) => a.checked_sub(*b),
+                (Some(a), Some(b), BinOp::Mul) => a.checked_mul(*b),
+                (Some(a), Some(b), BinOp::FloorDiv) if *b != 0 => Some(a.div_euclid(*b)),
+                _ => None,
+            }),
+            _ => Value::Unknown,
+        }
+    }
+
+    fn tensor_op(&mut self, r: ops::OpResult, code: &str, span: Span) -> Value {
+        match r {
+            Ok(t) => Value::Tensor(t),
+            Err(message) => {
+                self.error(code, message, span);
+                Value::Tensor(TensorType::Dyn)
+            }
+        }
+    }
+
+    fn call(&mut self, func: &'a Expr, args: &'a [Arg], env: &mut Env, span: Span) -> Value {
+        let f = self.expr(func, env);
+        let mut pos = Vec::new();
+        let mut kw: Vec<(String, Value)> = Vec::new();
+        for a in args {
+            match a {
+                Arg::Positional(e) => {
+                    let v = self.expr(e, env);
+                    pos.push(v);
+                }
+                Arg::Keyword(k, e) => {
+                    let v = self.expr(e, env);
+                    kw.push((k.name.clone(), v));
+                }
+                Arg::Star(e) => match self.expr(e, env) {
+                    Value::Tuple(xs) => pos.extend(xs),
+                    _ => return Value::Unknown,
+                },
+                Arg::DoubleStar(_) => return Value::Unknown,
+            }
+        }
+        // A submodule or a method of the model.
+        match &f {
+            Value::Module(id) => return self.apply_module(*id, pos, kw, span),
+            Value::Tuple(parts) => {
+                if let [Value::Str(tag), Value::Str(name), Value::Module(id)] = parts.as_slice() {
+                    if tag == "__method__" {
+                        return self.method(*id, name, pos, kw);
+                    }
+                }
+                if let [Value::Str(tag), Value::Str(name), Value::Tensor(t)] = parts.as_slice() {
+                    if tag == "__tensor_method__" {
+                        let mut all = vec![Value::Tensor(t.clone())];
+                        all.extend(pos);
+                        return self.function(name, all, kw, span);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let Some(name) = path(func) else {
+            return Value::Unknown;
+        };
+        let last = name.rsplit('.').next().unwrap_or(&name).to_string();
+        if name == "super" || last == "__init__" {
+            return Value::Unknown;
+        }
+        self.function(&last, pos, kw, span)
+    }
+
+    fn method(
+        &mut self,
+        id: ModuleId,
+        name: &str,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+    ) -> Value {
+        let ModuleKind::Instance { class } = &self.model.eval.heap.get(id).kind else {
+            return Value::Unknown;
+        };
+        match self.model.eval.method(class, name, None) {
+            Some((owner, def)) => self.run(&owner, def, id, pos, kw),
+            None => Value::Unknown,
+        }
+    }
+
+    fn apply_module(
+        &mut self,
+        id: ModuleId,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Value {
+        let m = self.model.eval.heap.get(id);
+        match &m.kind {
+            ModuleKind::Instance { .. } => self.method(id, "forward", pos, kw),
+            ModuleKind::Layer(Layer::Sequential(ms)) => {
+                let mut v = pos.into_iter().next().unwrap_or(Value::Unknown);
+                for &m in ms.clone().iter() {
+                    v = self.apply_module(m, vec![v], Vec::new(), span);
+                }
+                v
+            }
+            ModuleKind::Layer(l) => {
+                let Some(input) = pos.first() else {
+                    return Value::Unknown;
+                };
+                if let Layer::Other(what) = l {
+                    self.note(&format!("the layer `{what}`"), span);
+                    return Value::Tensor(TensorType::Dyn);
+                }
+                let l = l.clone();
+                let code = format!("mig.{}", layer_code(&l));
+                self.tensor_op(ops::layer(&l, &input.tensor()), &code, span)
+            }
+        }
+    }
+
+    /// Tensor functions and methods by name; `args[0]` is the tensor for a method.
+    fn function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Value {
+        let kwarg = |k: &str| kw.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let arg = |i: usize, k: &str| kwarg(k).or_else(|| args.get(i).cloned());
+        let first = args.first().map(Value::tensor).unwrap_or(TensorType::Dyn);
+        let ints = |vs: &[Value]| -> Vec<Option<i64>> {
+            let flat: Vec<Value> = match vs {
+                [Value::Tuple(xs)] => xs.clone(),
+                _ => vs.to_vec(),
+            };
+            flat.iter().map(Value::int).collect()
+        };
+        match name {
+            n if SAME.contains(&n) => {
+                if args.first().is_some_and(|a| matches!(a, Value::Tensor(_))) {
+                    Value::Tensor(first)
+                } else {
+                    Value::Unknown
+                }
+            }
+            "add" | "sub" | "mul" | "div" | "maximum" | "minimum" | "ne" | "eq" | "where" => {
+                let (a, b) = match name {
+                    "where" => (
+                        args.get(1).cloned().unwrap_or(Value::Unknown),
+                        args.get(2).cloned().unwrap_or(Value::Unknown),
+                    ),
+                    _ => (
+                        args.first().cloned().unwrap_or(Value::Unknown),
+                        arg(1, "other").unwrap_or(Value::Unknown),
+                    ),
+                };
+                self.broadcast(&a, &b, span)
+            }
+            "matmul" | "mm" => {
+                let b = args.get(1).map(Value::tensor).unwrap_or(TensorType::Dyn);
+                self.tensor_op(ops::matmul(&first, &b), "mig.matmul", span)
+            }
+            "bmm" => {
+                let b = args.get(1).map(Value::tensor).unwrap_or(TensorType::Dyn);
+                self.tensor_op(ops::bmm(&first, &b), "mig.bmm", span)
+            }
+            "view" | "reshape" if args.len() > 1 => {
+                let target = ints(&args[1..]);
+                self.tensor_op(ops::reshape(&first, &target), "mig.reshape", span)
+            }
+            "flatten" => {
+                let start = arg(1, "start_dim").map_or(Some(0), |v| v.int());
+                let end = arg(2, "end_dim").map_or(Some(-1), |v| v.int());
+                match (start, end) {
+                    (Some(s), Some(e)) => {
+                        self.tensor_op(ops::flatten(&first, s, e), "mig.flatten", span)
+                    }
+                    _ => Value::Tensor(TensorType::Dyn),
+                }
+            }
+            "transpose" | "swapaxes" => match (
+                arg(1, "dim0").and_then(|v| v.int()),
+                arg(2, "dim1").and_then(|v| v.int()),
+            ) {
+                (Some(a), Some(b)) => {
+                    self.tensor_op(ops::transpose(&first, a, b), "mig.transpose", span)
+                }
+                _ => Value::Tensor(TensorType::Dyn),
+            },
+            "t" => match first.rank() {
+                Some(r) if r >= 2 => {
+                    self.tensor_op(ops::transpose(&first, 0, 1), "mig.transpose", span)
+                }
+                _ => Value::Tensor(first),
+            },
+            "permute" => {
+                let order = ints(&args[1.min(args.len())..]);
+                match order.into_iter().collect::<Option<Vec<i64>>>() {
+                    Some(o) => self.tensor_op(ops::permute(&first, &o), "mig.permute", span),
+                    None => Value::Tensor(TensorType::Dyn),
+                }
+            }
+            "unsqueeze" => match arg(1, "dim").and_then(|v| v.int()) {
+                Some(d) => self.tensor_op(ops::unsqueeze(&first, d), "mig.unsqueeze", span),
+                None => Value::Tensor(TensorType::Dyn),
+            },
+            "mean" | "sum" | "amax" | "amin" | "prod" => {
+                let keep = matches!(arg(2, "keepdim"), Some(Value::Bool(Some(true))));
+                match arg(1, "dim") {
+                    None => self.tensor_op(ops::reduce(&first, None, keep), "mig.reduce", span),
+                    Some(v) => match v.int() {
+                        Some(d) => {
+                            self.tensor_op(ops::reduce(&first, Some(d), keep), "mig.reduce", span)
+                        }
+                        None => Value::Tensor(TensorType::Dyn),
+                    },
+                }
+            }
+            "cat" | "concat" | "concatenate" => {
+                let ts: Vec<TensorType> = match args.first() {
+                    Some(Value::Tuple(xs)) => xs.iter().map(Value::tensor).collect(),
+                    _ => return Value::Tensor(TensorType::Dyn),
+                };
+                match arg(1, "dim").map_or(Some(0), |v| v.int()) {
+                    Some(d) => self.tensor_op(ops::cat(&ts, d), "mig.cat", span),
+                    None => Value::Tensor(TensorType::Dyn),
+                }
+            }
+            "size" => match (arg(1, "dim"), first.dims()) {
+                (None, _) => size_tuple(&first),
+                (Some(d), Some(ds)) => match d.int().and_then(|i| ops::axis(i, ds.len())) {
+                    Some(k) => Value::Int(ds[k].nat().and_then(|n| i64::try_from(n).ok())),
+                    None => {
+                        if d.int().is_some() {
+                            self.error(
+                                "mig.size",
+                                format!(
+                                    "size({}) of {first}: dimension out of range",
+                                    d.int().unwrap_or(0)
+                                ),
+                                span,
+                            );
+                        }
+                        Value::Int(None)
+                    }
+                },
+                (Some(_), None) => Value::Int(None),
+            },
+            "dim" | "ndimension" => Value::Int(first.rank().map(|r| r as i64)),
+            "numel" => Value::Int(None),
+            "len" => match args.first() {
+                Some(Value::Tuple(xs)) => Value::Int(Some(xs.len() as i64)),
+                Some(Value::Tensor(t)) => Value::Int(
+                    t.dims()
+                        .and_then(|d| d.first())
+                        .and_then(|d| d.nat())
+                        .and_then(|n| i64::try_from(n).ok()),
+                ),
+                _ => Value::Int(None),
+            },
+            "int" if !matches!(args.first(), Some(Value::Tensor(_))) => {
+                Value::Int(args.first().and_then(Value::int))
+            }
+            "isinstance" | "print" | "hasattr" => Value::Unknown,
+            "zeros" | "ones" | "randn" | "rand" | "empty" | "full" if !args.is_empty() => {
+                let dims = match args.first() {
+                    Some(Value::Tuple(xs)) => xs.iter().map(Value::int).collect(),
+                    _ => ints(&args[..if name == "full" { 1 } else { args.len() }]),
+                };
+                Value::Tensor(TensorType::Tensor(
+                    dims.into_iter()
+                        .map(|d| {
+                            d.filter(|n| *n >= 0)
+                                .map_or(Dim::Dyn, |n| Dim::Nat(n as u64))
+                        })
+                        .collect(),
+                ))
+            }
+            "arange" => match (args.len(), args.first().and_then(Value::int)) {
+                (1, Some(n)) if n >= 0 => Value::Tensor(TensorType::of(&[n as u64])),
+                _ => Value::Tensor(TensorType::tensor([Dim::Dyn])),
+            },
+            "max_pool2d" | "avg_pool2d" => {
+                let pair = |v: Option<Value>| -> (Option<i64>, Option<i64>) {
+                    match v {
+                        Some(Value::Int(k)) => (k, k),
+                        Some(Value::Tuple(xs)) if xs.len() == 2 => (xs[0].int(), xs[1].int()),
+                        _ => (None, None),
+                    }
+                };
+                let kernel = pair(arg(1, "kernel_size"));
+                let stride = match arg(2, "stride") {
+                    None | Some(Value::None) => kernel,
+                    v => pair(v),
+                };
+                let padding = arg(3, "padding").map_or((Some(0), Some(0)), |v| pair(Some(v)));
+                let layer = if name == "max_pool2d" {
+                    let dilation = arg(4, "dilation").map_or((Some(1), Some(1)), |v| pair(Some(v)));
+                    let ceil = match arg(5, "ceil_mode") {
+                        None => Some(false),
+                        Some(Value::Bool(b)) => b,
+                        Some(_) => None,
+                    };
+                    Layer::MaxPool2d {
+                        kernel,
+                        stride,
+                        padding,
+                        dilation,
+                        ceil_mode: ceil,
+                    }
+                } else {
+                    let ceil = match arg(4, "ceil_mode") {
+                        None => Some(false),
+                        Some(Value::Bool(b)) => b,
+                        Some(_) => None,
+                    };
+                    Layer::AvgPool2d {
+                        kernel,
+                        stride,
+                        padding,
+                        ceil_mode: ceil,
+                    }
+                };
+                if matches!(
+                    &layer,
+                    Layer::MaxPool2d {
+                        ceil_mode: None,
+                        ..
+                    } | Layer::AvgPool2d {
+                        ceil_mode: None,
+                        ..
+                    }
+                ) {
+                    return Value::Tensor(TensorType::Dyn);
+                }
+                self.tensor_op(ops::layer(&layer, &first), "mig.pool", span)
+            }
+            "adaptive_avg_pool2d" | "adaptive_max_pool2d" => {
+                let out = match arg(1, "output_size") {
+                    Some(Value::Int(Some(k))) => (Some(Some(k)), Some(Some(k))),
+                    Some(Value::Tuple(xs)) if xs.len() == 2 => {
+                        (xs[0].int().map(Some), xs[1].int().map(Some))
+                    }
+                    _ => (None, None),
+                };
+                self.tensor_op(
+                    ops::layer(&Layer::AdaptivePool2d { output: out }, &first),
+                    "mig.pool",
+                    span,
+                )
+            }
+            _ => {
+                if args.iter().any(|a| matches!(a, Value::Tensor(_))) {
+                    self.note(&format!("`{name}`"), span);
+                    Value::Tensor(TensorType::Dyn)
+                } else {
+                    Value::Unknown
+                }
+            }
+        }
+    }
+}
+
+fn layer_code(l: &Layer) -> &'static str {
+    match l {
+        Layer::Conv2d { .. } => "conv2d",
+        Layer::Linear { .. } => "linear",
+        Layer::BatchNorm2d { .. } | Layer::BatchNorm1d { .. } => "batchnorm",
+        Layer::MaxPool2d { .. } | Layer::AvgPool2d { .. } | Layer::AdaptivePool2d { .. } => "pool",
+        Layer::LayerNorm { .. } => "layernorm",
+        Layer::Flatten { .. } => "flatten",
+        Layer::Embedding { .. } => "embedding",
+        _ => "layer",
+    }
+}
+
+fn size_tuple(t: &TensorType) -> Value {
+    match t.dims() {
+        Some(ds) => Value::Tuple(
+            ds.iter()
+                .map(|d| Value::Int(d.nat().and_then(|n| i64::try_from(n).ok())))
+                .collect(),
+        ),
+        None => Value::Unknown,
+    }
+}
+
+fn truth(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Int(i) => i.map(|i| i != 0),
+        Value::None => Some(false),
+        Value::Module(_) | Value::Str(_) => Some(true),
+        _ => None,
+    }
+}
+
+fn compare(op: CmpOp, l: &Value, r: &Value) -> Option<bool> {
+    match (op, l, r) {
+        (CmpOp::Is, Value::None, Value::None) | (CmpOp::Eq, Value::None, Value::None) => Some(true),
+        (CmpOp::IsNot, Value::None, Value::None) | (CmpOp::Ne, Value::None, Value::None) => {
+            Some(false)
+        }
+        (CmpOp::Is | CmpOp::Eq, Value::None, x) | (CmpOp::Is | CmpOp::Eq, x, Value::None) => {
+            match x {
+                Value::Module(_) | Value::Int(_) | Value::Tensor(_) | Value::Str(_) => Some(false),
+                _ => None,
+            }
+        }
+        (CmpOp::IsNot | CmpOp::Ne, Value::None, x) | (CmpOp::IsNot | CmpOp::Ne, x, Value::None) => {
+            match x {
+                Value::Module(_) | Value::Int(_) | Value::Tensor(_) | Value::Str(_) => Some(true),
+                _ => None,
+            }
+        }
+        (_, Value::Int(Some(a)), Value::Int(Some(b))) => Some(match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            _ => return None,
+        }),
+        (CmpOp::Eq, Value::Str(a), Value::Str(b)) => Some(a == b),
+        (CmpOp::Ne, Value::Str(a), Value::Str(b)) => Some(a != b),
+        (CmpOp::Eq | CmpOp::Ne, Value::Tuple(a), Value::Tuple(b)) => {
+            let mut all = Some(true);
+            if a.len() != b.len() {
+                all = Some(false);
+            } else {
+                for (x, y) in a.iter().zip(b) {
+                    match compare(CmpOp::Eq, x, y) {
+                        Some(false) => {
+                            all = Some(false);
+                            break;
+                        }
+                        None => all = None,
+                        Some(true) => {}
+                    }
+                }
+            }
+            all.map(|x| x == (op == CmpOp::Eq))
+        }
+        _ => None,
+    }
+}
+
+fn join_envs(a: &Env, b: &Env) -> Env {
+    let mut out = Env::new();
+    for (k, v) in a {
+        let w = b.get(k).map_or(Value::Unknown, |w| v.meet(w));
+        out.insert(k.clone(), w);
+    }
+    for k in b.keys() {
+        out.entry(k.clone()).or_insert(Value::Unknown);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,626 @@
+//! PyTorch's operations as gradual typing rules: each takes the operands' tensor types
+//! and gives the result's, or an error when static dimensions make the operation fail
+//! on every run (a `Dyn` is consistent with everything, so it never makes an error).
+//! Rules follow PyTorch's documented semantics (broadcasting, `matmul`'s cases,
+//! `view`/`reshape` with `-1`, the convolution and pooling output formula).
+
+use crate::consistent::{apply_broadcasting, dim_join};
+use crate::modules::layers::{Layer, Padding, Pair};
+use crate::types::{Dim, TensorType};
+
+/// Why an operation fails for every input its operands' types allow.
+pub type OpError = String;
+
+pub type OpResult = Result<TensorType, OpError>;
+
+fn nat(d: Dim) -> Option<i64> {
+    d.nat().and_then(|n| i64::try_from(n).ok())
+}
+
+fn dim_of(v: Option<i64>) -> Dim {
+    match v {
+        Some(n) if n >= 0 => Dim::Nat(n as u64),
+        _ => Dim::Dyn,
+    }
+}
+
+/// A dimension index as PyTorch takes it (negative from the end) within `rank`.
+pub fn axis(i: i64, rank: usize) -> Option<usize> {
+    let r = rank as i64;
+    let k = if i < 0 { i + r } else { i };
+    (0..r).contains(&k).then_some(k as usize)
+}
+
+/// Element-wise operations (`+`, `*`, `torch.add`…) with broadcasting.
+pub fn broadcast(a: &TensorType, b: &TensorType) -> OpResult {
+    let (TensorType::Tensor(_), TensorType::Tensor(_)) = (a, b) else {
+        return Ok(TensorType::Dyn);
+    };
+    let (x, y) = apply_broadcasting(a, b);
+    let (Some(x), Some(y)) = (x.dims(), y.dims()) else {
+        return Ok(TensorType::Dyn);
+    };
+    let mut out = Vec::new();
+    for (i, (&p, &q)) in x.iter().zip(y).enumerate() {
+        match dim_join(p, q) {
+            Some(d) => out.push(d),
+            None => {
+                return Err(format!(
+                    "cannot broadcast {a} and {b}: dimension {} is {p} against {q}",
+                    i as i64 - x.len() as i64
+                ))
+            }
+        }
+    }
+    Ok(TensorType::Tensor(out))
+}
+
+/// `torch.matmul` / `@`: vectors, matrices and batched products with broadcast batches.
+pub fn matmul(a: &TensorType, b: &TensorType) -> OpResult {
+    let (Some(x), Some(y)) = (a.dims(), b.dims()) else {
+        return Ok(TensorType::Dyn);
+    };
+    if x.is_empty() || y.is_empty() {
+        return Err(format!("matmul of a 0-dimensional tensor ({a} @ {b})"));
+    }
+    let inner = |p: Dim, q: Dim| {
+        dim_join(p, q).ok_or_else(|| {
+            format!("matmul of {a} and {b}: the inner dimensions {p} and {q} differ")
+        })
+    };
+    match (x.len(), y.len()) {
+        (1, 1) => inner(x[0], y[0]).map(|_| TensorType::Tensor(Vec::new())),
+        (2, 1) => inner(x[1], y[0]).map(|_| TensorType::Tensor(vec![x[0]])),
+        (1, 2) => inner(x[0], y[0]).map(|_| TensorType::Tensor(vec![y[1]])),
+        (n, m) => {
+            let (xb, xm) = if n == 1 {
+                (&[][..], vec![Dim::Nat(1), x[0]])
+            } else {
+                (&x[..n - 2], x[n - 2..].to_vec())
+            };
+            let (yb, ym) = if m == 1 {
+                (&[][..], vec![y[0], Dim::Nat(1)])
+            } else {
+                (&y[..m - 2], y[m - 2..].to_vec())
+            };
+            inner(xm[1], ym[0])?;
+            let batch = broadcast(
+                &TensorType::Tensor(xb.to_vec()),
+                &TensorType::Tensor(yb.to_vec()),
+            )
+            .map_err(|e| format!("matmul batch dimensions: {e}"))?;
+            let mut out = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+            if n > 1 {
+                out.push(xm[0]);
+            }
+            if m > 1 {
+                out.push(ym[1]);
+            }
+            Ok(TensorType::Tensor(out))
+        }
+    }
+}
+
+/// `torch.bmm`: (b, n, k) × (b, k, m) → (b, n, m), exactly rank 3.
+pub fn bmm(a: &TensorType, b: &TensorType) -> OpResult {
+    let x = rank_n(a, 3, "bmm's first operand")?;
+    let y = rank_n(b, 3, "bmm's second operand")?;
+    let batch = dim_join(x[0], y[0]).ok_or_else(|| {
+        format!(
+            "bmm of {a} and {b}: batch sizes {} and {} differ",
+            x[0], y[0]
+        )
+    })?;
+    dim_join(x[2], y[1]).ok_or_else(|| {
+        format!(
+            "bmm of {a} and {b}: the inner dimensions {} and {} differ",
+            x[2], y[1]
+        )
+    })?;
+    Ok(TensorType::tensor([batch, x[1], y[2]]))
+}
+
+/// The dimensions of `t` if it may have rank `n` (a whole `Dyn` gives `n` Dyns).
+fn rank_n(t: &TensorType, n: usize, what: &str) -> Result<Vec<Dim>, OpError> {
+    match t.dims() {
+        None => Ok(vec![Dim::Dyn; n]),
+        Some(d) if d.len() == n => Ok(d.to_vec()),
+        Some(d) => Err(format!(
+            "{what} must have {n} dimensions, but {t} has {}",
+            d.len()
+        )),
+    }
+}
+
+/// `view` / `reshape`: the target's sizes (each known, unknown, or `-1` once).
+pub fn reshape(t: &TensorType, target: &[Option<i64>]) -> OpResult {
+    let minus = target.iter().filter(|d| **d == Some(-1)).count();
+    if minus > 1 {
+        return Err("view/reshape: only one dimension can be -1".into());
+    }
+    if let Some(bad) = target.iter().flatten().find(|&&d| d < -1) {
+        return Err(format!("view/reshape: invalid size {bad}"));
+    }
+    let known_target: Option<u128> = target
+        .iter()
+        .filter(|d| **d != Some(-1))
+        .map(|d| d.map(|n| n as u128))
+        .try_fold(1u128, |acc, d| d.and_then(|n| acc.checked_mul(n)));
+    let input: Option<u128> = t.dims().and_then(|ds| {
+        ds.iter().try_fold(1u128, |acc, d| {
+            d.nat().and_then(|n| acc.checked_mul(u128::from(n)))
+        })
+    });
+    let mut out: Vec<Dim> = target
+        .iter()
+        .map(|d| match d {
+            Some(-1) | None => Dim::Dyn,
+            Some(n) => Dim::Nat(*n as u64),
+        })
+        .collect();
+    if let (Some(n), Some(k)) = (input, known_target) {
+        if minus == 0 && n != k {
+            return Err(format!(
+                "cannot view {t} ({n} elements) as {} ({k} elements)",
+                show(target)
+            ));
+        }
+        if minus == 1 {
+            if k == 0 || n % k != 0 {
+                return Err(format!(
+                    "cannot view {t} ({n} elements) as {}: {k} does not divide {n}",
+                    show(target)
+                ));
+            }
+            if let Some(i) = target.iter().position(|d| *d == Some(-1)) {
+                out[i] = Dim::Nat((n / k) as u64);
+            }
+        }
+    }
+    Ok(TensorType::Tensor(out))
+}
+
+fn show(target: &[Option<i64>]) -> String {
+    let parts: Vec<String> = target
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// `torch.flatten(t, start, end)`.
+pub fn flatten(t: &TensorType, start: i64, end: i64) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    if ds.is_empty() {
+        return Ok(TensorType::tensor([Dim::Nat(1)]));
+    }
+    let (Some(s), Some(e)) = (axis(start, ds.len()), axis(end, ds.len())) else {
+        return Err(format!(
+            "flatten({start}, {end}) of {t}: dimension out of range"
+        ));
+    };
+    if s > e {
+        return Err(format!(
+            "flatten of {t}: start {start} comes after end {end}"
+        ));
+    }
+    let merged = ds[s..=e]
+        .iter()
+        .try_fold(1u64, |acc, d| d.nat().and_then(|n| acc.checked_mul(n)))
+        .map_or(Dim::Dyn, Dim::Nat);
+    let mut out = ds[..s].to_vec();
+    out.push(merged);
+    out.extend_from_slice(&ds[e + 1..]);
+    Ok(TensorType::Tensor(out))
+}
+
+pub fn transpose(t: &TensorType, a: i64, b: i64) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    let (Some(i), Some(j)) = (axis(a, ds.len()), axis(b, ds.len())) else {
+        return Err(format!(
+            "transpose({a}, {b}) of {t}: dimension out of range"
+        ));
+    };
+    let mut out = ds.to_vec();
+    out.swap(i, j);
+    Ok(TensorType::Tensor(out))
+}
+
+pub fn permute(t: &TensorType, order: &[i64]) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    if order.len() != ds.len() {
+        return Err(format!(
+            "permute of {t} needs {} dimensions, got {}",
+            ds.len(),
+            order.len()
+        ));
+    }
+    let idx: Option<Vec<usize>> = order.iter().map(|&i| axis(i, ds.len())).collect();
+    match idx {
+        Some(idx) => Ok(TensorType::Tensor(idx.iter().map(|&i| ds[i]).collect())),
+        None => Err(format!("permute of {t}: dimension out of range")),
+    }
+}
+
+/// `torch.cat(tensors, dim)`.
+pub fn cat(ts: &[TensorType], dim: i64) -> OpResult {
+    let Some(first) = ts.iter().find_map(|t| t.dims()) else {
+        return Ok(TensorType::Dyn);
+    };
+    let rank = first.len();
+    let Some(d) = axis(dim, rank) else {
+        return Err(format!("cat along dimension {dim} of rank-{rank} tensors"));
+    };
+    let mut out = first.to_vec();
+    out[d] = Dim::Nat(0);
+    for t in ts {
+        let Some(ds) = t.dims() else {
+            out[d] = Dim::Dyn;
+            continue;
+        };
+        if ds.len() != rank {
+            return Err(format!("cat of tensors of ranks {rank} and {}", ds.len()));
+        }
+        for (i, (&o, &x)) in out.clone().iter().zip(ds).enumerate() {
+            if i == d {
+                out[i] = match (o.nat(), x.nat()) {
+                    (Some(p), Some(q)) => Dim::Nat(p + q),
+                    _ => Dim::Dyn,
+                };
+            } else {
+                out[i] = dim_join(o, x).ok_or_else(|| {
+                    format!("cat: dimension {i} is {o} in one tensor and {x} in another")
+                })?;
+            }
+        }
+    }
+    Ok(TensorType::Tensor(out))
+}
+
+/// A reduction (`mean`, `sum`, `amax`) over `dim` (`None`: every dimension).
+pub fn reduce(t: &TensorType, dim: Option<i64>, keepdim: bool) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    let Some(dim) = dim else {
+        return Ok(TensorType::Tensor(if keepdim {
+            vec![Dim::Nat(1); ds.len()]
+        } else {
+            Vec::new()
+        }));
+    };
+    let Some(i) = axis(dim, ds.len()) else {
+        return Err(format!(
+            "reduction over dimension {dim} of {t}: out of range"
+        ));
+    };
+    let mut out = ds.to_vec();
+    if keepdim {
+        out[i] = Dim::Nat(1);
+    } else {
+        out.remove(i);
+    }
+    Ok(TensorType::Tensor(out))
+}
+
+pub fn unsqueeze(t: &TensorType, dim: i64) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    let Some(i) = axis(dim, ds.len() + 1) else {
+        return Err(format!("unsqueeze({dim}) of {t}: out of range"));
+    };
+    let mut out = ds.to_vec();
+    out.insert(i, Dim::Nat(1));
+    Ok(TensorType::Tensor(out))
+}
+
+/// The spatial output size of a convolution or pooling window, PyTorch's formula
+/// `⌊(H + 2p − d(k − 1) − 1)/s⌋ + 1` (`⌈…⌉` with `ceil_mode`); `Err` when it is below 1.
+fn window(
+    h: Dim,
+    k: Option<i64>,
+    s: Option<i64>,
+    p: Option<i64>,
+    d: Option<i64>,
+    ceil: bool,
+) -> Result<Dim, String> {
+    let (Some(h), Some(k), Some(s), Some(p), Some(d)) = (nat(h), k, s, p, d) else {
+        return Ok(Dim::Dyn);
+    };
+    if s <= 0 || k <= 0 || d <= 0 || p < 0 {
+        return Ok(Dim::Dyn);
+    }
+    let span = h + 2 * p - d * (k - 1) - 1;
+    if span < 0 {
+        return Err(format!(
+            "the window ({k} with dilation {d}) is larger than the padded input ({h} + 2·{p})"
+        ));
+    }
+    let mut out = span / s + 1;
+    if ceil && span % s != 0 {
+        out += 1;
+        // PyTorch: the last window must start inside the input or left padding.
+        if (out - 1) * s >= h + p {
+            out -= 1;
+        }
+    }
+    Ok(Dim::Nat(out as u64))
+}
+
+/// The type a layer's `forward` gives its input.
+pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
+    match l {
+        Layer::Pointwise(_) => Ok(t.clone()),
+        Layer::Other(_) | Layer::Sequential(_) | Layer::ModuleList(_) => Ok(TensorType::Dyn),
+        Layer::Conv2d {
+            in_channels,
+            out_channels,
+            kernel,
+            stride,
+            padding,
+            dilation,
+            ..
+        } => {
+            let Some(ds) = spatial(t, "Conv2d")? else {
+                return Ok(TensorType::Dyn);
+            };
+            let c = ds[ds.len() - 3];
+            if let (Some(c), Some(want)) = (nat(c), in_channels) {
+                if c != *want {
+                    return Err(format!(
+                        "Conv2d expects {want} input channels, but {t} has {c}"
+                    ));
+                }
+            }
+            let (ph, pw) = match padding {
+                Padding::Explicit(p) => *p,
+                Padding::Valid => (Some(0), Some(0)),
+                Padding::Same => {
+                    let mut out = ds.to_vec();
+                    let n = out.len();
+                    out[n - 3] = dim_of(*out_channels);
+                    return Ok(TensorType::Tensor(out));
+                }
+            };
+            let mut out = ds.to_vec();
+            let n = out.len();
+            out[n - 3] = dim_of(*out_channels);
+            out[n - 2] = window(ds[n - 2], kernel.0, stride.0, ph, dilation.0, false)
+                .map_err(|e| format!("Conv2d on {t}: {e}"))?;
+            out[n - 1] = window(ds[n - 1], kernel.1, stride.1, pw, dilation.1, false)
+                .map_err(|e| format!("Conv2d on {t}: {e}"))?;
+            Ok(TensorType::Tensor(out))
+        }
+        Layer::MaxPool2d {
+            kernel,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        } => pool(
+            t,
+            "MaxPool2d",
+            *kernel,
+            *stride,
+            *padding,
+            *dilation,
+            ceil_mode.unwrap_or(false),
+        ),
+        Layer::AvgPool2d {
+            kernel,
+            stride,
+            padding,
+            ceil_mode,
+        } => pool(
+            t,
+            "AvgPool2d",
+            *kernel,
+            *stride,
+            *padding,
+            (Some(1), Some(1)),
+            ceil_mode.unwrap_or(false),
+        ),
+        Layer::AdaptivePool2d { output } => {
+            let Some(ds) = spatial(t, "adaptive pooling")? else {
+                return Ok(TensorType::Dyn);
+            };
+            let mut out = ds.to_vec();
+            let n = out.len();
+            for (i, o) in [(n - 2, output.0), (n - 1, output.1)] {
+                match o {
+                    Some(Some(k)) => out[i] = dim_of(Some(k)),
+                    Some(None) => {}
+                    None => out[i] = Dim::Dyn,
+                }
+            }
+            Ok(TensorType::Tensor(out))
+        }
+        Layer::Linear {
+            in_features,
+            out_features,
+        } => {
+            let Some(ds) = t.dims() else {
+                return Ok(TensorType::Dyn);
+            };
+            let Some(&last) = ds.last() else {
+                return Err(format!("Linear of a 0-dimensional tensor {t}"));
+            };
+            if let (Some(c), Some(want)) = (nat(last), in_features) {
+                if c != *want {
+                    return Err(format!(
+                        "Linear expects {want} input features, but {t} has {c}"
+                    ));
+                }
+            }
+            let mut out = ds.to_vec();
+            let n = out.len();
+            out[n - 1] = dim_of(*out_features);
+            Ok(TensorType::Tensor(out))
+        }
+        Layer::BatchNorm2d { num_features } => norm(t, 4, 4, *num_features, "BatchNorm2d"),
+        Layer::BatchNorm1d { num_features } => norm(t, 2, 3, *num_features, "BatchNorm1d"),
+        Layer::LayerNorm { normalized_shape } => {
+            let (Some(ds), Some(shape)) = (t.dims(), normalized_shape) else {
+                return Ok(t.clone());
+            };
+            if shape.len() > ds.len() {
+                return Err(format!(
+                    "LayerNorm over {shape:?} of {t}: too few dimensions"
+                ));
+            }
+            for (d, want) in ds[ds.len() - shape.len()..].iter().zip(shape) {
+                if let Some(c) = nat(*d) {
+                    if c != *want {
+                        return Err(format!(
+                            "LayerNorm over {shape:?}, but {t} ends in other sizes"
+                        ));
+                    }
+                }
+            }
+            Ok(t.clone())
+        }
+        Layer::Embedding { embedding_dim, .. } => match t.dims() {
+            Some(ds) => {
+                let mut out = ds.to_vec();
+                out.push(dim_of(*embedding_dim));
+                Ok(TensorType::Tensor(out))
+            }
+            None => Ok(TensorType::Dyn),
+        },
+        Layer::Flatten { start_dim, end_dim } => match (start_dim, end_dim) {
+            (Some(s), Some(e)) => flatten(t, *s, *e),
+            _ => Ok(TensorType::Dyn),
+        },
+    }
+}
+
+/// A 2-D spatial input: rank 4 (batched) or 3 (unbatched), as PyTorch accepts both.
+fn spatial<'t>(t: &'t TensorType, what: &str) -> Result<Option<&'t [Dim]>, OpError> {
+    match t.dims() {
+        None => Ok(None),
+        Some(ds) if ds.len() == 3 || ds.len() == 4 => Ok(Some(ds)),
+        Some(ds) => Err(format!(
+            "{what} expects a 3- or 4-dimensional input, but {t} has {} dimensions",
+            ds.len()
+        )),
+    }
+}
+
+fn pool(t: &TensorType, what: &str, k: Pair, s: Pair, p: Pair, d: Pair, ceil: bool) -> OpResult {
+    let Some(ds) = spatial(t, what)? else {
+        return Ok(TensorType::Dyn);
+    };
+    let mut out = ds.to_vec();
+    let n = out.len();
+    out[n - 2] =
+        window(ds[n - 2], k.0, s.0, p.0, d.0, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
+    out[n - 1] =
+        window(ds[n - 1], k.1, s.1, p.1, d.1, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
+    Ok(TensorType::Tensor(out))
+}
+
+fn norm(t: &TensorType, low: usize, high: usize, features: Option<i64>, what: &str) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Dyn);
+    };
+    if ds.len() < low || ds.len() > high {
+        return Err(format!(
+            "{what} expects a {low}{}-dimensional input, but {t} has {}",
+            if low == high {
+                String::new()
+            } else {
+                format!("- to {high}")
+            },
+            ds.len()
+        ));
+    }
+    if let (Some(c), Some(want)) = (nat(ds[1]), features) {
+        if c != want {
+            return Err(format!("{what} expects {want} channels, but {t} has {c}"));
+        }
+    }
+    Ok(t.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(ds: &[u64]) -> TensorType {
+        TensorType::of(ds)
+    }
+
+    #[test]
+    fn conv_and_pool_follow_pytorchs_formula() {
+        let conv = Layer::Conv2d {
+            in_channels: Some(3),
+            out_channels: Some(64),
+            kernel: (Some(7), Some(7)),
+            stride: (Some(2), Some(2)),
+            padding: Padding::Explicit((Some(3), Some(3))),
+            dilation: (Some(1), Some(1)),
+            groups: Some(1),
+        };
+        assert_eq!(
+            layer(&conv, &t(&[2, 3, 224, 224])),
+            Ok(t(&[2, 64, 112, 112]))
+        );
+        assert!(layer(&conv, &t(&[2, 4, 224, 224])).is_err());
+        let pool = Layer::MaxPool2d {
+            kernel: (Some(3), Some(3)),
+            stride: (Some(2), Some(2)),
+            padding: (Some(1), Some(1)),
+            dilation: (Some(1), Some(1)),
+            ceil_mode: Some(false),
+        };
+        assert_eq!(
+            layer(&pool, &t(&[2, 64, 112, 112])),
+            Ok(t(&[2, 64, 56, 56]))
+        );
+        // AlexNet: 227 → conv 11/4 → 55.
+        let alex = Layer::Conv2d {
+            in_channels: Some(3),
+            out_channels: Some(96),
+            kernel: (Some(11), Some(11)),
+            stride: (Some(4), Some(4)),
+            padding: Padding::Explicit((Some(0), Some(0))),
+            dilation: (Some(1), Some(1)),
+            groups: Some(1),
+        };
+        assert_eq!(
+            layer(&alex, &t(&[10, 3, 227, 227])),
+            Ok(t(&[10, 96, 55, 55]))
+        );
+    }
+
+    #[test]
+    fn views_broadcasts_and_products() {
+        assert_eq!(
+            reshape(&t(&[2, 3, 4]), &[Some(-1), Some(4)]),
+            Ok(t(&[6, 4]))
+        );
+        assert!(reshape(&t(&[2, 3, 4]), &[Some(5), Some(-1)]).is_err());
+        assert!(reshape(&t(&[2, 3]), &[Some(7)]).is_err());
+        assert_eq!(
+            reshape(&TensorType::tensor([Dim::Dyn, Dim::Nat(3)]), &[Some(-1)]),
+            Ok(TensorType::tensor([Dim::Dyn]))
+        );
+        assert_eq!(broadcast(&t(&[4, 1, 3]), &t(&[5, 1])), Ok(t(&[4, 5, 3])));
+        assert!(broadcast(&t(&[4, 3]), &t(&[5, 3])).is_err());
+        assert_eq!(matmul(&t(&[7, 2, 3]), &t(&[3, 4])), Ok(t(&[7, 2, 4])));
+        assert!(matmul(&t(&[2, 3]), &t(&[4, 5])).is_err());
+        assert!(
+            bmm(&t(&[2, 3, 4]), &t(&[3, 4, 5])).is_err(),
+            "the paper's BmmExample"
+        );
+        assert_eq!(flatten(&t(&[2, 512, 1, 1]), 1, -1), Ok(t(&[2, 512])));
+        assert_eq!(cat(&[t(&[2, 3]), t(&[2, 5])], 1), Ok(t(&[2, 8])));
+    }
+}

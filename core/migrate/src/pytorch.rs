@@ -1,0 +1,178 @@
+//! PyTorch model code as a Report: the file parsed (`shapex_migrate_syntax::python`),
+//! the model built from its `__init__` ([`crate::modules`]), its `forward` checked over
+//! gradual types ([`crate::forward`]); one statement per assignment and `return` with
+//! the type of what it defines (joined over every time it ran), the types table, the
+//! errors, and "not supported" notes where a value became `Dyn`.
+
+use crate::forward::{check_model, Checked};
+use crate::language::{def, shape_view, ID, TYPES};
+use crate::modules::build;
+use shapex_report::view::{Cell, CellValue, Payload, Row, Table, View};
+use shapex_report::{CheckStatus, Options, Report, Severity, StatementReport};
+use shapex_text::{Diagnostic, LineIndex, Range, Span};
+
+/// Whether `source` is Python rather than the paper's core calculus: it defines,
+/// imports or has a class.
+pub fn looks_like_python(source: &str) -> bool {
+    source.lines().any(|l| {
+        let t = l.trim_start();
+        ["import ", "from ", "class ", "def "]
+            .iter()
+            .any(|k| t.starts_with(k))
+    })
+}
+
+pub fn report(source: &str, options: &Options) -> Report {
+    let parsed = shapex_migrate_syntax::python::parse(source);
+    let built = build(
+        &parsed.module,
+        options.get("model").filter(|m| !m.is_empty()),
+    );
+    let mut diagnostics = parsed.diagnostics.clone();
+    diagnostics.extend(built.eval.notes.iter().cloned());
+    let checked = check_model(&built);
+    match (&built.model, checked.forward) {
+        (None, _) => diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            "mig.model",
+            "no model to check: no module-level instance of a class of this file (`model = Net()`), and no class with a `forward` whose `__init__` needs no arguments",
+            Span::new(0, source.find('\n').unwrap_or(source.len())),
+        )),
+        (Some((name, _)), Some(span)) => {
+            let class = built.model_class().unwrap_or_default();
+            let output = checked
+                .output
+                .as_ref()
+                .map_or("nothing".to_string(), ToString::to_string);
+            let header = Span::new(span.start, span.start + source[span.start..].find('\n').unwrap_or(0));
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                "mig.output",
+                format!("the model `{name}` ({class}) returns {output}"),
+                header,
+            ));
+        }
+        (Some((name, _)), None) => diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            "mig.model",
+            format!("the model `{name}` has no `forward` method to check"),
+            Span::new(0, 0),
+        )),
+    }
+    diagnostics.extend(checked.diagnostics.iter().cloned());
+    let index = LineIndex::new(source);
+    let statements = statements(&checked, &diagnostics);
+    let table = table(&index, &checked);
+    let parse_ok = !parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let mut report = Report {
+        lang: ID.to_string(),
+        settings: Default::default(),
+        parse_ok,
+        diagnostics,
+        statements,
+        views: vec![View {
+            id: TYPES.to_string(),
+            payload: Payload::Table(table),
+        }],
+    };
+    report.resolve_positions(source);
+    report
+}
+
+fn statements(checked: &Checked, diagnostics: &[Diagnostic]) -> Vec<StatementReport> {
+    let mut out = Vec::new();
+    if let Some(span) = checked.forward {
+        out.push(StatementReport {
+            span: Span::new(span.start, span.start),
+            kind: "forward".into(),
+            label: "forward".into(),
+            defs: checked
+                .inputs
+                .iter()
+                .map(|(n, t)| def(n, Some(t)))
+                .collect(),
+            ..StatementReport::default()
+        });
+    }
+    for (span, defs) in checked.defs.values() {
+        let error = diagnostics.iter().any(|d| {
+            d.severity == Severity::Error && d.span.start >= span.start && d.span.end <= span.end
+        });
+        out.push(StatementReport {
+            span: *span,
+            kind: "assign".into(),
+            label: defs
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            defs: defs.iter().map(|(n, t)| def(n, Some(t))).collect(),
+            check: if error {
+                CheckStatus::Error
+            } else {
+                CheckStatus::None
+            },
+            rule: Some(
+                "forward over gradual types (Migeed et al. 2024, with PyTorch's rules)".into(),
+            ),
+            ..StatementReport::default()
+        });
+    }
+    out.sort_by_key(|s| (s.span.start, s.span.end));
+    out
+}
+
+fn table(index: &LineIndex, checked: &Checked) -> Table {
+    let mut rows = Vec::new();
+    for (n, t) in &checked.inputs {
+        let line = checked.forward.map_or(1, |s| Range::of(s, index).line);
+        rows.push(row(
+            line,
+            n,
+            t,
+            "forward's parameter (its annotation, or Dyn)",
+        ));
+    }
+    for (span, defs) in checked.defs.values() {
+        for (n, t) in defs {
+            rows.push(row(
+                Range::of(*span, index).line,
+                n,
+                t,
+                "the type forward gives it (joined over every run of the line)",
+            ));
+        }
+    }
+    rows.sort_by_key(|r| r.line);
+    Table {
+        columns: vec!["type".into(), "from".into()],
+        rows,
+    }
+}
+
+fn row(line: u32, name: &str, t: &crate::types::TensorType, from: &str) -> Row {
+    Row {
+        line,
+        label: name.to_string(),
+        cells: vec![
+            Cell {
+                column: 0,
+                value: CellValue::Shape {
+                    shape: shape_view(Some(t)),
+                    display: t.to_string(),
+                },
+                class: String::new(),
+                title: t.to_string(),
+            },
+            Cell {
+                column: 1,
+                value: CellValue::Text(from.to_string()),
+                class: String::new(),
+                title: String::new(),
+            },
+        ],
+    }
+}
