@@ -95,8 +95,9 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The type of the (first) `return`'s expression: `None` when there is none or it
-    /// is ill-typed.
+    /// The node of the whole expression of the `return` at `item` (the last node the
+    /// checker typed for it: operands come before their operation); `None` when that
+    /// item is not a `return`.
     pub fn result(&self, item: usize) -> Option<&Node> {
         self.nodes.iter().rev().find(|n| n.item == item)
     }
