@@ -240,15 +240,14 @@ impl Cx<'_, '_> {
                         }),
                     _ => None,
                 };
-                self.error(
-                    "mig.add",
-                    format!(
-                        "add: {t1} and {t2} do not broadcast: after apply-broadcasting they are {b1} and {b2}, which are not consistent{}",
-                        at.unwrap_or_default()
-                    ),
-                    span,
-                    Rule::Add,
-                )
+                let at = at.unwrap_or_default();
+                // Name the broadcast types only when broadcasting changed something.
+                let message = if (&b1, &b2) == (t1, t2) {
+                    format!("add: {t1} and {t2} are not consistent{at}, and broadcasting (App. B) changes neither")
+                } else {
+                    format!("add: {t1} and {t2} do not broadcast: after apply-broadcasting they are {b1} and {b2}, which are not consistent{at}")
+                };
+                self.error("mig.add", message, span, Rule::Add)
             }
         }
     }
