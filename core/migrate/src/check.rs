@@ -95,8 +95,9 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The type of the (first) `return`'s expression: `None` when there is none or it
-    /// is ill-typed.
+    /// The node of the whole expression of the `return` at `item` (the last node the
+    /// checker typed for it: operands come before their operation); `None` when that
+    /// item is not a `return`.
     pub fn result(&self, item: usize) -> Option<&Node> {
         self.nodes.iter().rev().find(|n| n.item == item)
     }
@@ -239,15 +240,14 @@ impl Cx<'_, '_> {
                         }),
                     _ => None,
                 };
-                self.error(
-                    "mig.add",
-                    format!(
-                        "add: {t1} and {t2} do not broadcast: after apply-broadcasting they are {b1} and {b2}, which are not consistent{}",
-                        at.unwrap_or_default()
-                    ),
-                    span,
-                    Rule::Add,
-                )
+                let at = at.unwrap_or_default();
+                // Name the broadcast types only when broadcasting changed something.
+                let message = if (&b1, &b2) == (t1, t2) {
+                    format!("add: {t1} and {t2} are not consistent{at}, and broadcasting (App. B) changes neither")
+                } else {
+                    format!("add: {t1} and {t2} do not broadcast: after apply-broadcasting they are {b1} and {b2}, which are not consistent{at}")
+                };
+                self.error("mig.add", message, span, Rule::Add)
             }
         }
     }
