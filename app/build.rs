@@ -1,7 +1,7 @@
 //! Embeds the examples gallery at compile time: reads `tests/fixtures/gallery.json`
 //! and writes `gallery_gen.rs` with each listed file's text, so a missing or misspelt
 //! example fails the build instead of the page. The fixtures' expectations for the
-//! tests (`% expect: …` trailing comments, `% mode:` and `% differential` front
+//! tests (`% expect: …` / `# expect: …` trailing comments, `% mode:` and `% differential` front
 //! matter) are taken out: a student reads the program, not its test.
 
 use std::{env, fs, path::PathBuf};
@@ -62,7 +62,12 @@ fn without_expectations(text: &str) -> String {
         if front_matter {
             continue;
         }
-        let code = match line.find("% expect") {
+        // `%` (MATLAB, Language T), `#` (Python, the gradual calculus), `//` comments.
+        let at = ["% expect", "# expect", "// expect"]
+            .iter()
+            .filter_map(|m| line.find(m))
+            .min();
+        let code = match at {
             // A trailing expectation; a line that is only one goes entirely.
             Some(at) if line[..at].trim().is_empty() => continue,
             Some(at) => line[..at].trim_end(),
