@@ -297,3 +297,20 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn python_lines_highlight_keywords_and_strings_on_char_boundaries() {
+    use shapex_text::TokenKind;
+    let line = "    def f(self, s='a\\é#', t=\"x\"):  # note";
+    let toks = crate::tokens(line);
+    assert!(toks
+        .iter()
+        .all(|t| line.is_char_boundary(t.start) && line.is_char_boundary(t.end)));
+    let kinds: Vec<(TokenKind, &str)> = toks
+        .iter()
+        .map(|t| (t.kind, &line[t.start..t.end]))
+        .collect();
+    assert!(kinds.contains(&(TokenKind::Keyword, "def")));
+    assert!(kinds.contains(&(TokenKind::String, "'a\\é#'")));
+    assert!(kinds.contains(&(TokenKind::Comment, "# note")));
+}
