@@ -47,7 +47,7 @@ fn info() -> LanguageInfo {
         id: ID,
         name: "PyTorch (Migeed et al., gradual tensors)",
         extensions: &["py", "gt"],
-        tagline: "Declare tensors with gradual types — Dyn where you do not know — and see every expression typed by Migeed et al.'s gradual rules: broadcasting, reshape, Conv2D.",
+        tagline: "Paste a PyTorch model, annotate forward's input — TensorType((Dyn, 3, 224, 224)), Dyn where you do not know — and see every tensor's shape by Migeed et al.'s gradual types, and where it fails for every input.",
         options: Vec::new(),
         prints_shapes: true,
         views: vec![ViewSpec {
