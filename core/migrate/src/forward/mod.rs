@@ -662,13 +662,30 @@ impl<'m, 'a> Checker<'m, 'a> {
     fn subscript(&mut self, base: Value, index: &'a Expr, env: &mut Env, span: Span) -> Value {
         match base {
             Value::Tuple(xs) => {
+                if let ExprKind::Slice { lower, upper, step } = &index.kind {
+                    // `x.size()[:-1]`: a slice of a size tuple, with known bounds.
+                    let mut bound = |e: &'a Option<Box<Expr>>| -> Option<Option<i64>> {
+                        match e {
+                            None => Some(None),
+                            Some(e) => self.expr(e, env).int().map(Some),
+                        }
+                    };
+                    let (lo, hi, st) = (bound(lower), bound(upper), bound(step));
+                    return match (lo, hi, st) {
+                        (Some(lo), Some(hi), Some(None | Some(1))) => {
+                            let n = xs.len() as i64;
+                            let clamp =
+                                |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
+                            let (a, b) = (clamp(lo.unwrap_or(0)), clamp(hi.unwrap_or(n)));
+                            Value::Tuple(if a < b { xs[a..b].to_vec() } else { Vec::new() })
+                        }
+                        _ => Value::Unknown,
+                    };
+                }
                 let ix = self.expr(index, env);
                 match ix.int() {
                     Some(i) => ops::axis(i, xs.len()).map_or(Value::Unknown, |k| xs[k].clone()),
-                    None => match (&index.kind, ix) {
-                        (ExprKind::Slice { .. }, _) => Value::Unknown,
-                        _ => Value::Unknown,
-                    },
+                    None => Value::Unknown,
                 }
             }
             Value::Module(id) => {
@@ -758,6 +775,9 @@ impl<'m, 'a> Checker<'m, 'a> {
                 self.tensor_op(ops::matmul(a, b), "mig.matmul", span)
             }
             (Value::Tensor(_), _) | (_, Value::Tensor(_)) => self.broadcast(&l, &r, span),
+            (Value::Tuple(a), Value::Tuple(b)) if op == BinOp::Add => {
+                Value::Tuple([a.clone(), b.clone()].concat())
+            }
             (Value::Int(a), Value::Int(b)) => Value::Int(match (a, b, op) {
                 (Some(a), Some(b), BinOp::Add) => a.checked_add(*b),
                 (Some(a), Some(b), BinOp::Sub) => a.checked_sub(*b),

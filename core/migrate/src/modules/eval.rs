@@ -193,10 +193,12 @@ impl<'a> Eval<'a> {
                 None => {
                     if sets_attributes(body) || sets_attributes(orelse) {
                         self.note(
-                            "a condition not known while building the model (the layers it chooses between are left out)",
+                            "a condition not known while building the model (what its branches change is unknown)",
                             test.span,
                         );
                     }
+                    self.havoc(body, frame, class);
+                    self.havoc(orelse, frame, class);
                     Flow::Normal
                 }
             },
@@ -214,6 +216,8 @@ impl<'a> Eval<'a> {
                             iter.span,
                         );
                     }
+                    self.havoc(body, frame, class);
+                    self.havoc(std::slice::from_ref(s), frame, class);
                     return Flow::Normal;
                 };
                 for item in items {
@@ -235,6 +239,7 @@ impl<'a> Eval<'a> {
                         if sets_attributes(body) {
                             self.note("a `while` loop whose condition is not known while building the model", test.span);
                         }
+                        self.havoc(body, frame, class);
                         return Flow::Normal;
                     }
                 }
@@ -267,6 +272,70 @@ impl<'a> Eval<'a> {
             StmtKind::Import | StmtKind::Pass | StmtKind::Assert { .. } | StmtKind::Error => {
                 Flow::Normal
             }
+        }
+    }
+
+    /// What a block that is not run (its condition or iterable not known) might have
+    /// changed becomes `Unknown`: names it assigns, lists it extends, attributes it
+    /// sets. Leaving them as they were would build a model with layers missing, and
+    /// checking that model could report an error the real one does not have.
+    fn havoc(&mut self, stmts: &'a [Stmt], frame: &mut Frame, class: Option<&str>) {
+        for s in stmts {
+            let targets: Vec<&'a Expr> = match &s.kind {
+                StmtKind::Assign { targets, .. } => targets.iter().collect(),
+                StmtKind::AugAssign { target, .. } | StmtKind::AnnAssign { target, .. } => {
+                    vec![target]
+                }
+                StmtKind::For { target, .. } => vec![target],
+                StmtKind::Expr(Expr {
+                    kind: ExprKind::Call { func, .. },
+                    ..
+                }) => match &func.kind {
+                    // `layers.append(m)`, `self.blocks.extend(…)`: the receiver changes.
+                    ExprKind::Attribute { value, .. } => vec![value.as_ref()],
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            for t in targets {
+                self.havoc_target(t, frame, class);
+            }
+            match &s.kind {
+                StmtKind::If { body, orelse, .. }
+                | StmtKind::For { body, orelse, .. }
+                | StmtKind::While { body, orelse, .. } => {
+                    self.havoc(body, frame, class);
+                    self.havoc(orelse, frame, class);
+                }
+                StmtKind::Unsupported { body, .. } => self.havoc(body, frame, class),
+                _ => {}
+            }
+        }
+    }
+
+    fn havoc_target(&mut self, t: &'a Expr, frame: &mut Frame, class: Option<&str>) {
+        let changed = || unknown("a value a block not run while building may have changed");
+        match &t.kind {
+            ExprKind::Name(n) => {
+                frame.insert(n.clone(), changed());
+            }
+            ExprKind::Attribute { value, attr } => {
+                if let Value::Module(id) = self.eval(value, frame, class) {
+                    self.heap
+                        .get_mut(id)
+                        .attrs
+                        .insert(attr.name.clone(), changed());
+                }
+            }
+            ExprKind::Tuple(ts) | ExprKind::List(ts) => {
+                for x in ts {
+                    self.havoc_target(x, frame, class);
+                }
+            }
+            ExprKind::Subscript { value, .. } | ExprKind::Starred(value) => {
+                self.havoc_target(value, frame, class)
+            }
+            _ => {}
         }
     }
 
@@ -329,6 +398,10 @@ impl<'a> Eval<'a> {
                             self.instances.push((n.clone(), id));
                         }
                     }
+                }
+                if top {
+                    // Functions called while the module runs see its names so far.
+                    self.globals.insert(n.clone(), v.clone());
                 }
                 frame.insert(n.clone(), v);
             }
@@ -969,6 +1042,8 @@ impl<'a> Eval<'a> {
                 _ => unknown("a floor"),
             },
             ("print" | "__init__", _) => Value::None,
+            // `typing.cast(int, v)` is `v`.
+            ("cast", [_, x]) => x.clone(),
             _ => unknown("a call of a library function while building"),
         }
     }

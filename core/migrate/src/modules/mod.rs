@@ -51,6 +51,9 @@ pub fn build<'a>(module: &'a Module, choice: Option<&str>) -> Built<'a> {
                 instantiate(&mut eval, &class)
             }),
     };
+    // A build cut short by its budget may miss layers: checking it could report errors
+    // the real model does not have, so there is no model then.
+    let model = if eval.budget_spent() { None } else { model };
     Built { eval, model }
 }
 
