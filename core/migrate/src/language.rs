@@ -303,6 +303,8 @@ pub fn explain(code: &str) -> Option<&'static str> {
         "mig.broadcast" => "PyTorch's broadcasting: aligned from the right, each pair of dimensions must be equal or one of them 1. Here two static dimensions differ and neither is 1 (Appendix B's apply-broadcasting, then consistency).",
         "mig.matmul" => "torch.matmul / @: the inner dimensions (the first operand's last, the second's second-to-last, or the vector's one) must agree, and batch dimensions broadcast.",
         "mig.bmm" => "torch.bmm takes two 3-dimensional tensors (b, n, k) and (b, k, m): batch sizes equal and inner dimensions equal (the paper's BmmExample).",
+        "mig.branch" => "an `if` whose condition the annotated types decide (Migeed et al. 2024, §5: the third question, here answered from the types alone, without constraints): every time the check reached it, the condition had the same value for every input of the annotated types, so the other branch can never run and is greyed. A condition that involves a Dyn is undecided: both branches stay.",
+        "mig.assert" => "an `assert` on shapes (`x.dim() == 4`, `x.size(1) == 3`, `x.shape == (b, 3, h, w)`) that the annotated types make false for every input. Assertions that hold or may hold refine the types after them: a Dyn becomes what they name.",
         "mig.cat" => "torch.cat needs tensors of one rank whose dimensions agree except along the concatenated one.",
         "syntax.indent" => "a line indented more than the block it is in (Python's \"unexpected indent\"); it is read as part of that block.",
         "syntax.block" => "a line ending in `:` (def, class, if, for, while, …) has no indented block after it.",

@@ -60,8 +60,41 @@ pub fn report(source: &str, options: &Options) -> Report {
         )),
     }
     diagnostics.extend(checked.diagnostics.iter().cloned());
+    for b in checked.branches.values() {
+        let arm = match (b.then_possible, b.else_possible) {
+            (false, true) => "the `if` branch",
+            (true, false) if !b.else_spans.is_empty() => "the `else` branch",
+            _ => continue,
+        };
+        let always = if b.then_possible { "true" } else { "false" };
+        diagnostics.push(
+            Diagnostic::new(
+                Severity::Info,
+                "mig.branch",
+                format!("this condition is always {always} for inputs of the annotated types: {arm} can never run"),
+                b.test,
+            )
+            .with_help("Migeed et al.'s third question (§5), answered from the types alone: a condition on shapes that no input of the annotated types can change"),
+        );
+    }
     let index = LineIndex::new(source);
-    let statements = statements(&checked, &diagnostics);
+    let mut statements = statements(&checked, &diagnostics);
+    for b in checked.branches.values() {
+        let dead = match (b.then_possible, b.else_possible) {
+            (false, true) => &b.then_spans,
+            (true, false) => &b.else_spans,
+            _ => continue,
+        };
+        for span in dead {
+            statements.push(StatementReport {
+                span: *span,
+                kind: "branch".into(),
+                nonviable: true,
+                ..StatementReport::default()
+            });
+        }
+    }
+    statements.sort_by_key(|s| (s.span.start, s.span.end));
     let table = table(&index, &checked);
     let parse_ok = !parsed
         .diagnostics

@@ -82,6 +82,18 @@ pub fn meet(a: &TensorType, b: &TensorType) -> TensorType {
     }
 }
 
+/// An `if` of `forward` (or of a method it calls) and whether each arm can run: an
+/// arm can when, some time the `if` ran, its condition was not known to decide against
+/// it. The statements of each arm, for graying out the one that cannot.
+#[derive(Clone, Debug, Default)]
+pub struct Branch {
+    pub test: Span,
+    pub then_possible: bool,
+    pub else_possible: bool,
+    pub then_spans: Vec<Span>,
+    pub else_spans: Vec<Span>,
+}
+
 /// A statement's span and the type of each value it defines.
 pub type StatementTypes = (Span, Vec<(String, TensorType)>);
 
@@ -92,6 +104,8 @@ pub struct Checked {
     pub defs: BTreeMap<(usize, usize), StatementTypes>,
     pub diagnostics: Vec<Diagnostic>,
     pub output: Option<TensorType>,
+    /// Every `if` the check reached, by span: whether each arm can run.
+    pub branches: BTreeMap<(usize, usize), Branch>,
     /// The model's `forward` definition (its span) and parameters' types.
     pub forward: Option<Span>,
     pub inputs: Vec<(String, TensorType)>,
@@ -400,7 +414,20 @@ impl<'m, 'a> Checker<'m, 'a> {
             }
             StmtKind::If { test, body, orelse } => {
                 let cond = self.expr(test, env);
-                match truth(&cond) {
+                let decided = truth(&cond);
+                let branch = self
+                    .out
+                    .branches
+                    .entry((s.span.start, s.span.end))
+                    .or_insert_with(|| Branch {
+                        test: test.span,
+                        then_spans: spans(body),
+                        else_spans: spans(orelse),
+                        ..Branch::default()
+                    });
+                branch.then_possible |= decided != Some(false);
+                branch.else_possible |= decided != Some(true);
+                match decided {
                     Some(true) => self.block(body, env),
                     Some(false) => self.block(orelse, env),
                     None => {
@@ -465,8 +492,57 @@ impl<'m, 'a> Checker<'m, 'a> {
                 Flow::Normal
             }
             StmtKind::Raise(_) => Flow::Stop,
+            StmtKind::Assert { test, .. } => {
+                self.assume(test, env, s.span);
+                Flow::Normal
+            }
             _ => Flow::Normal,
         }
+    }
+
+    /// After `assert test`, what the test says of a tensor's rank or sizes holds: a
+    /// `Dyn` becomes what the assertion names (`x.dim() == 4`, `x.size(1) == 3`,
+    /// `x.shape[1] == 3`, `x.shape == (b, 3, h, w)`; several joined by `and`). An
+    /// assertion that static types make false on every run is an error.
+    fn assume(&mut self, test: &'a Expr, env: &mut Env, span: Span) {
+        match &test.kind {
+            ExprKind::BoolOp {
+                op: BoolOp::And,
+                values,
+            } => {
+                for v in values {
+                    self.assume(v, env, span);
+                }
+                return;
+            }
+            ExprKind::Compare { left, ops } if ops.len() == 1 && ops[0].0 == CmpOp::Eq => {
+                let right = &ops[0].1;
+                let value = self.expr(test, env);
+                if let Value::Bool(Some(false)) = value {
+                    self.error(
+                        "mig.assert",
+                        "this assertion fails for every input of the annotated types".into(),
+                        test.span,
+                    );
+                    return;
+                }
+                for (probe, other) in [(left.as_ref(), right), (right, left.as_ref())] {
+                    let rhs = self.expr(other, env);
+                    if let Some((name, fact)) = fact_of(probe, &rhs) {
+                        if let Some(Value::Tensor(t)) = env.get(&name).cloned() {
+                            let refined = refine(&t, &fact);
+                            if refined != t {
+                                self.record(span, name.clone(), refined.clone());
+                                env.insert(name, Value::Tensor(refined));
+                            }
+                        }
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let _ = self.expr(test, env);
     }
 
     fn bind(&mut self, target: &Expr, v: Value, env: &mut Env, span: Span) {
@@ -1224,6 +1300,113 @@ fn compare(op: CmpOp, l: &Value, r: &Value) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+/// What an assertion says of one tensor variable.
+enum Fact {
+    Rank(usize),
+    Size(i64, Option<i64>),
+    Shape(Vec<Option<i64>>),
+}
+
+/// `x.dim() == n`, `x.size(i) == k` / `x.shape[i] == k`, `x.shape == (…)`, with `rhs`
+/// the other side's value: the variable and what it says.
+fn fact_of(probe: &Expr, rhs: &Value) -> Option<(String, Fact)> {
+    let var = |e: &Expr| match &e.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        _ => None,
+    };
+    match &probe.kind {
+        ExprKind::Call { func, args } => {
+            let ExprKind::Attribute { value, attr } = &func.kind else {
+                return None;
+            };
+            let x = var(value)?;
+            match (attr.name.as_str(), args.as_slice()) {
+                ("dim" | "ndimension", []) => {
+                    Some((x, Fact::Rank(usize::try_from(rhs.int()?).ok()?)))
+                }
+                ("size", [Arg::Positional(i)]) => match i.kind {
+                    ExprKind::Int(i) => Some((x, Fact::Size(i, rhs.int()))),
+                    ExprKind::UnaryOp {
+                        op: UnaryOp::Neg,
+                        ref operand,
+                    } => match operand.kind {
+                        ExprKind::Int(i) => Some((x, Fact::Size(-i, rhs.int()))),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                ("size", []) => shape_fact(x, rhs),
+                _ => None,
+            }
+        }
+        ExprKind::Attribute { value, attr } if attr.name == "shape" => shape_fact(var(value)?, rhs),
+        ExprKind::Subscript { value, index } => match (&value.kind, &index.kind) {
+            (ExprKind::Attribute { value: x, attr }, ExprKind::Int(i)) if attr.name == "shape" => {
+                Some((var(x)?, Fact::Size(*i, rhs.int())))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn shape_fact(x: String, rhs: &Value) -> Option<(String, Fact)> {
+    match rhs {
+        Value::Tuple(xs) => Some((x, Fact::Shape(xs.iter().map(Value::int).collect()))),
+        _ => None,
+    }
+}
+
+/// `t` with what `fact` says filled in where `t` has `Dyn` (never changing a known size:
+/// a contradiction is the assertion's own error, found by evaluating it).
+fn refine(t: &TensorType, fact: &Fact) -> TensorType {
+    let nat = |k: Option<i64>| {
+        k.filter(|n| *n >= 0)
+            .map_or(Dim::Dyn, |n| Dim::Nat(n as u64))
+    };
+    match (t, fact) {
+        (TensorType::Dyn, Fact::Rank(r)) if *r <= 64 => TensorType::Tensor(vec![Dim::Dyn; *r]),
+        (TensorType::Dyn, Fact::Shape(ds)) => {
+            TensorType::Tensor(ds.iter().map(|d| nat(*d)).collect())
+        }
+        (TensorType::Tensor(ds), Fact::Shape(want)) if ds.len() == want.len() => {
+            TensorType::Tensor(
+                ds.iter()
+                    .zip(want)
+                    .map(|(d, w)| if d.is_dyn() { nat(*w) } else { *d })
+                    .collect(),
+            )
+        }
+        (TensorType::Tensor(ds), Fact::Size(i, k)) => match ops::axis(*i, ds.len()) {
+            Some(a) if ds[a].is_dyn() => {
+                let mut out = ds.clone();
+                out[a] = nat(*k);
+                TensorType::Tensor(out)
+            }
+            _ => t.clone(),
+        },
+        _ => t.clone(),
+    }
+}
+
+/// The spans of a block's statements, nested ones included.
+fn spans(stmts: &[Stmt]) -> Vec<Span> {
+    let mut out = Vec::new();
+    for s in stmts {
+        out.push(s.span);
+        match &s.kind {
+            StmtKind::If { body, orelse, .. }
+            | StmtKind::For { body, orelse, .. }
+            | StmtKind::While { body, orelse, .. } => {
+                out.extend(spans(body));
+                out.extend(spans(orelse));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn join_envs(a: &Env, b: &Env) -> Env {

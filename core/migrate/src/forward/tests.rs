@@ -50,3 +50,49 @@ fn shapes_flow_through_views_sizes_and_branches() {
         c.diagnostics
     );
 }
+
+#[test]
+fn branches_decided_by_types_are_impossible_and_asserts_refine() {
+    let listing5 = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/py/listing5_rank_branch.py"
+    ))
+    .expect("fixture");
+    let c = check(&listing5);
+    let b: Vec<_> = c.branches.values().collect();
+    assert_eq!(b.len(), 1);
+    assert!(b[0].then_possible && !b[0].else_possible);
+    let listing7 = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/py/listing7_reshape_branch.py"
+    ))
+    .expect("fixture");
+    let c = check(&listing7);
+    let b: Vec<_> = c.branches.values().collect();
+    assert!(!b[0].then_possible && b[0].else_possible);
+    // A branch on a Dyn size is undecided: both arms possible.
+    let src = "import torch\nclass M(torch.nn.Module):\n    def forward(self, x: TensorType((Dyn, 3))):\n        if x.size(0) > 2:\n            return x\n        return x\n";
+    let c = check(src);
+    let b: Vec<_> = c.branches.values().collect();
+    assert!(b[0].then_possible && b[0].else_possible);
+    // Migeed et al. §4's walk-through: x: Dyn, then asserts give rank 4 and width 28470.
+    let src = "import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.conv1 = torch.nn.Conv2d(2, 2, 2, stride=2, padding=2, dilation=2)\n    def forward(self, x: Dyn):\n        assert x.dim() == 4\n        assert x.size(3) == 28470\n        return self.conv1(x)\n";
+    let c = check(src);
+    assert_eq!(
+        c.output,
+        Some(TensorType::tensor([
+            Dim::Dyn,
+            Dim::Nat(2),
+            Dim::Dyn,
+            Dim::Nat(14236)
+        ]))
+    );
+    // An assertion static types contradict is an error.
+    let src = "import torch\nclass M(torch.nn.Module):\n    def forward(self, x: TensorType((2, 3))):\n        assert x.shape == (2, 4)\n        return x\n";
+    let c = check(src);
+    assert!(
+        c.diagnostics.iter().any(|d| d.code == "mig.assert"),
+        "{:?}",
+        c.diagnostics
+    );
+}
