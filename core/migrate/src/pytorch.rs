@@ -71,7 +71,7 @@ pub fn report(source: &str, options: &Options) -> Report {
             Diagnostic::new(
                 Severity::Info,
                 "mig.branch",
-                format!("this condition is always {always} for inputs of the annotated types: {arm} can never run"),
+                format!("this condition is always {always} for the model as built (its constructor's arguments) and inputs of the annotated types: {arm} can never run"),
                 b.test,
             )
             .with_help("Migeed et al.'s third question (§5), answered from the types alone: a condition on shapes that no input of the annotated types can change"),
