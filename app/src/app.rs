@@ -645,13 +645,29 @@ fn OptionControl(spec: shapex::report::OptionSpec) -> impl IntoView {
             .map(|(_, h)| h.to_string())
             .unwrap_or_default()
     };
-    view! {
-        <label class="field" title=title>
-            <span>{spec.label}</span>
+    // An option without choices is free text (a model's name), set when the box is left.
+    let control = if spec.choices.is_empty() {
+        view! {
+            <input id=format!("opt-{key}") type="text" placeholder="(the last one)" prop:value=current
+                on:change=move |ev| {
+                    let v = event_target_value(&ev).trim().to_string();
+                    ctx.settings.update(|s| { s.insert(key.to_string(), v); });
+                }/>
+        }
+        .into_any()
+    } else {
+        view! {
             <select id=format!("opt-{key}") on:change=move |ev| {
                 let v = event_target_value(&ev);
                 ctx.settings.update(|s| { s.insert(key.to_string(), v); });
             }>{choices}</select>
+        }
+        .into_any()
+    };
+    view! {
+        <label class="field" title=title>
+            <span>{spec.label}</span>
+            {control}
         </label>
     }
 }

@@ -131,7 +131,11 @@ fn languages() -> ExitCode {
             .iter()
             .map(|o| {
                 let values: Vec<&str> = o.choices.iter().map(|c| c.0).collect();
-                format!("{}={}", o.key, values.join("|"))
+                if values.is_empty() {
+                    format!("{}=TEXT", o.key)
+                } else {
+                    format!("{}={}", o.key, values.join("|"))
+                }
             })
             .collect();
         let views: Vec<&str> = i.views.iter().map(|v| v.id).collect();

@@ -10,8 +10,8 @@ use crate::types::{Dim, TensorType};
 use shapex_migrate_syntax::ast::{Item, Program};
 use shapex_report::view::{Cell, CellValue, Payload, Row, Table, View, ViewSpec};
 use shapex_report::{
-    CheckStatus, Def, DimView, Face, Language, LanguageInfo, Options, Report, Severity, ShapeView,
-    StatementReport,
+    CheckStatus, Def, DimView, Face, Language, LanguageInfo, OptionSpec, Options, Report, Severity,
+    ShapeView, StatementReport,
 };
 use shapex_text::{LineIndex, Range, Token};
 
@@ -48,7 +48,14 @@ fn info() -> LanguageInfo {
         name: "PyTorch (Migeed et al., gradual tensors)",
         extensions: &["py", "gt"],
         tagline: "Paste a PyTorch model, annotate forward's input — TensorType((Dyn, 3, 224, 224)), Dyn where you do not know — and see every tensor's shape by Migeed et al.'s gradual types, and where it fails for every input.",
-        options: Vec::new(),
+        options: vec![OptionSpec {
+            key: "model",
+            label: "Model",
+            // No choices: a free-text option (the name of a module-level variable or a
+            // class of the file); empty means the file's last model.
+            choices: Vec::new(),
+            help: vec![("", "Which model to check: a module-level variable (`model`) or a class of the file (built with no arguments). Empty: the last module-level instance, else the last class whose __init__ needs no arguments.")],
+        }],
         prints_shapes: true,
         views: vec![ViewSpec {
             id: TYPES,

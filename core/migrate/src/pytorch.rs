@@ -24,14 +24,17 @@ pub fn looks_like_python(source: &str) -> bool {
 
 pub fn report(source: &str, options: &Options) -> Report {
     let parsed = shapex_migrate_syntax::python::parse(source);
-    let built = build(
-        &parsed.module,
-        options.get("model").filter(|m| !m.is_empty()),
-    );
+    let choice = options
+        .get("model")
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    let built = build(&parsed.module, choice);
     let mut diagnostics = parsed.diagnostics.clone();
     diagnostics.extend(built.eval.notes.iter().cloned());
     let checked = check_model(&built);
     match (&built.model, checked.forward) {
+        // The builder said why the chosen model is not there.
+        (None, _) if choice.is_some() => {}
         (None, _) => diagnostics.push(Diagnostic::new(
             Severity::Info,
             "mig.model",

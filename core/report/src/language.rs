@@ -96,7 +96,8 @@ pub struct OptionSpec {
     /// Key in [`Options::settings`] (`"mode"`).
     pub key: &'static str,
     pub label: &'static str,
-    /// (value, label); the first is the default.
+    /// (value, label); the first is the default. No choices: a free-text option
+    /// (faces show a text box; its default is empty).
     pub choices: Vec<(&'static str, &'static str)>,
     /// (value, what it means in a sentence), shown beside the control and when a value
     /// other than the default is in force.

@@ -36,7 +36,23 @@ pub fn build<'a>(module: &'a Module, choice: Option<&str>) -> Built<'a> {
             .map(|(n, id)| (n.clone(), *id))
     };
     let model = match choice {
-        Some(name) => by_name(&eval, name).or_else(|| instantiate(&mut eval, name)),
+        Some(name) => by_name(&eval, name).or_else(|| {
+            if no_arguments(&eval, name) {
+                return instantiate(&mut eval, name);
+            }
+            let why = if eval.classes.contains_key(name) {
+                format!("the class `{name}` needs arguments to be built (or has no `forward`): build it at module level (`model = {name}(…)`) and name that variable")
+            } else {
+                format!("the file has no module-level variable or class named `{name}`")
+            };
+            eval.notes.push(shapex_text::Diagnostic::new(
+                shapex_text::Severity::Info,
+                "mig.model",
+                why,
+                shapex_text::Span::new(0, 0),
+            ));
+            None
+        }),
         None => eval
             .instances
             .last()
