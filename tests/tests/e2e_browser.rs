@@ -686,6 +686,72 @@ async fn extent_graph(env: &Env) -> Result<()> {
     Ok(())
 }
 
+#[test]
+fn e2e_a_pytorch_model_is_typed_and_its_error_found() {
+    run(|env| Box::pin(pytorch_model(env)));
+}
+
+/// Issue #21: a PyTorch example from the gallery opens in the Types view with every
+/// assignment typed and its definite error in the Problems list; naming a model that
+/// is not there in the Model box says so.
+async fn pytorch_model(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.session
+        .client
+        .find(Locator::Css("select#examples"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("mig-conv-chain")
+        .await
+        .map_err(|e| format!("cannot choose example mig-conv-chain: {e}"))?;
+    let shown = app
+        .session
+        .wait_until("the model's error and its types", ANALYSIS, || async {
+            let rows = app
+                .session
+                .js(
+                    "return document.querySelectorAll('#view-types tr.row').length;",
+                    vec![],
+                )
+                .await?;
+            let shown = app.diagnostics().await?;
+            let error = shown
+                .iter()
+                .any(|d| d.text.contains("Conv2d expects 4 input channels"));
+            Ok((error && rows.as_u64() >= Some(2)).then_some(shown))
+        })
+        .await?;
+    ensure(shown.iter().any(|d| d.text.contains("returns")), || {
+        format!("no line says what the model returns: {shown:?}")
+    })?;
+    app.session
+        .js(
+            "const i = document.querySelector('input#opt-model'); i.value = 'Nope';
+             i.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until(
+            "the Model box's unknown name to be reported",
+            ANALYSIS,
+            || async {
+                let shown = app.diagnostics().await?;
+                Ok(shown
+                    .iter()
+                    .any(|d| {
+                        d.text
+                            .contains("no module-level variable or class named `Nope`")
+                    })
+                    .then_some(()))
+            },
+        )
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
+
 /// Issue #20 item 9: the page's wasm holds the registry's faces and display code, not
 /// the analysers (they are the worker's), so a new language grows the worker only.
 /// Markers: the MATLAB builtin table's text and a Language T explanation, both compiled
