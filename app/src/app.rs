@@ -127,6 +127,16 @@ impl Ctx {
         }
     }
 
+    /// Sets the current code aside behind "Restore your previous code" when it is the
+    /// user's work: before a change the native undo stack will not hold (a long paste).
+    pub fn set_aside_work(&self) {
+        let current = self.snapshot_untracked();
+        if self.is_user_work(&current.code) {
+            browser::save_previous(Some(&current));
+            self.previous.set(Some(current));
+        }
+    }
+
     fn snapshot_untracked(&self) -> ViewState {
         untrack(|| self.snapshot())
     }

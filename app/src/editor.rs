@@ -266,6 +266,7 @@ pub fn Editor(initial_code: String) -> impl IntoView {
                             ctx.code.set(new);
                             ctx.example.set(String::new());
                         }
+                        on:paste=move |ev: web_sys::ClipboardEvent| long_paste(ctx, ev)
                         on:keydown=on_keydown
                         on:keyup=move |_| note_caret(ctx)
                         on:mouseup=move |_| note_caret(ctx)
@@ -435,5 +436,39 @@ pub fn ProblemsList() -> impl IntoView {
                 </li>
             </ul>
         </div>
+    }
+}
+
+/// A paste of more than `browser::MAX_UNDOABLE_LINES` lines is spliced in by the page
+/// instead of the browser: Chromium's own insertion takes time quadratic in the lines
+/// (16 s for 3,600), freezing the page. Such a paste is not on the native undo stack,
+/// so the text it changes is set aside behind "Restore your previous code" first.
+fn long_paste(ctx: Ctx, ev: web_sys::ClipboardEvent) {
+    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        return;
+    };
+    if text.lines().count() <= browser::MAX_UNDOABLE_LINES {
+        return;
+    }
+    let Some(el) = ctx.editor.get_untracked() else {
+        return;
+    };
+    ev.prevent_default();
+    ctx.set_aside_work();
+    let value = el.value();
+    let (start, end) = (
+        el.selection_start().ok().flatten().unwrap_or(0),
+        el.selection_end().ok().flatten().unwrap_or(0),
+    );
+    let (new, caret) = crate::text::splice_utf16(&value, start, end, &text);
+    el.set_value(&new);
+    let _ = el.set_selection_range(caret, caret);
+    // The page's own input handler takes it from here, as for any edit.
+    if let Ok(input) = web_sys::Event::new_with_event_init_dict("input", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    }) {
+        let _ = el.dispatch_event(&input);
     }
 }

@@ -18,6 +18,31 @@ pub fn utf16_offset(text: &str, line: u32, col: u32) -> u32 {
     text.encode_utf16().count() as u32
 }
 
+/// The byte offset in `text` of UTF-16 offset `units` (as the textarea reports
+/// selections), clamped to the text and to a character boundary.
+pub fn byte_of_utf16(text: &str, units: u32) -> usize {
+    let mut seen = 0u32;
+    for (i, c) in text.char_indices() {
+        if seen >= units {
+            return i;
+        }
+        seen += c.len_utf16() as u32;
+    }
+    text.len()
+}
+
+/// `text` with the UTF-16 range `start..end` replaced by `insert`, and the UTF-16
+/// offset just after the insertion (where the caret goes).
+pub fn splice_utf16(text: &str, start: u32, end: u32, insert: &str) -> (String, u32) {
+    let (a, b) = (
+        byte_of_utf16(text, start.min(end)),
+        byte_of_utf16(text, start.max(end)),
+    );
+    let out = format!("{}{insert}{}", &text[..a], &text[b..]);
+    let caret = text[..a].encode_utf16().count() + insert.encode_utf16().count();
+    (out, caret as u32)
+}
+
 /// The 1-based line that UTF-16 offset `caret_utf16` (as the textarea reports it) is on.
 pub fn line_of_utf16(text: &str, caret_utf16: u32) -> u32 {
     let mut units = 0u32;
@@ -94,5 +119,21 @@ mod tests {
     #[test]
     fn visual_columns_expand_tabs() {
         assert_eq!(visual_width("a\tb", 4), 5);
+    }
+}
+
+#[cfg(test)]
+mod splice_tests {
+    use super::*;
+
+    #[test]
+    fn splices_by_utf16_offsets() {
+        // "é" is one UTF-16 unit, "😀" two.
+        let t = "aé😀b";
+        assert_eq!(byte_of_utf16(t, 2), 3);
+        assert_eq!(byte_of_utf16(t, 4), 7);
+        assert_eq!(byte_of_utf16(t, 99), t.len());
+        assert_eq!(splice_utf16(t, 2, 4, "X\nY"), ("aéX\nYb".to_string(), 5));
+        assert_eq!(splice_utf16("", 0, 0, "z"), ("z".to_string(), 1));
     }
 }

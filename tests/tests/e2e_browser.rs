@@ -693,7 +693,8 @@ fn e2e_a_pytorch_model_is_typed_and_its_error_found() {
 
 /// Issue #21: a PyTorch example from the gallery opens in the Types view with every
 /// assignment typed and its definite error in the Problems list; naming a model that
-/// is not there in the Model box says so.
+/// is not there in the Model box says so; a long paste does not go through the
+/// browser's quadratic insertion.
 async fn pytorch_model(env: &Env) -> Result<()> {
     let app = env.app().await?;
     app.open(&env.server.base_url).await?;
@@ -745,6 +746,38 @@ async fn pytorch_model(env: &Env) -> Result<()> {
                             .contains("no module-level variable or class named `Nope`")
                     })
                     .then_some(()))
+            },
+        )
+        .await?;
+    // A paste of many lines is spliced in by the page (the browser's own insertion is
+    // quadratic in lines): the text becomes the paste, and the work it replaced, the
+    // user's own now, waits behind Restore since native undo will not hold it.
+    app.session
+        .js(
+            "const e = document.querySelector('#editor'); e.focus(); e.setSelectionRange(0, 0);
+             document.execCommand('insertText', false, '# mine\\n');
+             const text = Array.from({length: 400}, (_, i) => 'x' + i + ' = ' + i).join('\\n');
+             e.select();
+             const dt = new DataTransfer(); dt.setData('text/plain', text);
+             e.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));
+             return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until(
+            "the long paste to replace the text, the work set aside",
+            ANALYSIS,
+            || async {
+                let v = app
+                    .session
+                    .js(
+                        "return [document.querySelector('#editor').value.split('\\n').length,
+                                 !!document.querySelector('#previous-notice')];",
+                        vec![],
+                    )
+                    .await?;
+                Ok((v[0].as_u64() == Some(400) && v[1].as_bool() == Some(true)).then_some(()))
             },
         )
         .await?;
