@@ -787,8 +787,8 @@ async fn pytorch_model(env: &Env) -> Result<()> {
 
 /// Issue #20 item 9: the page's wasm holds the registry's faces and display code, not
 /// the analysers (they are the worker's), so a new language grows the worker only.
-/// Markers: the MATLAB builtin table's text and a Language T explanation, both compiled
-/// into the analysers.
+/// Markers: the MATLAB builtin table's text, a Language T and a PyTorch explanation, all
+/// compiled into the analysers.
 #[test]
 fn e2e_the_page_links_no_analyser() {
     let Some(dist) = shapex_tests::require::require(shapex_tests::require::Tool::AppDist) else {
@@ -821,6 +821,7 @@ fn e2e_the_page_links_no_analyser() {
     for marker in [
         "category builtin = unknown",
         "a call's arguments give one extent name",
+        "the third question, here answered from the types alone",
     ] {
         assert!(
             holds(&worker, marker),
