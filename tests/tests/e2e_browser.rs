@@ -542,14 +542,7 @@ async fn extent_graph(env: &Env) -> Result<()> {
         return [q(''), q('.checked'), q('.conflict'), q('.conflict.here')];";
     let app = env.app().await?;
     app.open(&env.server.base_url).await?;
-    app.session
-        .client
-        .find(Locator::Css("select#examples"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("dz-sec2")
-        .await
-        .map_err(|e| format!("cannot choose example dz-sec2: {e}"))?;
+    app.choose_example("dz-sec2").await?;
     let marks = app
         .session
         .wait_until("the extent graph with its conflict", ANALYSIS, || async {
@@ -657,14 +650,7 @@ async fn extent_graph(env: &Env) -> Result<()> {
 
     // A MATLAB function with declared sizes has its extent graph too (item 6): the
     // gallery's §2 in MATLAB opens in the Extent graph tab with its conflicts marked.
-    app.session
-        .client
-        .find(Locator::Css("select#examples"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("dz-matlab-sec2")
-        .await
-        .map_err(|e| format!("cannot choose example dz-matlab-sec2: {e}"))?;
+    app.choose_example("dz-matlab-sec2").await?;
     app.session
         .wait_until(
             "the MATLAB extent graph with its conflicts",
@@ -698,14 +684,7 @@ fn e2e_a_pytorch_model_is_typed_and_its_error_found() {
 async fn pytorch_model(env: &Env) -> Result<()> {
     let app = env.app().await?;
     app.open(&env.server.base_url).await?;
-    app.session
-        .client
-        .find(Locator::Css("select#examples"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("mig-conv-chain")
-        .await
-        .map_err(|e| format!("cannot choose example mig-conv-chain: {e}"))?;
+    app.choose_example("mig-conv-chain").await?;
     let shown = app
         .session
         .wait_until("the model's error and its types", ANALYSIS, || async {

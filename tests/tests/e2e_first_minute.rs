@@ -58,17 +58,6 @@ impl App {
             .map_err(|e| format!("click {selector}: {e}"))
     }
 
-    async fn choose_example(&self, id: &str) -> Result<()> {
-        self.session
-            .client
-            .find(Locator::Css("select#examples"))
-            .await
-            .map_err(|e| e.to_string())?
-            .select_by_value(id)
-            .await
-            .map_err(|e| format!("cannot choose example {id}: {e}"))
-    }
-
     /// Waits until the editor holds `expected`.
     async fn wait_for_text(&self, expected: &str, what: &str) -> Result<()> {
         let waited = self

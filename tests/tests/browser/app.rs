@@ -189,6 +189,18 @@ impl App {
             .ok_or_else(|| "textarea#editor not found".to_string())
     }
 
+    /// Opens gallery example `id` through the examples menu, as a user does.
+    pub async fn choose_example(&self, id: &str) -> Result<()> {
+        self.session
+            .client
+            .find(Locator::Css("select#examples"))
+            .await
+            .map_err(|e| e.to_string())?
+            .select_by_value(id)
+            .await
+            .map_err(|e| format!("cannot choose example {id}: {e}"))
+    }
+
     pub async fn diagnostics(&self) -> Result<Vec<ShownDiagnostic>> {
         let v = self
             .session
