@@ -74,7 +74,15 @@ pub fn parse(source: &str) -> Parsed {
                 };
                 let give_up = diagnostics.len() >= MAX_ERRORS;
                 if !give_up {
-                    diagnostics.push(describe(source, &work, pos, &expected));
+                    // A failure at a brace this driver appended can repeat while the
+                    // recovery closes several blocks: one diagnostic says it.
+                    let d = describe(source, &work, pos, &expected);
+                    let repeat = diagnostics
+                        .last()
+                        .is_some_and(|l: &Diagnostic| l.span == d.span && l.message == d.message);
+                    if !repeat {
+                        diagnostics.push(d);
+                    }
                 }
                 if give_up || !recover(&mut text, source.len(), pos, &expected) {
                     blank_rest(&mut text, source.len(), pos);
