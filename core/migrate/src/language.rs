@@ -78,12 +78,18 @@ impl Language for Migrate {
     }
 
     fn analyze(&self, source: &str, options: &Options) -> Report {
-        if crate::pytorch::looks_like_python(source) {
-            return crate::pytorch::report(source, options);
-        }
-        let parsed = shapex_migrate_syntax::parse(source);
-        let checked = check(&parsed.program);
-        report(source, &parsed.program, parsed.diagnostics, checked)
+        let mut report = if crate::pytorch::looks_like_python(source) {
+            crate::pytorch::report(source, options)
+        } else {
+            let parsed = shapex_migrate_syntax::parse(source);
+            let checked = check(&parsed.program);
+            report(source, &parsed.program, parsed.diagnostics, checked)
+        };
+        // The settings in force, every option of the language (the CLI and the
+        // fixtures read them back).
+        let model = options.get("model").map_or("", str::trim);
+        report.settings = [("model".to_string(), model.to_string())].into();
+        report
     }
 
     fn tokens(&self, line: &str) -> Vec<Token> {
