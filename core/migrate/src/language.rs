@@ -312,6 +312,7 @@ pub fn explain(code: &str) -> Option<&'static str> {
         "mig.pool" => "a pooling layer or function whose window is larger than the padded input, or whose input is not 3- or 4-dimensional.",
         "mig.layernorm" => "nn.LayerNorm's normalized_shape must equal the input's last dimensions.",
         "mig.flatten" | "mig.transpose" | "mig.permute" | "mig.unsqueeze" | "mig.reduce" | "mig.size" | "mig.index" => "a dimension index outside the tensor's rank (PyTorch counts negative indices from the end), too many indices, or a permutation of the wrong length.",
+        "mig.expand" => "expand can only enlarge dimensions of size 1 (or keep one, with -1) and add leading ones; here a static size other than 1 would change.",
         "mig.embedding" | "mig.layer" => "a layer applied to an input its rule rejects for every run.",
         "mig.broadcast" => "PyTorch's broadcasting: aligned from the right, each pair of dimensions must be equal or one of them 1. Here two static dimensions differ and neither is 1 (Appendix B's apply-broadcasting, then consistency).",
         "mig.matmul" => "torch.matmul / @: the inner dimensions (the first operand's last, the second's second-to-last, or the vector's one) must agree, and batch dimensions broadcast.",

@@ -724,6 +724,15 @@ impl<'m, 'a> Checker<'m, 'a> {
             Built::Float(_) => Value::Float,
             Built::Str(s) => Value::Str(s.clone()),
             Built::None => Value::None,
+            Built::Tensor(sizes) => Value::Tensor(TensorType::Tensor(
+                sizes
+                    .iter()
+                    .map(|d| {
+                        d.filter(|n| *n >= 0)
+                            .map_or(Dim::Dyn, |n| Dim::Nat(n as u64))
+                    })
+                    .collect(),
+            )),
             Built::Tuple(_) | Built::List(_) => Value::Tuple(
                 v.items()
                     .unwrap_or_default()
@@ -1056,6 +1065,10 @@ impl<'m, 'a> Checker<'m, 'a> {
                     None => Value::Tensor(TensorType::Dyn),
                 }
             }
+            "expand" => {
+                let sizes = ints(&args[1.min(args.len())..]);
+                self.tensor_op(ops::expand(&first, &sizes), "mig.expand", span)
+            }
             "unsqueeze" => match arg(1, "dim").and_then(|v| v.int()) {
                 Some(d) => self.tensor_op(ops::unsqueeze(&first, d), "mig.unsqueeze", span),
                 None => Value::Tensor(TensorType::Dyn),
@@ -1219,7 +1232,7 @@ impl<'m, 'a> Checker<'m, 'a> {
 
 fn layer_code(l: &Layer) -> &'static str {
     match l {
-        Layer::Conv2d { .. } => "conv2d",
+        Layer::Conv2d { .. } | Layer::ConvTranspose2d { .. } => "conv2d",
         Layer::Linear { .. } => "linear",
         Layer::BatchNorm2d { .. } | Layer::BatchNorm1d { .. } => "batchnorm",
         Layer::MaxPool2d { .. } | Layer::AvgPool2d { .. } | Layer::AdaptivePool2d { .. } => "pool",

@@ -309,6 +309,47 @@ pub fn reduce(t: &TensorType, dim: Option<i64>, keepdim: bool) -> OpResult {
     Ok(TensorType::Tensor(out))
 }
 
+/// `expand(*sizes)`: `-1` keeps a dimension, a new size may only replace a 1, and new
+/// leading dimensions may be added.
+pub fn expand(t: &TensorType, sizes: &[Option<i64>]) -> OpResult {
+    let Some(ds) = t.dims() else {
+        return Ok(TensorType::Tensor(
+            sizes
+                .iter()
+                .map(|s| dim_of(s.filter(|n| *n >= 0)))
+                .collect(),
+        ));
+    };
+    if sizes.len() < ds.len() {
+        return Err(format!(
+            "expand of {t} to {} sizes: fewer than its {} dimensions",
+            sizes.len(),
+            ds.len()
+        ));
+    }
+    let lead = sizes.len() - ds.len();
+    let mut out = Vec::new();
+    for (i, s) in sizes.iter().enumerate() {
+        let old = if i >= lead { Some(ds[i - lead]) } else { None };
+        out.push(match (s, old) {
+            (Some(-1), Some(d)) => d,
+            (Some(n), Some(d)) if *n >= 0 => match d.nat() {
+                Some(m) if m != 1 && m as i64 != *n => {
+                    return Err(format!(
+                        "expand of {t}: dimension {i} is {m}, not 1, and cannot become {n}"
+                    ))
+                }
+                _ => Dim::Nat(*n as u64),
+            },
+            (None, Some(Dim::Nat(1))) => Dim::Dyn,
+            (None, Some(d)) => d,
+            (Some(n), None) if *n >= 0 => Dim::Nat(*n as u64),
+            _ => Dim::Dyn,
+        });
+    }
+    Ok(TensorType::Tensor(out))
+}
+
 pub fn unsqueeze(t: &TensorType, dim: i64) -> OpResult {
     let Some(ds) = t.dims() else {
         return Ok(TensorType::Dyn);
@@ -396,6 +437,61 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
                 .map_err(|e| format!("Conv2d on {t}: {e}"))?;
             out[n - 1] = window(ds[n - 1], kernel.1, stride.1, pw, dilation.1, false)
                 .map_err(|e| format!("Conv2d on {t}: {e}"))?;
+            Ok(TensorType::Tensor(out))
+        }
+        Layer::ConvTranspose2d {
+            in_channels,
+            out_channels,
+            kernel,
+            stride,
+            padding,
+            output_padding,
+            dilation,
+        } => {
+            let Some(ds) = spatial(t, "ConvTranspose2d")? else {
+                return Ok(TensorType::Dyn);
+            };
+            let n = ds.len();
+            if let (Some(c), Some(want)) = (nat(ds[n - 3]), in_channels) {
+                if c != *want {
+                    return Err(format!(
+                        "ConvTranspose2d expects {want} input channels, but {t} has {c}"
+                    ));
+                }
+            }
+            // PyTorch: (H − 1)·s − 2p + d(k − 1) + output_padding + 1.
+            let up = |h: Dim,
+                      k: Option<i64>,
+                      s: Option<i64>,
+                      p: Option<i64>,
+                      o: Option<i64>,
+                      d: Option<i64>| {
+                match (nat(h), k, s, p, o, d) {
+                    (Some(h), Some(k), Some(s), Some(p), Some(o), Some(d)) if h >= 1 => {
+                        let out = (h - 1) * s - 2 * p + d * (k - 1) + o + 1;
+                        dim_of((out >= 1).then_some(out))
+                    }
+                    _ => Dim::Dyn,
+                }
+            };
+            let mut out = ds.to_vec();
+            out[n - 3] = dim_of(*out_channels);
+            out[n - 2] = up(
+                ds[n - 2],
+                kernel.0,
+                stride.0,
+                padding.0,
+                output_padding.0,
+                dilation.0,
+            );
+            out[n - 1] = up(
+                ds[n - 1],
+                kernel.1,
+                stride.1,
+                padding.1,
+                output_padding.1,
+                dilation.1,
+            );
             Ok(TensorType::Tensor(out))
         }
         Layer::MaxPool2d {

@@ -8,7 +8,7 @@
 //! budget, so it terminates on any input.
 
 use super::layers::{self, Args, Layer};
-use super::value::{Heap, Module, ModuleId, ModuleKind, Value};
+use super::value::{dict_pairs, Heap, Module, ModuleId, ModuleKind, Value};
 use shapex_migrate_syntax::python::ast::*;
 use shapex_text::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -917,6 +917,24 @@ impl<'a> Eval<'a> {
         if path.contains(".init.") || path.starts_with("init.") || path.ends_with("_") {
             return Value::None;
         }
+        let pos = args.positional.as_slice();
+        match (last, pos) {
+            // `nn.Parameter(t)` and buffers are tensors, not layers.
+            ("Parameter" | "Buffer", [t, ..]) => return t.clone(),
+            ("OrderedDict", []) => return dict(Vec::new()),
+            ("OrderedDict", [x]) => {
+                let pairs = x.items().unwrap_or_default();
+                return dict(pairs);
+            }
+            (
+                "zeros" | "ones" | "randn" | "rand" | "empty" | "zeros_like" | "ones_like"
+                | "randn_like",
+                _,
+            ) if path.starts_with("torch.") => {
+                return tensor_of(last, pos);
+            }
+            _ => {}
+        }
         let first = last.chars().next().unwrap_or('a');
         let from_nn = path == last || path.contains("nn.");
         if first.is_ascii_uppercase() && from_nn && !path.starts_with("torch.Tensor") {
@@ -934,7 +952,6 @@ impl<'a> Eval<'a> {
             });
             return Value::Module(id);
         }
-        let pos = args.positional.as_slice();
         match (last, pos) {
             ("range", _) => {
                 let ints: Option<Vec<i64>> = pos.iter().map(Value::as_int).collect();
@@ -1122,7 +1139,10 @@ impl<'a> Eval<'a> {
                 self.collect_modules(id, name == "modules", &mut out, 0);
                 Value::list(out.into_iter().map(Value::Module).collect())
             }
-            ("add_module" | "register_module", [Value::Str(n), m]) => {
+            (
+                "add_module" | "register_module" | "register_buffer" | "register_parameter",
+                [Value::Str(n), m, ..],
+            ) => {
                 self.heap.get_mut(id).attrs.insert(n.clone(), m.clone());
                 Value::None
             }
@@ -1191,6 +1211,7 @@ fn bound_library(id: ModuleId, name: &str) -> Value {
 fn layer_name(l: &Layer) -> &str {
     match l {
         Layer::Conv2d { .. } => "Conv2d",
+        Layer::ConvTranspose2d { .. } => "ConvTranspose2d",
         Layer::Linear { .. } => "Linear",
         Layer::BatchNorm2d { .. } => "BatchNorm2d",
         Layer::BatchNorm1d { .. } => "BatchNorm1d",
@@ -1238,23 +1259,29 @@ pub fn module_list(heap: &Heap, v: &Value) -> Option<Vec<ModuleId>> {
     }
 }
 
-/// The (key, value) pairs of a dict value.
-fn dict_pairs(v: &Value) -> Option<Vec<(Value, Value)>> {
-    let parts = match v {
-        Value::Tuple(p) => p,
-        _ => return None,
-    };
-    match parts.as_slice() {
-        [Value::Str(tag), pairs] if tag == "__dict__" => pairs
-            .items()?
-            .into_iter()
-            .map(|p| match p.items().as_deref() {
-                Some([k, v]) => Some((k.clone(), v.clone())),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
+/// A dict value from its (key, value) pairs (each a 2-tuple).
+fn dict(pairs: Vec<Value>) -> Value {
+    Value::Tuple(vec![Value::Str("__dict__".into()), Value::list(pairs)])
+}
+
+/// `torch.zeros(1, n, d)` / `torch.randn((1, n))` / `torch.zeros_like(t)` while building:
+/// a tensor of those sizes (a size not known is `None`).
+fn tensor_of(name: &str, args: &[Value]) -> Value {
+    if name.ends_with("_like") {
+        return match args.first() {
+            Some(Value::Tensor(t)) => Value::Tensor(t.clone()),
+            _ => unknown("a tensor like one not known while building"),
+        };
     }
+    let sizes: Vec<Value> = match args {
+        [one] if one.items().is_some() => one.items().unwrap_or_default(),
+        many => many
+            .iter()
+            .filter(|v| !matches!(v, Value::Str(_)))
+            .cloned()
+            .collect(),
+    };
+    Value::Tensor(sizes.iter().map(Value::as_int).collect())
 }
 
 fn subscript(base: &Value, ix: &Value) -> Value {

@@ -3,7 +3,7 @@
 //! parameter that is not a known integer stays `None`: the layer is still built and
 //! the checker treats that parameter as `Dyn`.
 
-use super::value::{ModuleId, Value};
+use super::value::{dict_pairs, ModuleId, Value};
 use serde::Serialize;
 
 /// A pair of integers (`kernel_size=3` is `(3, 3)`), each unknown if not constant.
@@ -28,6 +28,15 @@ pub enum Layer {
         padding: Padding,
         dilation: Pair,
         groups: Option<i64>,
+    },
+    ConvTranspose2d {
+        in_channels: Option<i64>,
+        out_channels: Option<i64>,
+        kernel: Pair,
+        stride: Pair,
+        padding: Pair,
+        output_padding: Pair,
+        dilation: Pair,
     },
     Linear {
         in_features: Option<i64>,
@@ -177,6 +186,15 @@ pub fn layer(name: &str, args: &Args, modules: impl Fn(&Value) -> Option<Vec<Mod
             dilation: args.pair(5, "dilation", Some(1)),
             groups: args.int(6, "groups", Some(1)),
         },
+        "ConvTranspose2d" => Layer::ConvTranspose2d {
+            in_channels: args.int(0, "in_channels", None),
+            out_channels: args.int(1, "out_channels", None),
+            kernel: args.pair(2, "kernel_size", None),
+            stride: args.pair(3, "stride", Some(1)),
+            padding: args.pair(4, "padding", Some(0)),
+            output_padding: args.pair(5, "output_padding", Some(0)),
+            dilation: args.pair(8, "dilation", Some(1)),
+        },
         "Linear" => Layer::Linear {
             in_features: args.int(0, "in_features", None),
             out_features: args.int(1, "out_features", None),
@@ -242,9 +260,14 @@ pub fn layer(name: &str, args: &Args, modules: impl Fn(&Value) -> Option<Vec<Mod
             end_dim: args.int(1, "end_dim", Some(-1)),
         },
         "Sequential" => {
-            // `Sequential(a, b)`, `Sequential(*layers)`; an `OrderedDict` is not modelled.
-            let items: Option<Vec<ModuleId>> = args
-                .positional
+            // `Sequential(a, b)`, `Sequential(*layers)`, `Sequential(OrderedDict([…]))`.
+            let named: Option<Vec<Value>> = match args.positional.as_slice() {
+                [one] => dict_pairs(one).map(|ps| ps.into_iter().map(|(_, v)| v).collect()),
+                _ => None,
+            };
+            let items: Option<Vec<ModuleId>> = named
+                .as_ref()
+                .unwrap_or(&args.positional)
                 .iter()
                 .map(|v| modules(v).filter(|m| m.len() == 1).map(|m| m[0]))
                 .collect();

@@ -39,6 +39,9 @@ pub enum Value {
         class: String,
         this: ModuleId,
     },
+    /// A tensor made while building (`nn.Parameter(torch.randn(1, n, d))`, a buffer):
+    /// its sizes, each known or not.
+    Tensor(Vec<Option<i64>>),
     /// Not known while building (the reason, for a "not supported" note).
     Unknown(String),
 }
@@ -75,7 +78,11 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::Tuple(v) => !v.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
-            Value::Module(_) | Value::Class(_) | Value::Function { .. } | Value::Library(_) => true,
+            Value::Module(_)
+            | Value::Class(_)
+            | Value::Function { .. }
+            | Value::Library(_)
+            | Value::Tensor(_) => true,
             Value::Super { .. } | Value::Unknown(_) => return None,
         })
     }
@@ -119,5 +126,24 @@ impl Heap {
 
     pub fn get_mut(&mut self, id: ModuleId) -> &mut Module {
         &mut self.modules[id.0]
+    }
+}
+
+/// The (key, value) pairs of a dict value (kept as `("__dict__", [(k, v), …])`).
+pub fn dict_pairs(v: &Value) -> Option<Vec<(Value, Value)>> {
+    let parts = match v {
+        Value::Tuple(p) => p,
+        _ => return None,
+    };
+    match parts.as_slice() {
+        [Value::Str(tag), pairs] if tag == "__dict__" => pairs
+            .items()?
+            .into_iter()
+            .map(|p| match p.items().as_deref() {
+                Some([k, v]) => Some((k.clone(), v.clone())),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
     }
 }
