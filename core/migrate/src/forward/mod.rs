@@ -1204,6 +1204,26 @@ impl<'m, 'a> Checker<'m, 'a> {
                 }
                 self.tensor_op(ops::layer(&layer, &first), "mig.pool", span)
             }
+            // einops: `rearrange(x, 'b c h w -> b (h w) c', h=…)`.
+            "rearrange" => match (args.first(), args.get(1)) {
+                (Some(Value::Tensor(t)), Some(Value::Str(pattern))) => {
+                    let sizes: Vec<(String, Option<i64>)> =
+                        kw.iter().map(|(k, v)| (k.clone(), v.int())).collect();
+                    Value::Tensor(ops::rearrange(t, pattern, &sizes))
+                }
+                _ => Value::Tensor(TensorType::Dyn),
+            },
+            // `torch.einsum('bhid,bhjd->bhij', q, k)` (also with the operands in a list).
+            "einsum" => match args.first() {
+                Some(Value::Str(spec)) => {
+                    let operands: Vec<TensorType> = match &args[1..] {
+                        [Value::Tuple(xs)] => xs.iter().map(Value::tensor).collect(),
+                        rest => rest.iter().map(Value::tensor).collect(),
+                    };
+                    Value::Tensor(ops::einsum(spec, &operands))
+                }
+                _ => Value::Tensor(TensorType::Dyn),
+            },
             "adaptive_avg_pool2d" | "adaptive_max_pool2d" => {
                 let out = match arg(1, "output_size") {
                     Some(Value::Int(Some(k))) => (Some(Some(k)), Some(Some(k))),

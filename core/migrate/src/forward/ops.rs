@@ -350,6 +350,135 @@ pub fn expand(t: &TensorType, sizes: &[Option<i64>]) -> OpResult {
     Ok(TensorType::Tensor(out))
 }
 
+/// One side of an einops pattern: groups of axis names (`b (h w) c` is `[b], [h, w],
+/// [c]`); `None` for what this reading does not take (`...`, anonymous axes, numbers).
+fn einops_side(side: &str) -> Option<Vec<Vec<String>>> {
+    let mut groups = Vec::new();
+    let mut open: Option<Vec<String>> = None;
+    let spaced = side.replace('(', " ( ").replace(')', " ) ");
+    for tok in spaced.split_whitespace() {
+        match tok {
+            "(" if open.is_none() => open = Some(Vec::new()),
+            ")" => groups.push(open.take()?),
+            "(" | "..." | "_" => return None,
+            name if name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !name.chars().next()?.is_ascii_digit() =>
+            {
+                match &mut open {
+                    Some(g) => g.push(name.to_string()),
+                    None => groups.push(vec![name.to_string()]),
+                }
+            }
+            _ => return None,
+        }
+    }
+    open.is_none().then_some(groups)
+}
+
+/// einops' `rearrange`: axis sizes come from the input's dimensions and the keyword
+/// sizes; each output group is the product of its axes. What this reading does not
+/// take, or a rank that does not match the pattern, gives `Dyn` (never an error).
+pub fn rearrange(t: &TensorType, pattern: &str, given: &[(String, Option<i64>)]) -> TensorType {
+    let Some((left, right)) = pattern.split_once("->") else {
+        return TensorType::Dyn;
+    };
+    let (Some(left), Some(right)) = (einops_side(left), einops_side(right)) else {
+        return TensorType::Dyn;
+    };
+    let Some(ds) = t.dims() else {
+        return TensorType::Dyn;
+    };
+    if ds.len() != left.len() {
+        return TensorType::Dyn;
+    }
+    let mut size: std::collections::BTreeMap<String, Option<u64>> = given
+        .iter()
+        .map(|(k, v)| (k.clone(), v.filter(|n| *n >= 0).map(|n| n as u64)))
+        .collect();
+    for (group, d) in left.iter().zip(ds) {
+        match group.as_slice() {
+            [one] => {
+                size.entry(one.clone()).or_insert(d.nat());
+            }
+            many => {
+                // One unknown axis of a group is the dimension over the others' product.
+                let known: Option<u64> = many
+                    .iter()
+                    .filter(|a| size.get(*a).copied().flatten().is_some())
+                    .map(|a| size[a].unwrap_or(1))
+                    .try_fold(1u64, |acc, n| acc.checked_mul(n));
+                let missing: Vec<&String> = many
+                    .iter()
+                    .filter(|a| size.get(*a).copied().flatten().is_none())
+                    .collect();
+                if let ([m], Some(k), Some(n)) = (missing.as_slice(), known, d.nat()) {
+                    if k > 0 && n % k == 0 {
+                        size.insert((*m).clone(), Some(n / k));
+                    }
+                }
+            }
+        }
+    }
+    TensorType::Tensor(
+        right
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .try_fold(1u64, |acc, a| {
+                        size.get(a)
+                            .copied()
+                            .flatten()
+                            .and_then(|n| acc.checked_mul(n))
+                    })
+                    .map_or(Dim::Dyn, Dim::Nat)
+            })
+            .collect(),
+    )
+}
+
+/// `torch.einsum(spec, *operands)`: each output letter takes the size its operands give
+/// it (a static one where any has it). `...`, a rank not matching the letters, or two
+/// static sizes for one letter give `Dyn`, never an error.
+pub fn einsum(spec: &str, operands: &[TensorType]) -> TensorType {
+    let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+    if spec.contains("...") {
+        return TensorType::Dyn;
+    }
+    let (inputs, output) = match spec.split_once("->") {
+        Some((i, o)) => (i.to_string(), o.to_string()),
+        None => return TensorType::Dyn,
+    };
+    let inputs: Vec<&str> = inputs.split(',').collect();
+    if inputs.len() != operands.len() {
+        return TensorType::Dyn;
+    }
+    let mut size: std::collections::BTreeMap<char, Dim> = Default::default();
+    for (letters, t) in inputs.iter().zip(operands) {
+        let Some(ds) = t.dims() else { continue };
+        if ds.len() != letters.chars().count() {
+            return TensorType::Dyn;
+        }
+        for (c, d) in letters.chars().zip(ds) {
+            let joined = match size.get(&c) {
+                None => Some(*d),
+                Some(old) => dim_join(*old, *d),
+            };
+            match joined {
+                Some(j) => {
+                    size.insert(c, j);
+                }
+                None => return TensorType::Dyn,
+            }
+        }
+    }
+    TensorType::Tensor(
+        output
+            .chars()
+            .map(|c| size.get(&c).copied().unwrap_or(Dim::Dyn))
+            .collect(),
+    )
+}
+
 pub fn unsqueeze(t: &TensorType, dim: i64) -> OpResult {
     let Some(ds) = t.dims() else {
         return Ok(TensorType::Dyn);
@@ -399,6 +528,7 @@ fn window(
 pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
     match l {
         Layer::Pointwise(_) => Ok(t.clone()),
+        Layer::Rearrange { pattern, sizes } => Ok(rearrange(t, pattern, sizes)),
         Layer::Other(_) | Layer::Sequential(_) | Layer::ModuleList(_) => Ok(TensorType::Dyn),
         Layer::Conv2d {
             in_channels,
@@ -718,5 +848,24 @@ mod tests {
         );
         assert_eq!(flatten(&t(&[2, 512, 1, 1]), 1, -1), Ok(t(&[2, 512])));
         assert_eq!(cat(&[t(&[2, 3]), t(&[2, 5])], 1), Ok(t(&[2, 8])));
+        // einops and einsum as ViT code writes them.
+        let img = t(&[8, 3, 32, 32]);
+        let given = [("p1".to_string(), Some(8)), ("p2".to_string(), Some(8))];
+        assert_eq!(
+            rearrange(&img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", &given),
+            t(&[8, 16, 192])
+        );
+        assert_eq!(rearrange(&img, "b c h w -> b (c h w)", &[]), t(&[8, 3072]));
+        assert_eq!(rearrange(&img, "b ... -> b", &[]), TensorType::Dyn);
+        assert_eq!(rearrange(&t(&[2, 3]), "b c h -> b", &[]), TensorType::Dyn);
+        let q = t(&[2, 4, 17, 16]);
+        assert_eq!(
+            einsum("bhid,bhjd->bhij", &[q.clone(), q.clone()]),
+            t(&[2, 4, 17, 17])
+        );
+        assert_eq!(
+            einsum("ij,jk->ik", &[t(&[2, 3]), t(&[4, 5])]),
+            TensorType::Dyn
+        );
     }
 }

@@ -1212,6 +1212,7 @@ fn layer_name(l: &Layer) -> &str {
     match l {
         Layer::Conv2d { .. } => "Conv2d",
         Layer::ConvTranspose2d { .. } => "ConvTranspose2d",
+        Layer::Rearrange { .. } => "Rearrange",
         Layer::Linear { .. } => "Linear",
         Layer::BatchNorm2d { .. } => "BatchNorm2d",
         Layer::BatchNorm1d { .. } => "BatchNorm1d",

@@ -77,6 +77,11 @@ pub enum Layer {
         start_dim: Option<i64>,
         end_dim: Option<i64>,
     },
+    /// einops' `Rearrange(pattern, **axis_sizes)` layer.
+    Rearrange {
+        pattern: String,
+        sizes: Vec<(String, Option<i64>)>,
+    },
     /// Shape-preserving layers: activations, dropout, `Identity`.
     Pointwise(String),
     Sequential(Vec<ModuleId>),
@@ -194,6 +199,17 @@ pub fn layer(name: &str, args: &Args, modules: impl Fn(&Value) -> Option<Vec<Mod
             padding: args.pair(4, "padding", Some(0)),
             output_padding: args.pair(5, "output_padding", Some(0)),
             dilation: args.pair(8, "dilation", Some(1)),
+        },
+        "Rearrange" => match args.positional.first() {
+            Some(Value::Str(pattern)) => Layer::Rearrange {
+                pattern: pattern.clone(),
+                sizes: args
+                    .keywords
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_int()))
+                    .collect(),
+            },
+            _ => Layer::Other("Rearrange without a pattern".into()),
         },
         "Linear" => Layer::Linear {
             in_features: args.int(0, "in_features", None),
