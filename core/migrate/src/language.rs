@@ -114,6 +114,18 @@ pub fn report(
     let table = types_table(source, &index, &checked);
     let mut diagnostics = syntax;
     diagnostics.extend(checked.diagnostics);
+    types_report(source, parse_ok, diagnostics, statements, table)
+}
+
+/// The plug-in's Report from its parts, for both syntaxes: the one view is the types
+/// table; positions resolved against `source`.
+pub(crate) fn types_report(
+    source: &str,
+    parse_ok: bool,
+    diagnostics: Vec<shapex_text::Diagnostic>,
+    statements: Vec<StatementReport>,
+    table: Table,
+) -> Report {
     let mut report = Report {
         lang: ID.to_string(),
         settings: Default::default(),

@@ -5,9 +5,9 @@
 //! errors, and "not supported" notes where a value became `Dyn`.
 
 use crate::forward::{check_model, Checked};
-use crate::language::{def, shape_view, ID, TYPES};
+use crate::language::{def, shape_view, types_report};
 use crate::modules::build;
-use shapex_report::view::{Cell, CellValue, Payload, Row, Table, View};
+use shapex_report::view::{Cell, CellValue, Row, Table};
 use shapex_report::{CheckStatus, Options, Report, Severity, StatementReport};
 use shapex_text::{Diagnostic, LineIndex, Range, Span};
 
@@ -103,19 +103,7 @@ pub fn report(source: &str, options: &Options) -> Report {
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Error);
-    let mut report = Report {
-        lang: ID.to_string(),
-        settings: Default::default(),
-        parse_ok,
-        diagnostics,
-        statements,
-        views: vec![View {
-            id: TYPES.to_string(),
-            payload: Payload::Table(table),
-        }],
-    };
-    report.resolve_positions(source);
-    report
+    types_report(source, parse_ok, diagnostics, statements, table)
 }
 
 fn statements(checked: &Checked, diagnostics: &[Diagnostic]) -> Vec<StatementReport> {

@@ -462,29 +462,13 @@ impl<'m, 'a> Checker<'m, 'a> {
                         // An unknown number of iterations: the body is checked on what
                         // the variables hold before and after it, until they agree.
                         self.bind(target, Value::Unknown, env, s.span);
-                        for _ in 0..4 {
-                            let mut next = env.clone();
-                            let _ = self.block(body, &mut next);
-                            let joined = join_envs(env, &next);
-                            if joined == *env {
-                                break;
-                            }
-                            *env = joined;
-                        }
+                        self.until_stable(body, env);
                     }
                 }
                 Flow::Normal
             }
             StmtKind::While { body, .. } => {
-                for _ in 0..4 {
-                    let mut next = env.clone();
-                    let _ = self.block(body, &mut next);
-                    let joined = join_envs(env, &next);
-                    if joined == *env {
-                        break;
-                    }
-                    *env = joined;
-                }
+                self.until_stable(body, env);
                 Flow::Normal
             }
             StmtKind::Unsupported { what, .. } => {
@@ -543,6 +527,21 @@ impl<'m, 'a> Checker<'m, 'a> {
             _ => {}
         }
         let _ = self.expr(test, env);
+    }
+
+    /// A loop body run an unknown number of times: checked on what the variables hold
+    /// before and after it, joined, until they agree (at most four rounds; each join
+    /// only loses precision).
+    fn until_stable(&mut self, body: &'a [Stmt], env: &mut Env) {
+        for _ in 0..4 {
+            let mut next = env.clone();
+            let _ = self.block(body, &mut next);
+            let joined = join_envs(env, &next);
+            if joined == *env {
+                break;
+            }
+            *env = joined;
+        }
     }
 
     fn bind(&mut self, target: &Expr, v: Value, env: &mut Env, span: Span) {
