@@ -146,7 +146,7 @@ pub fn calc_conv(
             return Err(ConvError::EmptyKernel);
         }
         match sigma[axis] {
-            Dim::Dyn => Ok(Dim::Dyn),
+            Dim::Dyn | Dim::Sym(_) => Ok(Dim::Dyn),
             Dim::Nat(h) if h >= k => Ok(Dim::Nat(h - (k - 1))),
             Dim::Nat(h) => Err(ConvError::KernelTooLarge {
                 axis,

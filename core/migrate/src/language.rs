@@ -151,7 +151,7 @@ pub fn shape_view(ty: Option<&TensorType>) -> ShapeView {
             dims: Some(
                 dims.iter()
                     .map(|d| match d {
-                        Dim::Dyn => DimView::Symbolic("Dyn".to_string()),
+                        Dim::Dyn | Dim::Sym(_) => DimView::Symbolic("Dyn".to_string()),
                         // Past i64 only in absurd annotations; shown as written.
                         Dim::Nat(n) => i64::try_from(*n)
                             .map_or_else(|_| DimView::Symbolic(n.to_string()), DimView::Known),

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod consistent;
 pub mod forward;
+pub mod gen;
 pub mod language;
 pub mod modules;
 pub mod pytorch;

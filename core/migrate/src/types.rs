@@ -12,13 +12,19 @@ pub enum Dim {
     /// Unknown statically: consistent with every dimension.
     Dyn,
     Nat(u64),
+    /// A static dimension whose value is an unknown of constraint generation: index
+    /// `i` of the [`Gen`](crate::gen::Gen) that made it. Only symbolic checking over a
+    /// skeleton (Q1–Q3) makes these; the gradual checker never sees them, and a rule
+    /// that does not model them treats them as `Dyn` (which weakens the constraints,
+    /// never strengthens them).
+    Sym(u32),
 }
 
 impl Dim {
     pub fn nat(self) -> Option<u64> {
         match self {
             Dim::Nat(n) => Some(n),
-            Dim::Dyn => None,
+            Dim::Dyn | Dim::Sym(_) => None,
         }
     }
 
@@ -32,6 +38,7 @@ impl fmt::Display for Dim {
         match self {
             Dim::Dyn => f.write_str("Dyn"),
             Dim::Nat(n) => write!(f, "{n}"),
+            Dim::Sym(i) => write!(f, "ζ{i}"),
         }
     }
 }

@@ -10,10 +10,12 @@
 
 pub mod ops;
 
+use crate::gen::Gen;
 use crate::modules::layers::Layer;
 use crate::modules::value::{ModuleId, ModuleKind, Value as Built};
 use crate::modules::Built as Model;
 use crate::types::{Dim, TensorType};
+use shapex_dims::{Constraint, Dim as Poly};
 use shapex_migrate_syntax::python::ast::*;
 use shapex_text::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -34,6 +36,11 @@ pub enum Value {
     None,
     Tuple(Vec<Value>),
     Module(ModuleId),
+    /// An integer that is an expression over the unknowns of constraint generation
+    /// (`x.size(0)` over a skeleton); never a known number.
+    Poly(Poly),
+    /// A truth value that is a condition over those unknowns.
+    Cond(Constraint),
     /// Not a tensor, not known: consistent with everything.
     Unknown,
 }
@@ -59,8 +66,10 @@ impl Value {
         match (self, other) {
             (a, b) if a == b => a.clone(),
             (Value::Tensor(a), Value::Tensor(b)) => Value::Tensor(meet(a, b)),
-            (Value::Int(_), Value::Int(_)) => Value::Int(None),
-            (Value::Bool(_), Value::Bool(_)) => Value::Bool(None),
+            (Value::Int(_) | Value::Poly(_), Value::Int(_) | Value::Poly(_)) => Value::Int(None),
+            (Value::Bool(_) | Value::Cond(_), Value::Bool(_) | Value::Cond(_)) => {
+                Value::Bool(None)
+            }
             (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
                 Value::Tuple(a.iter().zip(b).map(|(x, y)| x.meet(y)).collect())
             }
@@ -124,44 +133,74 @@ pub struct Checker<'m, 'a> {
     out: Checked,
     steps: u32,
     depth: u32,
+    gen: Gen,
+    /// Inside an `assert` during constraint generation: a name `forward` never
+    /// defined is a dimension symbol (`assert x.shape == (b, 3, h, w)`).
+    in_assert: bool,
 }
 
 /// Checks the model's `forward`.
 pub fn check_model(model: &Model) -> Checked {
+    check_with(model, None, Gen::inert()).0
+}
+
+/// Generates constraints ([`Gen`]) by checking `forward` with its parameters of the
+/// types `inputs` (a skeleton: unknowns made by `gen`), in order.
+pub fn check_symbolic(model: &Model, inputs: Vec<TensorType>, gen: Gen) -> (Checked, Gen) {
+    check_with(model, Some(inputs), gen)
+}
+
+fn check_with(model: &Model, inputs: Option<Vec<TensorType>>, gen: Gen) -> (Checked, Gen) {
     let mut c = Checker {
         model,
         out: Checked::default(),
         steps: 0,
         depth: 0,
+        gen,
+        in_assert: false,
     };
-    let Some((_, root)) = model.model.clone() else {
-        return c.out;
-    };
-    let ModuleKind::Instance { class } = &model.eval.heap.get(root).kind else {
-        return c.out;
-    };
-    let Some((owner, def)) = model.eval.method(class, "forward", None) else {
-        return c.out;
-    };
-    let StmtKind::FunctionDef { params, .. } = &def.kind else {
-        return c.out;
-    };
-    c.out.forward = Some(def.span);
-    let args: Vec<Value> = params
-        .iter()
-        .skip(1)
-        .filter(|p| p.kind == ParamKind::Normal)
-        .map(|p| {
-            let t = p.annotation.as_ref().map_or(TensorType::Dyn, annotation);
-            if let Some(n) = &p.name {
-                c.out.inputs.push((n.name.clone(), t.clone()));
-            }
-            Value::Tensor(t)
-        })
-        .collect();
-    let result = c.run(&owner, def, root, args, Vec::new());
-    c.out.output = Some(result.tensor());
-    c.out
+    let out = c.forward(inputs);
+    (out, c.gen)
+}
+
+impl<'m, 'a> Checker<'m, 'a> {
+    fn forward(&mut self, inputs: Option<Vec<TensorType>>) -> Checked {
+        let c = self;
+        let model = c.model;
+        let Some((_, root)) = model.model.clone() else {
+            return std::mem::take(&mut c.out);
+        };
+        let ModuleKind::Instance { class } = &model.eval.heap.get(root).kind else {
+            return std::mem::take(&mut c.out);
+        };
+        let Some((owner, def)) = model.eval.method(class, "forward", None) else {
+            return std::mem::take(&mut c.out);
+        };
+        let StmtKind::FunctionDef { params, .. } = &def.kind else {
+            return std::mem::take(&mut c.out);
+        };
+        c.out.forward = Some(def.span);
+        let args: Vec<Value> = params
+            .iter()
+            .skip(1)
+            .filter(|p| p.kind == ParamKind::Normal)
+            .enumerate()
+            .map(|(i, p)| {
+                let written = p.annotation.as_ref().map_or(TensorType::Dyn, annotation);
+                let t = match &inputs {
+                    Some(given) => given.get(i).cloned().unwrap_or(written),
+                    None => written,
+                };
+                if let Some(n) = &p.name {
+                    c.out.inputs.push((n.name.clone(), t.clone()));
+                }
+                Value::Tensor(t)
+            })
+            .collect();
+        let result = c.run(&owner, def, root, args, Vec::new());
+        c.out.output = Some(result.tensor());
+        std::mem::take(&mut c.out)
+    }
 }
 
 /// The type an annotation writes: `TensorType((Dyn, 3))`, `TensorType([2, 3])`, `Dyn`;
@@ -291,8 +330,11 @@ impl<'m, 'a> Checker<'m, 'a> {
         {
             self.out
                 .diagnostics
-                .push(Diagnostic::error(code, message, span));
+                .push(Diagnostic::error(code, message.clone(), span));
         }
+        // Over a skeleton, a certain failure makes this path's constraints false.
+        self.gen.at = span;
+        self.gen.require(Constraint::False, message);
     }
 
     fn record(&mut self, span: Span, name: String, t: TensorType) {
@@ -415,6 +457,13 @@ impl<'m, 'a> Checker<'m, 'a> {
             StmtKind::If { test, body, orelse } => {
                 let cond = self.expr(test, env);
                 let decided = truth(&cond);
+                let symbolic = match &cond {
+                    Value::Cond(c) => Some(c.clone()),
+                    _ => None,
+                };
+                if let Some(c) = &symbolic {
+                    self.gen.test(s.span, c);
+                }
                 let branch = self
                     .out
                     .branches
@@ -433,8 +482,14 @@ impl<'m, 'a> Checker<'m, 'a> {
                     None => {
                         let mut then_env = env.clone();
                         let mut else_env = env.clone();
+                        self.gen.open();
                         let a = self.block(body, &mut then_env);
+                        let then_required = self.gen.close();
+                        self.gen.open();
                         let b = self.block(orelse, &mut else_env);
+                        let else_required = self.gen.close();
+                        self.gen
+                            .either(symbolic.as_ref(), then_required, else_required);
                         match (a, b) {
                             (Flow::Return(x), Flow::Return(y)) => return Flow::Return(x.meet(&y)),
                             (Flow::Return(_), _) => *env = else_env,
@@ -477,6 +532,13 @@ impl<'m, 'a> Checker<'m, 'a> {
             }
             StmtKind::Raise(_) => Flow::Stop,
             StmtKind::Assert { test, .. } => {
+                self.in_assert = self.gen.is_active();
+                if let Value::Cond(c) = self.expr(test, env) {
+                    // What the assertion says must hold, or the program stops there.
+                    self.gen.at = s.span;
+                    self.gen.require(c, "this assertion holds");
+                }
+                self.in_assert = false;
                 self.assume(test, env, s.span);
                 Flow::Normal
             }
@@ -533,6 +595,13 @@ impl<'m, 'a> Checker<'m, 'a> {
     /// before and after it, joined, until they agree (at most four rounds; each join
     /// only loses precision).
     fn until_stable(&mut self, body: &'a [Stmt], env: &mut Env) {
+        // The body may run no time at all: what it requires is not required.
+        self.gen.open();
+        self.loop_to_stable(body, env);
+        let _ = self.gen.close();
+    }
+
+    fn loop_to_stable(&mut self, body: &'a [Stmt], env: &mut Env) {
         for _ in 0..4 {
             let mut next = env.clone();
             let _ = self.block(body, &mut next);
@@ -549,6 +618,11 @@ impl<'m, 'a> Checker<'m, 'a> {
             ExprKind::Name(n) => {
                 if let Value::Tensor(t) = &v {
                     self.record(span, n.clone(), t.clone());
+                }
+                if self.gen.is_active() && self.depth == 1 {
+                    if let Some(p) = poly_of(&v) {
+                        self.gen.named.insert(n.clone(), p);
+                    }
                 }
                 env.insert(n.clone(), v);
             }
@@ -584,7 +658,11 @@ impl<'m, 'a> Checker<'m, 'a> {
             return Value::Unknown;
         }
         match &e.kind {
-            ExprKind::Name(n) => env.get(n).cloned().unwrap_or(Value::Unknown),
+            ExprKind::Name(n) => match env.get(n) {
+                Some(v) => v.clone(),
+                None if self.in_assert => Value::Poly(Poly::sym(n)),
+                None => Value::Unknown,
+            },
             ExprKind::Int(i) => Value::Int(Some(*i)),
             ExprKind::Float(_) => Value::Float,
             ExprKind::Bool(b) => Value::Bool(Some(*b)),
@@ -619,6 +697,8 @@ impl<'m, 'a> Checker<'m, 'a> {
                 let v = self.expr(operand, env);
                 match (op, v) {
                     (UnaryOp::Neg, Value::Int(i)) => Value::Int(i.and_then(i64::checked_neg)),
+                    (UnaryOp::Neg, Value::Poly(p)) => Value::Poly(p.neg()),
+                    (UnaryOp::Not, Value::Cond(c)) => Value::Cond(c.not()),
                     (UnaryOp::Not, v) => Value::Bool(truth(&v).map(|b| !b)),
                     (_, Value::Tensor(t)) => Value::Tensor(t),
                     _ => Value::Unknown,
@@ -627,6 +707,9 @@ impl<'m, 'a> Checker<'m, 'a> {
             ExprKind::Compare { left, ops } => {
                 let mut l = self.expr(left, env);
                 let mut result = Some(true);
+                // Comparisons over unknowns, and whether every undecided one is one.
+                let mut conds = Vec::new();
+                let mut sure = true;
                 for (op, right) in ops {
                     let r = self.expr(right, env);
                     if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (&l, &r) {
@@ -634,7 +717,18 @@ impl<'m, 'a> Checker<'m, 'a> {
                         let t = self.broadcast(&l, &r, e.span);
                         return t;
                     }
-                    let c = compare(*op, &l, &r);
+                    let c = match sym_compare(*op, &l, &r) {
+                        Some(Constraint::True) => Some(true),
+                        Some(Constraint::False) => Some(false),
+                        Some(c) => {
+                            conds.push(c);
+                            None
+                        }
+                        None => {
+                            sure = false;
+                            compare(*op, &l, &r)
+                        }
+                    };
                     result = match (result, c) {
                         (Some(false), _) | (_, Some(false)) => Some(false),
                         (Some(true), Some(true)) => Some(true),
@@ -642,17 +736,29 @@ impl<'m, 'a> Checker<'m, 'a> {
                     };
                     l = r;
                 }
+                if result.is_none() && sure && !conds.is_empty() {
+                    return Value::Cond(Constraint::and(conds));
+                }
                 Value::Bool(result)
             }
             ExprKind::BoolOp { op, values } => {
                 let mut unknown = false;
+                let mut conds = Vec::new();
                 for v in values {
-                    match (op, truth(&self.expr(v, env))) {
-                        (BoolOp::And, Some(false)) => return Value::Bool(Some(false)),
-                        (BoolOp::Or, Some(true)) => return Value::Bool(Some(true)),
-                        (_, None) => unknown = true,
+                    let x = self.expr(v, env);
+                    match (op, truth(&x), x) {
+                        (BoolOp::And, Some(false), _) => return Value::Bool(Some(false)),
+                        (BoolOp::Or, Some(true), _) => return Value::Bool(Some(true)),
+                        (_, None, Value::Cond(c)) => conds.push(c),
+                        (_, None, _) => unknown = true,
                         _ => {}
                     }
+                }
+                if !unknown && !conds.is_empty() {
+                    return Value::Cond(match op {
+                        BoolOp::And => Constraint::and(conds),
+                        BoolOp::Or => Constraint::or(conds),
+                    });
                 }
                 Value::Bool((!unknown).then_some(*op == BoolOp::And))
             }
@@ -696,7 +802,7 @@ impl<'m, 'a> Checker<'m, 'a> {
                 }
             }
             Value::Tensor(t) => match name {
-                "shape" => size_tuple(&t),
+                "shape" => self.size_tuple(&t),
                 "T" | "mT" => match t.rank() {
                     Some(r) if r >= 2 => {
                         self.tensor_op(ops::transpose(&t, -2, -1), "mig.transpose", span)
@@ -846,7 +952,7 @@ impl<'m, 'a> Checker<'m, 'a> {
     fn broadcast(&mut self, l: &Value, r: &Value, span: Span) -> Value {
         match (l, r) {
             (Value::Tensor(a), Value::Tensor(b)) => {
-                self.tensor_op(ops::broadcast(a, b), "mig.broadcast", span)
+                self.op(span, "mig.broadcast", |g| ops::broadcast(g, a, b))
             }
             (Value::Tensor(a), _) | (_, Value::Tensor(a)) => Value::Tensor(a.clone()),
             _ => Value::Unknown,
@@ -856,12 +962,14 @@ impl<'m, 'a> Checker<'m, 'a> {
     fn binary(&mut self, op: BinOp, l: Value, r: Value, span: Span) -> Value {
         match (&l, &r) {
             (Value::Tensor(a), Value::Tensor(b)) if op == BinOp::MatMul => {
-                self.tensor_op(ops::matmul(a, b), "mig.matmul", span)
+                self.op(span, "mig.matmul", |g| ops::matmul(g, a, b))
             }
             (Value::Tensor(_), _) | (_, Value::Tensor(_)) => self.broadcast(&l, &r, span),
             (Value::Tuple(a), Value::Tuple(b)) if op == BinOp::Add => {
                 Value::Tuple([a.clone(), b.clone()].concat())
             }
+            (Value::Poly(_), Value::Int(_) | Value::Poly(_))
+            | (Value::Int(_), Value::Poly(_)) => int_arithmetic(op, &l, &r),
             (Value::Int(a), Value::Int(b)) => Value::Int(match (a, b, op) {
                 (Some(a), Some(b), BinOp::Add) => a.checked_add(*b),
                 (Some(a), Some(b), BinOp::Sub) => a.checked_sub(*b),
@@ -871,6 +979,18 @@ impl<'m, 'a> Checker<'m, 'a> {
             }),
             _ => Value::Unknown,
         }
+    }
+
+    /// Applies a rule that may meet unknowns (constraint generation), at `span`.
+    fn op(
+        &mut self,
+        span: Span,
+        code: &str,
+        rule: impl FnOnce(&mut Gen) -> ops::OpResult,
+    ) -> Value {
+        self.gen.at = span;
+        let r = rule(&mut self.gen);
+        self.tensor_op(r, code, span)
     }
 
     fn tensor_op(&mut self, r: ops::OpResult, code: &str, span: Span) -> Value {
@@ -976,7 +1096,7 @@ impl<'m, 'a> Checker<'m, 'a> {
                 }
                 let l = l.clone();
                 let code = format!("mig.{}", layer_code(&l));
-                self.tensor_op(ops::layer(&l, &input.tensor()), &code, span)
+                self.op(span, &code, |g| ops::layer(g, &l, &input.tensor()))
             }
         }
     }
@@ -1022,22 +1142,22 @@ impl<'m, 'a> Checker<'m, 'a> {
             }
             "matmul" | "mm" => {
                 let b = args.get(1).map(Value::tensor).unwrap_or(TensorType::Dyn);
-                self.tensor_op(ops::matmul(&first, &b), "mig.matmul", span)
+                self.op(span, "mig.matmul", |g| ops::matmul(g, &first, &b))
             }
             "bmm" => {
                 let b = args.get(1).map(Value::tensor).unwrap_or(TensorType::Dyn);
-                self.tensor_op(ops::bmm(&first, &b), "mig.bmm", span)
+                self.op(span, "mig.bmm", |g| ops::bmm(g, &first, &b))
             }
             "view" | "reshape" if args.len() > 1 => {
-                let target = ints(&args[1..]);
-                self.tensor_op(ops::reshape(&first, &target), "mig.reshape", span)
+                let target = sizes(&args[1..]);
+                self.op(span, "mig.reshape", |g| ops::reshape(g, &first, &target))
             }
             "flatten" => {
                 let start = arg(1, "start_dim").map_or(Some(0), |v| v.int());
                 let end = arg(2, "end_dim").map_or(Some(-1), |v| v.int());
                 match (start, end) {
                     (Some(s), Some(e)) => {
-                        self.tensor_op(ops::flatten(&first, s, e), "mig.flatten", span)
+                        self.op(span, "mig.flatten", |g| ops::flatten(g, &first, s, e))
                     }
                     _ => Value::Tensor(TensorType::Dyn),
                 }
@@ -1090,14 +1210,14 @@ impl<'m, 'a> Checker<'m, 'a> {
                     _ => return Value::Tensor(TensorType::Dyn),
                 };
                 match arg(1, "dim").map_or(Some(0), |v| v.int()) {
-                    Some(d) => self.tensor_op(ops::cat(&ts, d), "mig.cat", span),
+                    Some(d) => self.op(span, "mig.cat", |g| ops::cat(g, &ts, d)),
                     None => Value::Tensor(TensorType::Dyn),
                 }
             }
             "size" => match (arg(1, "dim"), first.dims()) {
-                (None, _) => size_tuple(&first),
+                (None, _) => self.size_tuple(&first),
                 (Some(d), Some(ds)) => match d.int().and_then(|i| ops::axis(i, ds.len())) {
-                    Some(k) => Value::Int(ds[k].nat().and_then(|n| i64::try_from(n).ok())),
+                    Some(k) => self.size_value(ds[k]),
                     None => {
                         if d.int().is_some() {
                             self.error(
@@ -1201,7 +1321,7 @@ impl<'m, 'a> Checker<'m, 'a> {
                 ) {
                     return Value::Tensor(TensorType::Dyn);
                 }
-                self.tensor_op(ops::layer(&layer, &first), "mig.pool", span)
+                self.op(span, "mig.pool", |g| ops::layer(g, &layer, &first))
             }
             // einops: `rearrange(x, 'b c h w -> b (h w) c', h=…)`.
             "rearrange" => match (args.first(), args.get(1)) {
@@ -1231,11 +1351,8 @@ impl<'m, 'a> Checker<'m, 'a> {
                     }
                     _ => (None, None),
                 };
-                self.tensor_op(
-                    ops::layer(&Layer::AdaptivePool2d { output: out }, &first),
-                    "mig.pool",
-                    span,
-                )
+                let pool = Layer::AdaptivePool2d { output: out };
+                self.op(span, "mig.pool", |g| ops::layer(g, &pool, &first))
             }
             _ => {
                 if args.iter().any(|a| matches!(a, Value::Tensor(_))) {
@@ -1262,15 +1379,108 @@ fn layer_code(l: &Layer) -> &'static str {
     }
 }
 
-fn size_tuple(t: &TensorType) -> Value {
-    match t.dims() {
-        Some(ds) => Value::Tuple(
-            ds.iter()
-                .map(|d| Value::Int(d.nat().and_then(|n| i64::try_from(n).ok())))
-                .collect(),
-        ),
-        None => Value::Unknown,
+impl Checker<'_, '_> {
+    fn size_tuple(&self, t: &TensorType) -> Value {
+        match t.dims() {
+            Some(ds) => Value::Tuple(ds.iter().map(|d| self.size_value(*d)).collect()),
+            None => Value::Unknown,
+        }
     }
+
+    /// A dimension as an integer: known, an unknown's expression, or not known.
+    fn size_value(&self, d: Dim) -> Value {
+        match d {
+            Dim::Nat(n) => Value::Int(i64::try_from(n).ok()),
+            Dim::Sym(_) => self.gen.poly(d).map_or(Value::Int(None), Value::Poly),
+            Dim::Dyn => Value::Int(None),
+        }
+    }
+}
+
+/// An integer as an expression, when it is a number or over the unknowns.
+fn poly_of(v: &Value) -> Option<Poly> {
+    match v {
+        Value::Int(Some(n)) => Some(Poly::known(*n)),
+        Value::Poly(p) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+/// Integer arithmetic with an unknown operand.
+fn int_arithmetic(op: BinOp, l: &Value, r: &Value) -> Value {
+    let (Some(a), Some(b)) = (poly_of(l), poly_of(r)) else {
+        return Value::Int(None);
+    };
+    let p = match op {
+        BinOp::Add => a.add(&b),
+        BinOp::Sub => a.sub(&b),
+        BinOp::Mul => a.mul(&b),
+        BinOp::FloorDiv if b.as_known().is_some_and(|k| k > 0) => a.floor_div(&b),
+        _ => return Value::Int(None),
+    };
+    match p.as_known() {
+        Some(n) => Value::Int(Some(n)),
+        None => Value::Poly(p),
+    }
+}
+
+/// The size arguments of `view`/`reshape` (as a tuple or spread).
+fn sizes(vs: &[Value]) -> Vec<ops::Size> {
+    let flat: Vec<Value> = match vs {
+        [Value::Tuple(xs)] => xs.clone(),
+        _ => vs.to_vec(),
+    };
+    flat.iter()
+        .map(|v| match v {
+            Value::Int(Some(n)) => ops::Size::Known(*n),
+            Value::Poly(p) => ops::Size::Sym(p.clone()),
+            _ => ops::Size::Unknown,
+        })
+        .collect()
+}
+
+/// A comparison of integers (or of tuples of them) as a condition, when every
+/// operand is a number or an expression over the unknowns; `None` otherwise.
+fn sym_compare(op: CmpOp, l: &Value, r: &Value) -> Option<Constraint> {
+    let symbolic = |v: &Value| match v {
+        Value::Poly(_) => true,
+        Value::Tuple(xs) => xs.iter().any(|x| matches!(x, Value::Poly(_))),
+        _ => false,
+    };
+    if !symbolic(l) && !symbolic(r) {
+        return None;
+    }
+    numeric_compare(op, l, r)
+}
+
+/// [`sym_compare`] once an unknown is involved somewhere.
+fn numeric_compare(op: CmpOp, l: &Value, r: &Value) -> Option<Constraint> {
+    if let (Value::Tuple(a), Value::Tuple(b)) = (l, r) {
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            return None;
+        }
+        let eq = if a.len() != b.len() {
+            Constraint::False
+        } else {
+            let parts: Option<Vec<Constraint>> = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| numeric_compare(CmpOp::Eq, x, y))
+                .collect();
+            Constraint::and(parts?)
+        };
+        return Some(if op == CmpOp::Eq { eq } else { eq.not() });
+    }
+    let (a, b) = (poly_of(l)?, poly_of(r)?);
+    Some(match op {
+        CmpOp::Eq => Constraint::eq(&a, &b),
+        CmpOp::Ne => Constraint::ne(&a, &b),
+        CmpOp::Lt => Constraint::lt(&a, &b),
+        CmpOp::Le => Constraint::le(&a, &b),
+        CmpOp::Gt => Constraint::lt(&b, &a),
+        CmpOp::Ge => Constraint::le(&b, &a),
+        _ => return None,
+    })
 }
 
 fn truth(v: &Value) -> Option<bool> {

@@ -5,8 +5,10 @@
 //! `view`/`reshape` with `-1`, the convolution and pooling output formula).
 
 use crate::consistent::{apply_broadcasting, dim_join};
+use crate::gen::Gen;
 use crate::modules::layers::{Layer, Padding, Pair};
 use crate::types::{Dim, TensorType};
+use shapex_dims::{Constraint, Dim as Poly};
 
 /// Why an operation fails for every input its operands' types allow.
 pub type OpError = String;
@@ -32,7 +34,7 @@ pub fn axis(i: i64, rank: usize) -> Option<usize> {
 }
 
 /// Element-wise operations (`+`, `*`, `torch.add`…) with broadcasting.
-pub fn broadcast(a: &TensorType, b: &TensorType) -> OpResult {
+pub fn broadcast(g: &mut Gen, a: &TensorType, b: &TensorType) -> OpResult {
     let (TensorType::Tensor(_), TensorType::Tensor(_)) = (a, b) else {
         return Ok(TensorType::Dyn);
     };
@@ -42,7 +44,12 @@ pub fn broadcast(a: &TensorType, b: &TensorType) -> OpResult {
     };
     let mut out = Vec::new();
     for (i, (&p, &q)) in x.iter().zip(y).enumerate() {
-        match dim_join(p, q) {
+        let joined = if matches!(p, Dim::Sym(_)) || matches!(q, Dim::Sym(_)) {
+            g.broadcast(p, q)
+        } else {
+            dim_join(p, q)
+        };
+        match joined {
             Some(d) => out.push(d),
             None => {
                 return Err(format!(
@@ -56,17 +63,18 @@ pub fn broadcast(a: &TensorType, b: &TensorType) -> OpResult {
 }
 
 /// `torch.matmul` / `@`: vectors, matrices and batched products with broadcast batches.
-pub fn matmul(a: &TensorType, b: &TensorType) -> OpResult {
+pub fn matmul(g: &mut Gen, a: &TensorType, b: &TensorType) -> OpResult {
     let (Some(x), Some(y)) = (a.dims(), b.dims()) else {
         return Ok(TensorType::Dyn);
     };
     if x.is_empty() || y.is_empty() {
         return Err(format!("matmul of a 0-dimensional tensor ({a} @ {b})"));
     }
-    let inner = |p: Dim, q: Dim| {
-        dim_join(p, q).ok_or_else(|| {
-            format!("matmul of {a} and {b}: the inner dimensions {p} and {q} differ")
-        })
+    let mut inner = |p: Dim, q: Dim| {
+        g.join(p, q, "matmul: the inner dimensions agree")
+            .ok_or_else(|| {
+                format!("matmul of {a} and {b}: the inner dimensions {p} and {q} differ")
+            })
     };
     match (x.len(), y.len()) {
         (1, 1) => inner(x[0], y[0]).map(|_| TensorType::Tensor(Vec::new())),
@@ -85,6 +93,7 @@ pub fn matmul(a: &TensorType, b: &TensorType) -> OpResult {
             };
             inner(xm[1], ym[0])?;
             let batch = broadcast(
+                g,
                 &TensorType::Tensor(xb.to_vec()),
                 &TensorType::Tensor(yb.to_vec()),
             )
@@ -102,16 +111,17 @@ pub fn matmul(a: &TensorType, b: &TensorType) -> OpResult {
 }
 
 /// `torch.bmm`: (b, n, k) × (b, k, m) → (b, n, m), exactly rank 3.
-pub fn bmm(a: &TensorType, b: &TensorType) -> OpResult {
+pub fn bmm(g: &mut Gen, a: &TensorType, b: &TensorType) -> OpResult {
     let x = rank_n(a, 3, "bmm's first operand")?;
     let y = rank_n(b, 3, "bmm's second operand")?;
-    let batch = dim_join(x[0], y[0]).ok_or_else(|| {
+    let batch = g.join(x[0], y[0], "bmm: the batch sizes agree").ok_or_else(|| {
         format!(
             "bmm of {a} and {b}: batch sizes {} and {} differ",
             x[0], y[0]
         )
     })?;
-    dim_join(x[2], y[1]).ok_or_else(|| {
+    g.join(x[2], y[1], "bmm: the inner dimensions agree")
+        .ok_or_else(|| {
         format!(
             "bmm of {a} and {b}: the inner dimensions {} and {} differ",
             x[2], y[1]
@@ -132,8 +142,101 @@ fn rank_n(t: &TensorType, n: usize, what: &str) -> Result<Vec<Dim>, OpError> {
     }
 }
 
+/// A size argument (`view(b, -1, h, d)`): a number, an unknown of constraint
+/// generation (`b = x.size(0)` over a skeleton), or not known.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Size {
+    Known(i64),
+    Sym(Poly),
+    Unknown,
+}
+
+impl Size {
+    pub fn known(&self) -> Option<i64> {
+        match self {
+            Size::Known(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// The product of dimensions as one dimension: `Dyn` when one is.
+fn product(g: &mut Gen, ds: &[Dim]) -> Dim {
+    let mut p = Poly::one();
+    for d in ds {
+        match g.poly(*d) {
+            Some(x) => p = p.mul(&x),
+            None => return Dim::Dyn,
+        }
+    }
+    g.dim(p)
+}
+
+/// `view`/`reshape` when unknowns are involved and every size is a number or an
+/// unknown: the element counts agree (`∏ in = ∏ target`), or with a `-1`, the known
+/// target's product divides the input's (a fresh quotient `q` with `∏ in = q·∏ known`),
+/// `q` being the `-1`'s size.
+fn reshape_symbolic(g: &mut Gen, t: &TensorType, target: &[Size]) -> Option<OpResult> {
+    let ds = t.dims()?;
+    let involved = ds.iter().any(|d| matches!(d, Dim::Sym(_)))
+        || target.iter().any(|s| matches!(s, Size::Sym(_)));
+    if !involved {
+        return None;
+    }
+    let input: Option<Vec<Poly>> = ds.iter().map(|d| g.poly(*d)).collect();
+    let mut known = Poly::one();
+    let mut out = Vec::new();
+    let mut minus = None;
+    for (i, s) in target.iter().enumerate() {
+        match s {
+            Size::Known(-1) if minus.is_none() => {
+                minus = Some(i);
+                out.push(Dim::Dyn);
+            }
+            Size::Known(n) if *n >= 0 => {
+                known = known.mul(&Poly::known(*n));
+                out.push(Dim::Nat(*n as u64));
+            }
+            Size::Sym(p) => {
+                known = known.mul(p);
+                out.push(g.dim(p.clone()));
+            }
+            _ => return None,
+        }
+    }
+    let Some(input) = input else {
+        return Some(Ok(TensorType::Tensor(out)));
+    };
+    let all = input.iter().fold(Poly::one(), |acc, p| acc.mul(p));
+    match minus {
+        None => g.require(
+            Constraint::eq(&all, &known),
+            "view/reshape: the element counts agree",
+        ),
+        Some(i) => {
+            let q = g.fresh();
+            g.require(
+                Constraint::and([
+                    Constraint::eq(&all, &q.mul(&known)),
+                    Constraint::le(&Poly::one(), &known),
+                ]),
+                "view/reshape: the other sizes divide the element count",
+            );
+            out[i] = g.dim(q);
+        }
+    }
+    Some(Ok(TensorType::Tensor(out)))
+}
+
 /// `view` / `reshape`: the target's sizes (each known, unknown, or `-1` once).
-pub fn reshape(t: &TensorType, target: &[Option<i64>]) -> OpResult {
+pub fn reshape(g: &mut Gen, t: &TensorType, sizes: &[Size]) -> OpResult {
+    if g.is_active() {
+        if let Some(r) = reshape_symbolic(g, t, sizes) {
+            return r;
+        }
+    }
+    let target: Vec<Option<i64>> = sizes.iter().map(Size::known).collect();
+    let target = &target[..];
     let minus = target.iter().filter(|d| **d == Some(-1)).count();
     if minus > 1 {
         return Err("view/reshape: only one dimension can be -1".into());
@@ -189,7 +292,7 @@ fn show(target: &[Option<i64>]) -> String {
 }
 
 /// `torch.flatten(t, start, end)`.
-pub fn flatten(t: &TensorType, start: i64, end: i64) -> OpResult {
+pub fn flatten(g: &mut Gen, t: &TensorType, start: i64, end: i64) -> OpResult {
     let Some(ds) = t.dims() else {
         return Ok(TensorType::Dyn);
     };
@@ -209,7 +312,7 @@ pub fn flatten(t: &TensorType, start: i64, end: i64) -> OpResult {
     let merged = ds[s..=e]
         .iter()
         .try_fold(1u64, |acc, d| d.nat().and_then(|n| acc.checked_mul(n)))
-        .map_or(Dim::Dyn, Dim::Nat);
+        .map_or_else(|| product(g, &ds[s..=e]), Dim::Nat);
     let mut out = ds[..s].to_vec();
     out.push(merged);
     out.extend_from_slice(&ds[e + 1..]);
@@ -249,7 +352,7 @@ pub fn permute(t: &TensorType, order: &[i64]) -> OpResult {
 }
 
 /// `torch.cat(tensors, dim)`.
-pub fn cat(ts: &[TensorType], dim: i64) -> OpResult {
+pub fn cat(g: &mut Gen, ts: &[TensorType], dim: i64) -> OpResult {
     let Some(first) = ts.iter().find_map(|t| t.dims()) else {
         return Ok(TensorType::Dyn);
     };
@@ -269,12 +372,12 @@ pub fn cat(ts: &[TensorType], dim: i64) -> OpResult {
         }
         for (i, (&o, &x)) in out.clone().iter().zip(ds).enumerate() {
             if i == d {
-                out[i] = match (o.nat(), x.nat()) {
-                    (Some(p), Some(q)) => Dim::Nat(p + q),
+                out[i] = match (g.poly(o), g.poly(x)) {
+                    (Some(p), Some(q)) => g.dim(p.add(&q)),
                     _ => Dim::Dyn,
                 };
             } else {
-                out[i] = dim_join(o, x).ok_or_else(|| {
+                out[i] = g.join(o, x, "cat: the other dimensions agree").ok_or_else(|| {
                     format!("cat: dimension {i} is {o} in one tensor and {x} in another")
                 })?;
             }
@@ -494,6 +597,7 @@ pub fn unsqueeze(t: &TensorType, dim: i64) -> OpResult {
 /// The spatial output size of a convolution or pooling window, PyTorch's formula
 /// `⌊(H + 2p − d(k − 1) − 1)/s⌋ + 1` (`⌈…⌉` with `ceil_mode`); `Err` when it is below 1.
 fn window(
+    g: &mut Gen,
     h: Dim,
     k: Option<i64>,
     s: Option<i64>,
@@ -501,6 +605,11 @@ fn window(
     d: Option<i64>,
     ceil: bool,
 ) -> Result<Dim, String> {
+    if let (Dim::Sym(_), Some(k), Some(s), Some(p), Some(d)) = (h, k, s, p, d) {
+        if s > 0 && k > 0 && d > 0 && p >= 0 {
+            return Ok(window_symbolic(g, h, k, s, p, d, ceil));
+        }
+    }
     let (Some(h), Some(k), Some(s), Some(p), Some(d)) = (nat(h), k, s, p, d) else {
         return Ok(Dim::Dyn);
     };
@@ -524,8 +633,39 @@ fn window(
     Ok(Dim::Nat(out as u64))
 }
 
+/// [`window`] over an unknown `h`: the window fits the padded input
+/// (`h + 2p − d(k − 1) − 1 ≥ 0`), and the output is the formula's floor (with
+/// `ceil_mode`, only the first requirement: the size is left `Dyn`).
+fn window_symbolic(g: &mut Gen, h: Dim, k: i64, s: i64, p: i64, d: i64, ceil: bool) -> Dim {
+    let Some(x) = g.poly(h) else {
+        return Dim::Dyn;
+    };
+    let span = x.add_const(2 * p - d * (k - 1) - 1);
+    g.require(
+        Constraint::le(&Poly::zero(), &span),
+        format!("the window ({k} with dilation {d}) fits the padded input"),
+    );
+    if ceil {
+        return Dim::Dyn;
+    }
+    let out = span.floor_div(&Poly::known(s)).add_const(1);
+    g.dim(out)
+}
+
+/// A dimension that must be `want` (a layer's channels or features): an error when
+/// it is a different number, a requirement when it is an unknown.
+fn expect(g: &mut Gen, d: Dim, want: Option<i64>, what: &str) -> Result<(), ()> {
+    let Some(w) = want.filter(|w| *w >= 0) else {
+        return Ok(());
+    };
+    match g.join(d, Dim::Nat(w as u64), what) {
+        Some(_) => Ok(()),
+        None => Err(()),
+    }
+}
+
 /// The type a layer's `forward` gives its input.
-pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
+pub fn layer(g: &mut Gen, l: &Layer, t: &TensorType) -> OpResult {
     match l {
         Layer::Pointwise(_) => Ok(t.clone()),
         Layer::Rearrange { pattern, sizes } => Ok(rearrange(t, pattern, sizes)),
@@ -543,12 +683,11 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
                 return Ok(TensorType::Dyn);
             };
             let c = ds[ds.len() - 3];
-            if let (Some(c), Some(want)) = (nat(c), in_channels) {
-                if c != *want {
-                    return Err(format!(
-                        "Conv2d expects {want} input channels, but {t} has {c}"
-                    ));
-                }
+            if expect(g, c, *in_channels, "Conv2d: the input channels").is_err() {
+                return Err(format!(
+                    "Conv2d expects {} input channels, but {t} has {c}",
+                    in_channels.unwrap_or(0)
+                ));
             }
             let (ph, pw) = match padding {
                 Padding::Explicit(p) => *p,
@@ -563,9 +702,9 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
             let mut out = ds.to_vec();
             let n = out.len();
             out[n - 3] = dim_of(*out_channels);
-            out[n - 2] = window(ds[n - 2], kernel.0, stride.0, ph, dilation.0, false)
+            out[n - 2] = window(g, ds[n - 2], kernel.0, stride.0, ph, dilation.0, false)
                 .map_err(|e| format!("Conv2d on {t}: {e}"))?;
-            out[n - 1] = window(ds[n - 1], kernel.1, stride.1, pw, dilation.1, false)
+            out[n - 1] = window(g, ds[n - 1], kernel.1, stride.1, pw, dilation.1, false)
                 .map_err(|e| format!("Conv2d on {t}: {e}"))?;
             Ok(TensorType::Tensor(out))
         }
@@ -582,12 +721,12 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
                 return Ok(TensorType::Dyn);
             };
             let n = ds.len();
-            if let (Some(c), Some(want)) = (nat(ds[n - 3]), in_channels) {
-                if c != *want {
-                    return Err(format!(
-                        "ConvTranspose2d expects {want} input channels, but {t} has {c}"
-                    ));
-                }
+            if expect(g, ds[n - 3], *in_channels, "ConvTranspose2d: the input channels").is_err() {
+                return Err(format!(
+                    "ConvTranspose2d expects {} input channels, but {t} has {}",
+                    in_channels.unwrap_or(0),
+                    ds[n - 3]
+                ));
             }
             // PyTorch: (H − 1)·s − 2p + d(k − 1) + output_padding + 1.
             let up = |h: Dim,
@@ -631,6 +770,7 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
             dilation,
             ceil_mode,
         } => pool(
+            g,
             t,
             "MaxPool2d",
             *kernel,
@@ -645,6 +785,7 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
             padding,
             ceil_mode,
         } => pool(
+            g,
             t,
             "AvgPool2d",
             *kernel,
@@ -678,20 +819,19 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
             let Some(&last) = ds.last() else {
                 return Err(format!("Linear of a 0-dimensional tensor {t}"));
             };
-            if let (Some(c), Some(want)) = (nat(last), in_features) {
-                if c != *want {
-                    return Err(format!(
-                        "Linear expects {want} input features, but {t} has {c}"
-                    ));
-                }
+            if expect(g, last, *in_features, "Linear: the input features").is_err() {
+                return Err(format!(
+                    "Linear expects {} input features, but {t} has {last}",
+                    in_features.unwrap_or(0)
+                ));
             }
             let mut out = ds.to_vec();
             let n = out.len();
             out[n - 1] = dim_of(*out_features);
             Ok(TensorType::Tensor(out))
         }
-        Layer::BatchNorm2d { num_features } => norm(t, 4, 4, *num_features, "BatchNorm2d"),
-        Layer::BatchNorm1d { num_features } => norm(t, 2, 3, *num_features, "BatchNorm1d"),
+        Layer::BatchNorm2d { num_features } => norm(g, t, 4, 4, *num_features, "BatchNorm2d"),
+        Layer::BatchNorm1d { num_features } => norm(g, t, 2, 3, *num_features, "BatchNorm1d"),
         Layer::LayerNorm { normalized_shape } => {
             let (Some(ds), Some(shape)) = (t.dims(), normalized_shape) else {
                 return Ok(t.clone());
@@ -702,12 +842,10 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
                 ));
             }
             for (d, want) in ds[ds.len() - shape.len()..].iter().zip(shape) {
-                if let Some(c) = nat(*d) {
-                    if c != *want {
-                        return Err(format!(
-                            "LayerNorm over {shape:?}, but {t} ends in other sizes"
-                        ));
-                    }
+                if expect(g, *d, Some(*want), "LayerNorm: the normalised sizes").is_err() {
+                    return Err(format!(
+                        "LayerNorm over {shape:?}, but {t} ends in other sizes"
+                    ));
                 }
             }
             Ok(t.clone())
@@ -721,7 +859,7 @@ pub fn layer(l: &Layer, t: &TensorType) -> OpResult {
             None => Ok(TensorType::Dyn),
         },
         Layer::Flatten { start_dim, end_dim } => match (start_dim, end_dim) {
-            (Some(s), Some(e)) => flatten(t, *s, *e),
+            (Some(s), Some(e)) => flatten(g, t, *s, *e),
             _ => Ok(TensorType::Dyn),
         },
     }
@@ -739,20 +877,37 @@ fn spatial<'t>(t: &'t TensorType, what: &str) -> Result<Option<&'t [Dim]>, OpErr
     }
 }
 
-fn pool(t: &TensorType, what: &str, k: Pair, s: Pair, p: Pair, d: Pair, ceil: bool) -> OpResult {
+#[allow(clippy::too_many_arguments)]
+fn pool(
+    g: &mut Gen,
+    t: &TensorType,
+    what: &str,
+    k: Pair,
+    s: Pair,
+    p: Pair,
+    d: Pair,
+    ceil: bool,
+) -> OpResult {
     let Some(ds) = spatial(t, what)? else {
         return Ok(TensorType::Dyn);
     };
     let mut out = ds.to_vec();
     let n = out.len();
     out[n - 2] =
-        window(ds[n - 2], k.0, s.0, p.0, d.0, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
+        window(g, ds[n - 2], k.0, s.0, p.0, d.0, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
     out[n - 1] =
-        window(ds[n - 1], k.1, s.1, p.1, d.1, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
+        window(g, ds[n - 1], k.1, s.1, p.1, d.1, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
     Ok(TensorType::Tensor(out))
 }
 
-fn norm(t: &TensorType, low: usize, high: usize, features: Option<i64>, what: &str) -> OpResult {
+fn norm(
+    g: &mut Gen,
+    t: &TensorType,
+    low: usize,
+    high: usize,
+    features: Option<i64>,
+    what: &str,
+) -> OpResult {
     let Some(ds) = t.dims() else {
         return Ok(TensorType::Dyn);
     };
@@ -767,10 +922,12 @@ fn norm(t: &TensorType, low: usize, high: usize, features: Option<i64>, what: &s
             ds.len()
         ));
     }
-    if let (Some(c), Some(want)) = (nat(ds[1]), features) {
-        if c != want {
-            return Err(format!("{what} expects {want} channels, but {t} has {c}"));
-        }
+    if expect(g, ds[1], features, "batch norm: the channels").is_err() {
+        return Err(format!(
+            "{what} expects {} channels, but {t} has {}",
+            features.unwrap_or(0),
+            ds[1]
+        ));
     }
     Ok(t.clone())
 }
@@ -781,6 +938,10 @@ mod tests {
 
     fn t(ds: &[u64]) -> TensorType {
         TensorType::of(ds)
+    }
+
+    fn k(sizes: &[i64]) -> Vec<Size> {
+        sizes.iter().map(|n| Size::Known(*n)).collect()
     }
 
     #[test]
@@ -795,10 +956,10 @@ mod tests {
             groups: Some(1),
         };
         assert_eq!(
-            layer(&conv, &t(&[2, 3, 224, 224])),
+            layer(&mut Gen::inert(), &conv, &t(&[2, 3, 224, 224])),
             Ok(t(&[2, 64, 112, 112]))
         );
-        assert!(layer(&conv, &t(&[2, 4, 224, 224])).is_err());
+        assert!(layer(&mut Gen::inert(), &conv, &t(&[2, 4, 224, 224])).is_err());
         let pool = Layer::MaxPool2d {
             kernel: (Some(3), Some(3)),
             stride: (Some(2), Some(2)),
@@ -807,7 +968,7 @@ mod tests {
             ceil_mode: Some(false),
         };
         assert_eq!(
-            layer(&pool, &t(&[2, 64, 112, 112])),
+            layer(&mut Gen::inert(), &pool, &t(&[2, 64, 112, 112])),
             Ok(t(&[2, 64, 56, 56]))
         );
         // AlexNet: 227 → conv 11/4 → 55.
@@ -821,7 +982,7 @@ mod tests {
             groups: Some(1),
         };
         assert_eq!(
-            layer(&alex, &t(&[10, 3, 227, 227])),
+            layer(&mut Gen::inert(), &alex, &t(&[10, 3, 227, 227])),
             Ok(t(&[10, 96, 55, 55]))
         );
     }
@@ -829,25 +990,29 @@ mod tests {
     #[test]
     fn views_broadcasts_and_products() {
         assert_eq!(
-            reshape(&t(&[2, 3, 4]), &[Some(-1), Some(4)]),
+            reshape(&mut Gen::inert(), &t(&[2, 3, 4]), &k(&[-1, 4])),
             Ok(t(&[6, 4]))
         );
-        assert!(reshape(&t(&[2, 3, 4]), &[Some(5), Some(-1)]).is_err());
-        assert!(reshape(&t(&[2, 3]), &[Some(7)]).is_err());
+        assert!(reshape(&mut Gen::inert(), &t(&[2, 3, 4]), &k(&[5, -1])).is_err());
+        assert!(reshape(&mut Gen::inert(), &t(&[2, 3]), &k(&[7])).is_err());
         assert_eq!(
-            reshape(&TensorType::tensor([Dim::Dyn, Dim::Nat(3)]), &[Some(-1)]),
+            reshape(
+                &mut Gen::inert(),
+                &TensorType::tensor([Dim::Dyn, Dim::Nat(3)]),
+                &k(&[-1])
+            ),
             Ok(TensorType::tensor([Dim::Dyn]))
         );
-        assert_eq!(broadcast(&t(&[4, 1, 3]), &t(&[5, 1])), Ok(t(&[4, 5, 3])));
-        assert!(broadcast(&t(&[4, 3]), &t(&[5, 3])).is_err());
-        assert_eq!(matmul(&t(&[7, 2, 3]), &t(&[3, 4])), Ok(t(&[7, 2, 4])));
-        assert!(matmul(&t(&[2, 3]), &t(&[4, 5])).is_err());
+        assert_eq!(broadcast(&mut Gen::inert(), &t(&[4, 1, 3]), &t(&[5, 1])), Ok(t(&[4, 5, 3])));
+        assert!(broadcast(&mut Gen::inert(), &t(&[4, 3]), &t(&[5, 3])).is_err());
+        assert_eq!(matmul(&mut Gen::inert(), &t(&[7, 2, 3]), &t(&[3, 4])), Ok(t(&[7, 2, 4])));
+        assert!(matmul(&mut Gen::inert(), &t(&[2, 3]), &t(&[4, 5])).is_err());
         assert!(
-            bmm(&t(&[2, 3, 4]), &t(&[3, 4, 5])).is_err(),
+            bmm(&mut Gen::inert(), &t(&[2, 3, 4]), &t(&[3, 4, 5])).is_err(),
             "the paper's BmmExample"
         );
-        assert_eq!(flatten(&t(&[2, 512, 1, 1]), 1, -1), Ok(t(&[2, 512])));
-        assert_eq!(cat(&[t(&[2, 3]), t(&[2, 5])], 1), Ok(t(&[2, 8])));
+        assert_eq!(flatten(&mut Gen::inert(), &t(&[2, 512, 1, 1]), 1, -1), Ok(t(&[2, 512])));
+        assert_eq!(cat(&mut Gen::inert(), &[t(&[2, 3]), t(&[2, 5])], 1), Ok(t(&[2, 8])));
         // einops and einsum as ViT code writes them.
         let img = t(&[8, 3, 32, 32]);
         let given = [("p1".to_string(), Some(8)), ("p2".to_string(), Some(8))];
