@@ -656,13 +656,22 @@ fn OptionControl(spec: shapex::report::OptionSpec) -> impl IntoView {
             .unwrap_or_default()
     };
     // An option without choices is free text (a model's name), set when the box is left.
-    let control = if spec.choices.is_empty() {
+    let set = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev).trim().to_string();
+        ctx.settings.update(|s| {
+            s.insert(key.to_string(), v);
+        });
+    };
+    let control = if spec.choices.is_empty() && spec.multiline {
         view! {
-            <input id=format!("opt-{key}") type="text" placeholder="(the last one)" prop:value=current
-                on:change=move |ev| {
-                    let v = event_target_value(&ev).trim().to_string();
-                    ctx.settings.update(|s| { s.insert(key.to_string(), v); });
-                }/>
+            <textarea id=format!("opt-{key}") rows="3" spellcheck="false" placeholder=spec.placeholder
+                prop:value=current on:change=set></textarea>
+        }
+        .into_any()
+    } else if spec.choices.is_empty() {
+        view! {
+            <input id=format!("opt-{key}") type="text" placeholder=spec.placeholder prop:value=current
+                on:change=set/>
         }
         .into_any()
     } else {

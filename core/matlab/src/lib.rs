@@ -112,6 +112,8 @@ fn info() -> LanguageInfo {
                 ("modern", "Today's MATLAB (R2016b and later) and Octave: arrays of compatible sizes broadcast (implicit expansion), so [1 2 3] + [1; 2] is 2×3."),
                 ("paper", "The rules of Joisha et al. (2000), i.e. MATLAB 5: element-wise operands must have equal shapes or one must be a scalar, so [1 2 3] + [1; 2] is an error. Use it for the paper's examples; today's MATLAB broadcasts."),
             ],
+            placeholder: "",
+            multiline: false,
         }],
         views: vec![
             ViewSpec {

@@ -10,6 +10,7 @@ mod parser;
 pub mod python;
 #[cfg(test)]
 mod tests;
+pub mod user;
 
 pub use highlight::tokens;
 pub use parser::{parse, MAX_NESTING};

@@ -172,7 +172,10 @@ impl Gen {
                     Constraint::and([Constraint::eq(&y, &one), Constraint::eq(&o, &x)]),
                     Constraint::and([Constraint::eq(&x, &y), Constraint::eq(&o, &x)]),
                 ]);
-                self.require(c, format!("broadcasting: {x} and {y} are equal or one is 1"));
+                self.require(
+                    c,
+                    format!("broadcasting: {x} and {y} are equal or one is 1"),
+                );
                 Some(self.dim(o))
             }
         }

@@ -55,12 +55,26 @@ fn info() -> LanguageInfo {
             // class of the file); empty means the file's last model.
             choices: Vec::new(),
             help: vec![("", "Which model to check: a module-level variable (`model`) or a class of the file (built with no arguments). Empty: the last module-level instance, else the last class whose __init__ needs no arguments.")],
+            placeholder: "(the last one)",
+            multiline: false,
+        }, OptionSpec {
+            key: "constraints",
+            label: "Constraints",
+            // One per line, over forward's parameters and dimension symbols (Q2, Q3).
+            choices: Vec::new(),
+            help: vec![("", "What you know about the input, one per line: x.shape == (b, 3, h, w), rank(x) == 4, h <= 20, b in (2, 4, 8), x != Dyn. Migeed et al.'s Q2 (a static migration under these) and Q3 (which branches can run) use them.")],
+            placeholder: "x.shape == (b, 3, h, w)\nh <= 256",
+            multiline: true,
         }],
         prints_shapes: true,
         views: vec![ViewSpec {
             id: TYPES,
             title: "Types",
             empty: "No types yet: each declaration and subexpression of the program appears here with its gradual tensor type and the rule (Migeed et al. 2024, Figure 3) that gave it.",
+        }, ViewSpec {
+            id: crate::questions::VIEW,
+            title: "Migration",
+            empty: "No questions yet: for a PyTorch model with a forward method, Migeed et al.'s three questions appear here — is there a static migration of forward's annotations (Q1), one under your constraints (Q2), and which shape-dependent branches can run (Q3) — with the constraints they were asked of.",
         }],
     }
 }
@@ -87,8 +101,13 @@ impl Language for Migrate {
         };
         // The settings in force, every option of the language (the CLI and the
         // fixtures read them back).
-        let model = options.get("model").map_or("", str::trim);
-        report.settings = [("model".to_string(), model.to_string())].into();
+        let setting = |k: &str| {
+            (
+                k.to_string(),
+                options.get(k).map_or("", str::trim).to_string(),
+            )
+        };
+        report.settings = [setting("model"), setting("constraints")].into();
         report
     }
 
@@ -329,7 +348,10 @@ pub fn explain(code: &str) -> Option<&'static str> {
         "mig.broadcast" => "PyTorch's broadcasting: aligned from the right, each pair of dimensions must be equal or one of them 1. Here two static dimensions differ and neither is 1 (Appendix B's apply-broadcasting, then consistency).",
         "mig.matmul" => "torch.matmul / @: the inner dimensions (the first operand's last, the second's second-to-last, or the vector's one) must agree, and batch dimensions broadcast.",
         "mig.bmm" => "torch.bmm takes two 3-dimensional tensors (b, n, k) and (b, k, m): batch sizes equal and inner dimensions equal (the paper's BmmExample).",
-        "mig.branch" => "an `if` whose condition the annotated types decide (Migeed et al. 2024, §5: the third question, here answered from the types alone, without constraints): every time the check reached it, the condition had the same value for every input of the annotated types, so the other branch can never run and is greyed. A condition that involves a Dyn is undecided: both branches stay.",
+        "mig.branch" => "an `if` whose condition cannot change (Migeed et al. 2024, §5, the third question; Algorithm 2): either the annotated types decide it, or, with the input's unknown sizes as variables, the constraints that the lines before it impose (every operation that ran must have succeeded: Gen, §4) and your constraints leave only one outcome — the solver proved the other unsatisfiable. So the other branch can never run and is greyed. A condition the solver cannot decide, or one that involves a size nothing fixes (a whole Dyn of unknown rank), stays undecided: both branches remain.",
+        "mig.q1" => "Migeed et al. 2024's first question (§2, §7): is there a static migration — numbers for every Dyn in forward's parameter annotations (a whole Dyn first gets a rank from 1 to 4, the paper's bound) — under which the model type-checks? Yes comes with the smallest such annotation the solver found, substituted back and re-checked by the gradual checker. No means the constraints the operations impose on those numbers (Gen: channel counts, window sizes, element counts of view/reshape/flatten, broadcasting) are unsatisfiable, proved by the solver; the message lists the operations whose requirements conflict (Listing 2: two convolutions want 2 and 4 channels of the same input). For an ill-typed model the answer is no at once: its migration space is empty. Unknown: the solver ran out of budget, or its candidate did not re-check.",
+        "mig.q2" => "Migeed et al. 2024's second question: a static migration that also satisfies your constraints (the Constraints box, `--set constraints=…`, one per line; and the `assert`s in forward). Answered like Q1, with your constraints among those that may conflict.",
+        "mig.constraint" => "a line of your constraints that cannot be used: it does not parse (the message gives its line and column in the box), or it names a tensor where a size is meant or something forward does not have. It is left out; the other lines still count. Forms: `x.shape == (b, 3, h, w)`, `rank(x) == 4`, `x == Dyn`, `x != Dyn`, `s == Dyn`, `s OP t` with OP in == != < > <= >= over integers, symbols, `x.size(i)`, `x.shape[i]`, + − *, `s in (2, 4, 9)`, `s in (Dyn, 1)`.",
         "mig.assert" => "an `assert` on shapes (`x.dim() == 4`, `x.size(1) == 3`, `x.shape == (b, 3, h, w)`) that the annotated types make false for every input. Assertions that hold or may hold refine the types after them: a Dyn becomes what they name.",
         "mig.cat" => "torch.cat needs tensors of one rank whose dimensions agree except along the concatenated one.",
         "syntax.indent" => "a line indented more than the block it is in (Python's \"unexpected indent\"); it is read as part of that block.",

@@ -12,8 +12,10 @@ pub mod consistent;
 pub mod forward;
 pub mod gen;
 pub mod language;
+pub mod migration;
 pub mod modules;
 pub mod pytorch;
+pub mod questions;
 pub mod types;
 
 pub use language::Migrate;

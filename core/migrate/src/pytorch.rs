@@ -32,6 +32,11 @@ pub fn report(source: &str, options: &Options) -> Report {
     let mut diagnostics = parsed.diagnostics.clone();
     diagnostics.extend(built.eval.notes.iter().cloned());
     let checked = check_model(&built);
+    let constraints = options.get("constraints").unwrap_or("");
+    let questions = checked
+        .forward
+        .is_some()
+        .then(|| crate::questions::ask(source, &built, &checked, constraints));
     match (&built.model, checked.forward) {
         // The builder said why the chosen model is not there.
         (None, _) if choice.is_some() => {}
@@ -63,7 +68,12 @@ pub fn report(source: &str, options: &Options) -> Report {
         )),
     }
     diagnostics.extend(checked.diagnostics.iter().cloned());
-    for b in checked.branches.values() {
+    let mut branches = checked.branches.clone();
+    if let Some(q) = &questions {
+        diagnostics.extend(q.diagnostics.iter().cloned());
+        refine_branches(&mut branches, &q.answers);
+    }
+    for b in branches.values() {
         let arm = match (b.then_possible, b.else_possible) {
             (false, true) => "the `if` branch",
             (true, false) if !b.else_spans.is_empty() => "the `else` branch",
@@ -74,15 +84,15 @@ pub fn report(source: &str, options: &Options) -> Report {
             Diagnostic::new(
                 Severity::Info,
                 "mig.branch",
-                format!("this condition is always {always} for the model as built (its constructor's arguments) and inputs of the annotated types: {arm} can never run"),
+                format!("this condition is always {always} for the model as built (its constructor's arguments) and every input of the annotated types (under your constraints) that gets this far without a shape error: {arm} can never run"),
                 b.test,
             )
-            .with_help("Migeed et al.'s third question (§5), answered from the types alone: a condition on shapes that no input of the annotated types can change"),
+            .with_help("Migeed et al.'s third question (§5): a condition on shapes that no such input can change, decided by the types or, over the unknown sizes, by the constraints the earlier lines and yours impose"),
         );
     }
     let index = LineIndex::new(source);
     let mut statements = statements(&checked, &diagnostics);
-    for b in checked.branches.values() {
+    for b in branches.values() {
         let dead = match (b.then_possible, b.else_possible) {
             (false, true) => &b.then_spans,
             (true, false) => &b.else_spans,
@@ -103,7 +113,24 @@ pub fn report(source: &str, options: &Options) -> Report {
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Error);
-    types_report(source, parse_ok, diagnostics, statements, table)
+    let mut report = types_report(source, parse_ok, diagnostics, statements, table);
+    report.views.extend(questions.map(|q| q.view));
+    report
+}
+
+/// Q3's answers make more arms impossible than the types alone do: an arm is
+/// impossible when the gradual check or the solver says so.
+fn refine_branches(
+    branches: &mut std::collections::BTreeMap<(usize, usize), crate::forward::Branch>,
+    answers: &crate::migration::Answers,
+) {
+    use crate::migration::Possibility::Impossible;
+    for a in &answers.branches {
+        if let Some(b) = branches.get_mut(&(a.span.start, a.span.end)) {
+            b.then_possible &= a.then != Impossible;
+            b.else_possible &= a.orelse != Impossible;
+        }
+    }
 }
 
 fn statements(checked: &Checked, diagnostics: &[Diagnostic]) -> Vec<StatementReport> {

@@ -102,6 +102,12 @@ pub struct OptionSpec {
     /// (value, what it means in a sentence), shown beside the control and when a value
     /// other than the default is in force.
     pub help: Vec<(&'static str, &'static str)>,
+    /// A free-text option's hint while empty (`(the last one)`).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub placeholder: &'static str,
+    /// A free-text option of several lines (one constraint per line): a text area.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub multiline: bool,
 }
 
 impl OptionSpec {

@@ -67,9 +67,7 @@ impl Value {
             (a, b) if a == b => a.clone(),
             (Value::Tensor(a), Value::Tensor(b)) => Value::Tensor(meet(a, b)),
             (Value::Int(_) | Value::Poly(_), Value::Int(_) | Value::Poly(_)) => Value::Int(None),
-            (Value::Bool(_) | Value::Cond(_), Value::Bool(_) | Value::Cond(_)) => {
-                Value::Bool(None)
-            }
+            (Value::Bool(_) | Value::Cond(_), Value::Bool(_) | Value::Cond(_)) => Value::Bool(None),
             (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
                 Value::Tuple(a.iter().zip(b).map(|(x, y)| x.meet(y)).collect())
             }
@@ -968,8 +966,9 @@ impl<'m, 'a> Checker<'m, 'a> {
             (Value::Tuple(a), Value::Tuple(b)) if op == BinOp::Add => {
                 Value::Tuple([a.clone(), b.clone()].concat())
             }
-            (Value::Poly(_), Value::Int(_) | Value::Poly(_))
-            | (Value::Int(_), Value::Poly(_)) => int_arithmetic(op, &l, &r),
+            (Value::Poly(_), Value::Int(_) | Value::Poly(_)) | (Value::Int(_), Value::Poly(_)) => {
+                int_arithmetic(op, &l, &r)
+            }
             (Value::Int(a), Value::Int(b)) => Value::Int(match (a, b, op) {
                 (Some(a), Some(b), BinOp::Add) => a.checked_add(*b),
                 (Some(a), Some(b), BinOp::Sub) => a.checked_sub(*b),

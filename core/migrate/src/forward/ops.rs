@@ -114,19 +114,21 @@ pub fn matmul(g: &mut Gen, a: &TensorType, b: &TensorType) -> OpResult {
 pub fn bmm(g: &mut Gen, a: &TensorType, b: &TensorType) -> OpResult {
     let x = rank_n(a, 3, "bmm's first operand")?;
     let y = rank_n(b, 3, "bmm's second operand")?;
-    let batch = g.join(x[0], y[0], "bmm: the batch sizes agree").ok_or_else(|| {
-        format!(
-            "bmm of {a} and {b}: batch sizes {} and {} differ",
-            x[0], y[0]
-        )
-    })?;
+    let batch = g
+        .join(x[0], y[0], "bmm: the batch sizes agree")
+        .ok_or_else(|| {
+            format!(
+                "bmm of {a} and {b}: batch sizes {} and {} differ",
+                x[0], y[0]
+            )
+        })?;
     g.join(x[2], y[1], "bmm: the inner dimensions agree")
         .ok_or_else(|| {
-        format!(
-            "bmm of {a} and {b}: the inner dimensions {} and {} differ",
-            x[2], y[1]
-        )
-    })?;
+            format!(
+                "bmm of {a} and {b}: the inner dimensions {} and {} differ",
+                x[2], y[1]
+            )
+        })?;
     Ok(TensorType::tensor([batch, x[1], y[2]]))
 }
 
@@ -377,9 +379,11 @@ pub fn cat(g: &mut Gen, ts: &[TensorType], dim: i64) -> OpResult {
                     _ => Dim::Dyn,
                 };
             } else {
-                out[i] = g.join(o, x, "cat: the other dimensions agree").ok_or_else(|| {
-                    format!("cat: dimension {i} is {o} in one tensor and {x} in another")
-                })?;
+                out[i] = g
+                    .join(o, x, "cat: the other dimensions agree")
+                    .ok_or_else(|| {
+                        format!("cat: dimension {i} is {o} in one tensor and {x} in another")
+                    })?;
             }
         }
     }
@@ -721,7 +725,14 @@ pub fn layer(g: &mut Gen, l: &Layer, t: &TensorType) -> OpResult {
                 return Ok(TensorType::Dyn);
             };
             let n = ds.len();
-            if expect(g, ds[n - 3], *in_channels, "ConvTranspose2d: the input channels").is_err() {
+            if expect(
+                g,
+                ds[n - 3],
+                *in_channels,
+                "ConvTranspose2d: the input channels",
+            )
+            .is_err()
+            {
                 return Err(format!(
                     "ConvTranspose2d expects {} input channels, but {t} has {}",
                     in_channels.unwrap_or(0),
@@ -893,10 +904,10 @@ fn pool(
     };
     let mut out = ds.to_vec();
     let n = out.len();
-    out[n - 2] =
-        window(g, ds[n - 2], k.0, s.0, p.0, d.0, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
-    out[n - 1] =
-        window(g, ds[n - 1], k.1, s.1, p.1, d.1, ceil).map_err(|e| format!("{what} on {t}: {e}"))?;
+    out[n - 2] = window(g, ds[n - 2], k.0, s.0, p.0, d.0, ceil)
+        .map_err(|e| format!("{what} on {t}: {e}"))?;
+    out[n - 1] = window(g, ds[n - 1], k.1, s.1, p.1, d.1, ceil)
+        .map_err(|e| format!("{what} on {t}: {e}"))?;
     Ok(TensorType::Tensor(out))
 }
 
@@ -1003,16 +1014,28 @@ mod tests {
             ),
             Ok(TensorType::tensor([Dim::Dyn]))
         );
-        assert_eq!(broadcast(&mut Gen::inert(), &t(&[4, 1, 3]), &t(&[5, 1])), Ok(t(&[4, 5, 3])));
+        assert_eq!(
+            broadcast(&mut Gen::inert(), &t(&[4, 1, 3]), &t(&[5, 1])),
+            Ok(t(&[4, 5, 3]))
+        );
         assert!(broadcast(&mut Gen::inert(), &t(&[4, 3]), &t(&[5, 3])).is_err());
-        assert_eq!(matmul(&mut Gen::inert(), &t(&[7, 2, 3]), &t(&[3, 4])), Ok(t(&[7, 2, 4])));
+        assert_eq!(
+            matmul(&mut Gen::inert(), &t(&[7, 2, 3]), &t(&[3, 4])),
+            Ok(t(&[7, 2, 4]))
+        );
         assert!(matmul(&mut Gen::inert(), &t(&[2, 3]), &t(&[4, 5])).is_err());
         assert!(
             bmm(&mut Gen::inert(), &t(&[2, 3, 4]), &t(&[3, 4, 5])).is_err(),
             "the paper's BmmExample"
         );
-        assert_eq!(flatten(&mut Gen::inert(), &t(&[2, 512, 1, 1]), 1, -1), Ok(t(&[2, 512])));
-        assert_eq!(cat(&mut Gen::inert(), &[t(&[2, 3]), t(&[2, 5])], 1), Ok(t(&[2, 8])));
+        assert_eq!(
+            flatten(&mut Gen::inert(), &t(&[2, 512, 1, 1]), 1, -1),
+            Ok(t(&[2, 512]))
+        );
+        assert_eq!(
+            cat(&mut Gen::inert(), &[t(&[2, 3]), t(&[2, 5])], 1),
+            Ok(t(&[2, 8]))
+        );
         // einops and einsum as ViT code writes them.
         let img = t(&[8, 3, 32, 32]);
         let given = [("p1".to_string(), Some(8)), ("p2".to_string(), Some(8))];

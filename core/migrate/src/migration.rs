@@ -1,0 +1,535 @@
+//! **Migration** (Migeed et al. 2024, §2 and §5; spec 004 §2.6, §6.2): the three
+//! questions, answered by [`Gen`] over declaration skeletons and `shapex_dims::solve`.
+//!
+//! - **Q1**: is there a *static migration* — numbers for every `Dyn` of `forward`'s
+//!   parameter annotations (a whole `Dyn` first gets a rank, 1 to 4) — under which
+//!   the model type-checks? **Q2**: the same under the user's constraints.
+//! - **Q3**: for each `if` whose condition is a comparison of sizes, can it be true,
+//!   can it be false, for inputs of the annotated types that satisfy the user's
+//!   constraints and get that far without a shape error (Algorithm 2's prefix)?
+//!
+//! What each answer promises: "yes" comes with a witness that was substituted into the
+//! declarations and re-checked by the gradual checker; "no" and "impossible" only when
+//! the solver proved the generated constraints unsatisfiable (they are implied by
+//! success, see [`crate::gen`]), with the conflicting operations; anything else is
+//! "unknown", with the reason.
+
+use crate::forward::{check_symbolic, Checked};
+use crate::gen::{Gen, Origin};
+use crate::modules::Built;
+use crate::types::{Dim, TensorType};
+use shapex_dims::{solve, Constraint, Dim as Poly, Solution, Symbol};
+use shapex_migrate_syntax::user::{Cmp, Term, UserConstraint, Written};
+use shapex_text::{Diagnostic, Span};
+use std::collections::BTreeMap;
+
+/// The rank a whole `Dyn` may take (the paper's bound, §4).
+pub const MAX_RANK: usize = 4;
+/// Rank combinations tried for several whole-`Dyn` parameters.
+const MAX_COMBINATIONS: usize = 64;
+
+/// An answer to Q1 or Q2.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// A static migration: every parameter's type, re-checked.
+    Sat(Vec<(String, TensorType)>),
+    /// None exists: the operations whose requirements conflict (for every rank tried,
+    /// those of the first).
+    Unsat(Vec<Origin>),
+    Unknown(String),
+}
+
+/// Whether one arm of an `if` can run (Q3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Possibility {
+    Possible,
+    Impossible,
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchAnswer {
+    /// The `if` statement.
+    pub span: Span,
+    pub then: Possibility,
+    pub orelse: Possibility,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answers {
+    pub q1: Verdict,
+    /// Only when the user gave constraints.
+    pub q2: Option<Verdict>,
+    pub branches: Vec<BranchAnswer>,
+    /// What Gen required over the parameters as annotated (Dyn positions unknown),
+    /// the user's constraints last: the constraint set the questions are asked of.
+    pub constraints: Vec<Origin>,
+    /// Constraints that name nothing the model has, or cannot be used.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// The questions for a model whose gradual check is `checked`, under `user`.
+pub fn answer(model: &Built, checked: &Checked, user: &[Written]) -> Answers {
+    let header = checked.forward.unwrap_or_default();
+    let header = Span::new(header.start, header.start);
+    let mut notes = Vec::new();
+    let q1 = if ill_typed(checked) {
+        Verdict::Unsat(errors(checked))
+    } else {
+        static_migration(model, checked, &[], header, &mut notes)
+    };
+    let q2 = (!user.is_empty()).then(|| match &q1 {
+        Verdict::Unsat(c) if ill_typed(checked) => Verdict::Unsat(c.clone()),
+        _ => static_migration(model, checked, user, header, &mut notes),
+    });
+    let (branches, constraints) = branches(model, checked, user, header, &mut notes);
+    Answers {
+        q1,
+        q2,
+        branches,
+        constraints,
+        notes,
+    }
+}
+
+fn ill_typed(checked: &Checked) -> bool {
+    checked
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == shapex_text::Severity::Error)
+}
+
+/// The checker's errors as the conflict of an empty migration space.
+fn errors(checked: &Checked) -> Vec<Origin> {
+    checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == shapex_text::Severity::Error)
+        .map(|d| Origin {
+            constraint: Constraint::False,
+            span: d.span,
+            why: d.message.clone(),
+        })
+        .collect()
+}
+
+/// The name of the unknown for position `j` of parameter `x`.
+fn position(x: &str, j: usize) -> String {
+    format!("{x}[{j}]")
+}
+
+/// The parameters' types with every `Dyn` position an unknown; a whole `Dyn` gets the
+/// rank `ranks` gives it (or stays `Dyn`). Also the unknowns made.
+fn skeleton(
+    gen: &mut Gen,
+    inputs: &[(String, TensorType)],
+    ranks: &[Option<usize>],
+) -> (Vec<TensorType>, Vec<String>) {
+    let mut names = Vec::new();
+    let mut types = Vec::new();
+    for ((x, t), rank) in inputs.iter().zip(ranks) {
+        let dims: Vec<Dim> = match (t.dims(), rank) {
+            (Some(ds), _) => ds.to_vec(),
+            (None, Some(r)) => vec![Dim::Dyn; *r],
+            (None, None) => {
+                types.push(TensorType::Dyn);
+                continue;
+            }
+        };
+        let mut out = Vec::new();
+        for (j, d) in dims.into_iter().enumerate() {
+            out.push(if d.is_dyn() {
+                let name = position(x, j);
+                names.push(name.clone());
+                gen.dim(Poly::sym(&name))
+            } else {
+                d
+            });
+        }
+        types.push(TensorType::Tensor(out));
+    }
+    (types, names)
+}
+
+/// The ranks a whole-`Dyn` parameter may take under the user's constraints.
+fn ranks_allowed(x: &str, user: &[Written]) -> Vec<usize> {
+    (1..=MAX_RANK)
+        .filter(|r| {
+            user.iter().all(|w| match &w.constraint {
+                UserConstraint::Rank { var, cmp, rank } if var == x => {
+                    compare(*cmp, *r as i64, i64::from(*rank))
+                }
+                UserConstraint::Shape { var, dims } if var == x => dims.len() == *r,
+                _ => true,
+            })
+        })
+        .collect()
+}
+
+/// The rank the user's constraints fix for `x`, if they do.
+fn rank_fixed(x: &str, user: &[Written]) -> Option<usize> {
+    match ranks_allowed(x, user).as_slice() {
+        [r] => Some(*r),
+        _ => None,
+    }
+}
+
+fn compare(cmp: Cmp, a: i64, b: i64) -> bool {
+    match cmp {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+    }
+}
+
+/// Every combination of ranks for the whole-`Dyn` parameters (each choice `None` for
+/// a parameter with a rank), at most [`MAX_COMBINATIONS`].
+fn rank_combinations(inputs: &[(String, TensorType)], user: &[Written]) -> Vec<Vec<Option<usize>>> {
+    let mut out: Vec<Vec<Option<usize>>> = vec![Vec::new()];
+    for (x, t) in inputs {
+        let choices: Vec<Option<usize>> = match t {
+            TensorType::Tensor(_) => vec![None],
+            TensorType::Dyn => ranks_allowed(x, user).into_iter().map(Some).collect(),
+        };
+        out = out
+            .iter()
+            .flat_map(|prefix| {
+                choices.iter().map(move |c| {
+                    let mut v = prefix.clone();
+                    v.push(*c);
+                    v
+                })
+            })
+            .take(MAX_COMBINATIONS)
+            .collect();
+    }
+    out
+}
+
+/// Q1 (`user` empty) or Q2: the all-static skeleton of each rank combination.
+fn static_migration(
+    model: &Built,
+    checked: &Checked,
+    user: &[Written],
+    header: Span,
+    notes: &mut Vec<Diagnostic>,
+) -> Verdict {
+    let combos = rank_combinations(&checked.inputs, user);
+    if combos.is_empty() {
+        return Verdict::Unsat(vec![Origin {
+            constraint: Constraint::False,
+            span: header,
+            why: format!("your constraints allow no rank from 1 to {MAX_RANK}"),
+        }]);
+    }
+    let mut first_conflict = None;
+    let mut unknown = None;
+    for ranks in combos {
+        let mut gen = Gen::symbolic();
+        let (types, names) = skeleton(&mut gen, &checked.inputs, &ranks);
+        let (_, gen) = check_symbolic(model, types.clone(), gen);
+        let mut set = gen.required();
+        set.extend(names.iter().map(|n| Origin {
+            constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
+            span: header,
+            why: format!("{n} is a size, at least 1"),
+        }));
+        set.extend(resolve_all(
+            user,
+            &checked.inputs,
+            &types,
+            &gen,
+            header,
+            notes,
+        ));
+        let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
+        match solve(&constraints) {
+            Solution::Sat(m) => {
+                let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
+                let witness = substitute(&checked.inputs, &ranks, &value);
+                if rechecks(model, &witness) {
+                    return Verdict::Sat(witness);
+                }
+                unknown.get_or_insert_with(|| {
+                    "the solver's candidate did not type-check (a rule the constraints do not fully capture)".to_string()
+                });
+            }
+            Solution::Unsat(core) => {
+                first_conflict
+                    .get_or_insert_with(|| core.iter().map(|&i| set[i].clone()).collect());
+            }
+            Solution::Unknown(why) => {
+                unknown.get_or_insert_with(|| format!("the solver could not decide ({why:?})"));
+            }
+        }
+    }
+    match (unknown, first_conflict) {
+        (Some(why), _) => Verdict::Unknown(why),
+        (None, Some(conflict)) => Verdict::Unsat(conflict),
+        (None, None) => Verdict::Unknown("nothing was tried".into()),
+    }
+}
+
+/// The parameters' types with the unknowns' values.
+fn substitute(
+    inputs: &[(String, TensorType)],
+    ranks: &[Option<usize>],
+    value: &dyn Fn(&str) -> i64,
+) -> Vec<(String, TensorType)> {
+    inputs
+        .iter()
+        .zip(ranks)
+        .map(|((x, t), rank)| {
+            let dims: Vec<Dim> = match (t.dims(), rank) {
+                (Some(ds), _) => ds.to_vec(),
+                (None, r) => vec![Dim::Dyn; r.unwrap_or(0)],
+            };
+            let dims = dims
+                .into_iter()
+                .enumerate()
+                .map(|(j, d)| match d {
+                    Dim::Dyn => Dim::Nat(value(&position(x, j)).max(0) as u64),
+                    d => d,
+                })
+                .collect();
+            (x.clone(), TensorType::Tensor(dims))
+        })
+        .collect()
+}
+
+/// Whether the gradual checker accepts the model with these parameter types.
+fn rechecks(model: &Built, witness: &[(String, TensorType)]) -> bool {
+    let types = witness.iter().map(|(_, t)| t.clone()).collect();
+    let (checked, _) = check_symbolic(model, types, Gen::inert());
+    !ill_typed(&checked)
+}
+
+/// Q3 over the parameters as annotated: each `Dyn` position an unknown size (≥ 0, as
+/// tensors may be empty), a whole `Dyn` of a rank the constraints fix or left `Dyn`.
+fn branches(
+    model: &Built,
+    checked: &Checked,
+    user: &[Written],
+    header: Span,
+    notes: &mut Vec<Diagnostic>,
+) -> (Vec<BranchAnswer>, Vec<Origin>) {
+    let ranks: Vec<Option<usize>> = checked
+        .inputs
+        .iter()
+        .map(|(x, t)| match t {
+            TensorType::Dyn => rank_fixed(x, user),
+            _ => None,
+        })
+        .collect();
+    let mut gen = Gen::symbolic();
+    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks);
+    let (_, gen) = check_symbolic(model, types.clone(), gen);
+    let given = resolve_all(user, &checked.inputs, &types, &gen, header, notes);
+    let mut all = gen.required();
+    all.extend(given.iter().cloned());
+    // Per `if` (it may be reached several times): what each visit says of each arm.
+    type Visits = (Span, Vec<Possibility>, Vec<Possibility>);
+    let mut by_if: BTreeMap<(usize, usize), Visits> = BTreeMap::new();
+    for test in &gen.tests {
+        let base: Vec<Constraint> = test
+            .prefix
+            .iter()
+            .chain(&given)
+            .map(|o| o.constraint.clone())
+            .collect();
+        let possible = |c: Constraint| {
+            let mut set = base.clone();
+            set.push(c);
+            match solve(&set) {
+                Solution::Sat(_) => Possibility::Possible,
+                Solution::Unsat(_) => Possibility::Impossible,
+                Solution::Unknown(_) => Possibility::Unknown,
+            }
+        };
+        let entry = by_if
+            .entry((test.span.start, test.span.end))
+            .or_insert_with(|| (test.span, Vec::new(), Vec::new()));
+        entry.1.push(possible(test.condition.clone()));
+        entry.2.push(possible(test.condition.not()));
+    }
+    let fold = |v: &[Possibility]| {
+        if v.contains(&Possibility::Possible) {
+            Possibility::Possible
+        } else if v.iter().all(|p| *p == Possibility::Impossible) {
+            Possibility::Impossible
+        } else {
+            Possibility::Unknown
+        }
+    };
+    let answers = by_if
+        .into_values()
+        .map(|(span, t, e)| BranchAnswer {
+            span,
+            then: fold(&t),
+            orelse: fold(&e),
+        })
+        .collect();
+    (answers, all)
+}
+
+/// The user's constraints over a skeleton: each as a constraint on the unknowns.
+fn resolve_all(
+    user: &[Written],
+    inputs: &[(String, TensorType)],
+    types: &[TensorType],
+    gen: &Gen,
+    header: Span,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<Origin> {
+    let r = Resolver { inputs, types, gen };
+    let mut out = Vec::new();
+    for w in user {
+        match r.constraint(&w.constraint) {
+            Ok(c) => out.push(Origin {
+                constraint: c,
+                span: header,
+                why: format!("your constraint `{}` (line {})", w.text, w.line),
+            }),
+            Err(message) => {
+                let d = Diagnostic::warning(
+                    "mig.constraint",
+                    format!("constraint line {}: {message}; it is left out", w.line),
+                    header,
+                );
+                if !notes.contains(&d) {
+                    notes.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Resolver<'r> {
+    inputs: &'r [(String, TensorType)],
+    types: &'r [TensorType],
+    gen: &'r Gen,
+}
+
+impl Resolver<'_> {
+    fn tensor(&self, x: &str) -> Option<&TensorType> {
+        let i = self.inputs.iter().position(|(n, _)| n == x)?;
+        self.types.get(i)
+    }
+
+    /// A term's value: `Ok(None)` when it is a `Dyn` dimension.
+    fn term(&self, t: &Term) -> Result<Option<Poly>, String> {
+        let bin = |a: &Term, b: &Term, f: &dyn Fn(&Poly, &Poly) -> Poly| {
+            Ok(match (self.term(a)?, self.term(b)?) {
+                (Some(x), Some(y)) => Some(f(&x, &y)),
+                _ => None,
+            })
+        };
+        match t {
+            Term::Int(n) => Ok(Some(Poly::known(*n))),
+            Term::Name(n) if self.tensor(n).is_some() => Err(format!(
+                "`{n}` is a tensor: name one of its sizes (`{n}.size(0)`) or its shape"
+            )),
+            Term::Name(n) => Ok(Some(
+                self.gen
+                    .named
+                    .get(n)
+                    .cloned()
+                    .unwrap_or_else(|| Poly::sym(n)),
+            )),
+            Term::Size(x, i) => {
+                let t = self
+                    .tensor(x)
+                    .ok_or_else(|| format!("`{x}` is not a parameter of forward"))?;
+                let Some(ds) = t.dims() else {
+                    return Ok(None);
+                };
+                let k = crate::forward::ops::axis(*i, ds.len())
+                    .ok_or_else(|| format!("`{x}` has no dimension {i}"))?;
+                Ok(self.gen.poly(ds[k]))
+            }
+            Term::Add(a, b) => bin(a, b, &|x, y| x.add(y)),
+            Term::Sub(a, b) => bin(a, b, &|x, y| x.sub(y)),
+            Term::Mul(a, b) => bin(a, b, &|x, y| x.mul(y)),
+        }
+    }
+
+    fn constraint(&self, c: &UserConstraint) -> Result<Constraint, String> {
+        let yes = |b: bool| {
+            if b {
+                Constraint::True
+            } else {
+                Constraint::False
+            }
+        };
+        Ok(match c {
+            UserConstraint::IsDyn { term, dyn_ } => {
+                let is = match term {
+                    Term::Name(x) if self.tensor(x).is_some() => {
+                        self.tensor(x).is_some_and(|t| t.dims().is_none())
+                    }
+                    t => self.term(t)?.is_none(),
+                };
+                yes(is == *dyn_)
+            }
+            UserConstraint::Rank { var, cmp, rank } => {
+                let t = self
+                    .tensor(var)
+                    .ok_or_else(|| format!("`{var}` is not a parameter of forward"))?;
+                match t.rank() {
+                    Some(r) => yes(compare(*cmp, r as i64, i64::from(*rank))),
+                    None => Constraint::True,
+                }
+            }
+            UserConstraint::Shape { var, dims } => {
+                let t = self
+                    .tensor(var)
+                    .ok_or_else(|| format!("`{var}` is not a parameter of forward"))?;
+                let Some(ds) = t.dims() else {
+                    return Ok(Constraint::True);
+                };
+                if ds.len() != dims.len() {
+                    return Ok(Constraint::False);
+                }
+                let mut parts = Vec::new();
+                for (d, want) in ds.iter().zip(dims) {
+                    if let (Some(p), Some(w)) = (self.gen.poly(*d), want) {
+                        if let Some(w) = self.term(w)? {
+                            parts.push(Constraint::eq(&p, &w));
+                        }
+                    }
+                }
+                Constraint::and(parts)
+            }
+            UserConstraint::Compare { left, cmp, right } => {
+                match (self.term(left)?, self.term(right)?) {
+                    (Some(a), Some(b)) => match cmp {
+                        Cmp::Eq => Constraint::eq(&a, &b),
+                        Cmp::Ne => Constraint::ne(&a, &b),
+                        Cmp::Lt => Constraint::lt(&a, &b),
+                        Cmp::Le => Constraint::le(&a, &b),
+                        Cmp::Gt => Constraint::lt(&b, &a),
+                        Cmp::Ge => Constraint::le(&b, &a),
+                    },
+                    // A comparison with a `Dyn` side is vacuously true (item 4).
+                    _ => Constraint::True,
+                }
+            }
+            UserConstraint::In { term, options } => match self.term(term)? {
+                None => yes(options.contains(&None)),
+                Some(p) => Constraint::or(
+                    options
+                        .iter()
+                        .flatten()
+                        .map(|k| Constraint::eq(&p, &Poly::known(*k))),
+                ),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
