@@ -413,6 +413,12 @@ fn GraphView(
             "conflict",
             "conflict (a size error)",
         ),
+        (
+            view::VertexMark::Frontier,
+            "frontier",
+            "frontier (a maximal migration)",
+        ),
+        (view::VertexMark::Empty, "empty", "empty (no migration)"),
     ]
     .into_iter()
     .filter(|(m, _, _)| has(*m))
@@ -572,6 +578,8 @@ fn svg_of(
             let mark = match v.mark {
                 Some(view::VertexMark::Checked) => "vertex checked",
                 Some(view::VertexMark::Conflict) => "vertex conflict",
+                Some(view::VertexMark::Frontier) => "vertex frontier",
+                Some(view::VertexMark::Empty) => "vertex empty",
                 None => "vertex",
             };
             // The vertices of the statement under the caret stand out.

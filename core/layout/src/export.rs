@@ -88,6 +88,8 @@ pub fn to_dot(views: &[Figure]) -> String {
                 match v.mark {
                     Some(VertexMark::Checked) => ", penwidth=2.5",
                     Some(VertexMark::Conflict) => ", color=\"#d32f2f\", penwidth=3",
+                    Some(VertexMark::Frontier) => ", penwidth=3, peripheries=2",
+                    Some(VertexMark::Empty) => ", style=\"filled,dashed\"",
                     None => "",
                 },
                 dot_quote(&match v.line() {
@@ -212,15 +214,22 @@ pub fn to_svg(views: &[Figure], drawings: &[Drawing]) -> String {
             let (stroke, width) = match v.mark {
                 Some(VertexMark::Checked) => ("#222", 2.5),
                 Some(VertexMark::Conflict) => ("#d32f2f", 3.0),
+                Some(VertexMark::Frontier) => ("#111", 3.5),
+                Some(VertexMark::Empty) => ("#777", 1.0),
                 None => ("#333", 1.0),
             };
             let title = match v.line() {
                 Some(line) => format!("{}: class {} (line {line})", v.label, v.class),
                 None => format!("{}: class {}", v.label, v.class),
             };
+            let dash = if v.mark == Some(VertexMark::Empty) {
+                " stroke-dasharray=\"4 3\""
+            } else {
+                ""
+            };
             let _ = writeln!(
                 out,
-                "<g class=\"vertex\" data-id=\"{}\" data-class=\"{}\"><title>{}</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
+                "<g class=\"vertex\" data-id=\"{}\" data-class=\"{}\"><title>{}</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
                 xml(&v.id),
                 xml(&v.class),
                 xml(&title),

@@ -75,6 +75,10 @@ fn info() -> LanguageInfo {
             id: crate::questions::VIEW,
             title: "Migration",
             empty: "No questions yet: for a PyTorch model with a forward method, Migeed et al.'s three questions appear here — is there a static migration of forward's annotations (Q1), one under your constraints (Q2), and which shape-dependent branches can run (Q3) — with the constraints they were asked of.",
+        }, ViewSpec {
+            id: crate::questions::LATTICE,
+            title: "Lattice",
+            empty: "No lattice yet: for a well-typed PyTorch model, the shapes its migrations can take appear here — one node per choice of which Dyn positions of forward's annotations become numbers, inhabited nodes labelled with a migration, empty ones dashed, the maximal ones (the frontier) outlined twice.",
         }],
     }
 }

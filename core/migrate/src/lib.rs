@@ -12,6 +12,7 @@ pub mod consistent;
 pub mod forward;
 pub mod gen;
 pub mod language;
+pub mod lattice;
 pub mod migration;
 pub mod modules;
 pub mod pytorch;

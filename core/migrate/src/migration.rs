@@ -57,6 +57,8 @@ pub struct BranchAnswer {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answers {
+    /// The gradual checker found an error: the migration space is empty.
+    pub ill_typed: bool,
     pub q1: Verdict,
     /// Only when the user gave constraints.
     pub q2: Option<Verdict>,
@@ -84,6 +86,7 @@ pub fn answer(model: &Built, checked: &Checked, user: &[Written]) -> Answers {
     });
     let (branches, constraints) = branches(model, checked, user, header, &mut notes);
     Answers {
+        ill_typed: ill_typed(checked),
         q1,
         q2,
         branches,
@@ -124,10 +127,11 @@ fn skeleton(
     gen: &mut Gen,
     inputs: &[(String, TensorType)],
     ranks: &[Option<usize>],
+    is_static: &dyn Fn(usize, usize) -> bool,
 ) -> (Vec<TensorType>, Vec<String>) {
     let mut names = Vec::new();
     let mut types = Vec::new();
-    for ((x, t), rank) in inputs.iter().zip(ranks) {
+    for (i, ((x, t), rank)) in inputs.iter().zip(ranks).enumerate() {
         let dims: Vec<Dim> = match (t.dims(), rank) {
             (Some(ds), _) => ds.to_vec(),
             (None, Some(r)) => vec![Dim::Dyn; *r],
@@ -138,7 +142,7 @@ fn skeleton(
         };
         let mut out = Vec::new();
         for (j, d) in dims.into_iter().enumerate() {
-            out.push(if d.is_dyn() {
+            out.push(if d.is_dyn() && is_static(i, j) {
                 let name = position(x, j);
                 names.push(name.clone());
                 gen.dim(Poly::sym(&name))
@@ -228,41 +232,14 @@ fn static_migration(
     let mut first_conflict = None;
     let mut unknown = None;
     for ranks in combos {
-        let mut gen = Gen::symbolic();
-        let (types, names) = skeleton(&mut gen, &checked.inputs, &ranks);
-        let (_, gen) = check_symbolic(model, types.clone(), gen);
-        let mut set = gen.required();
-        set.extend(names.iter().map(|n| Origin {
-            constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
-            span: header,
-            why: format!("{n} is a size, at least 1"),
-        }));
-        set.extend(resolve_all(
-            user,
-            &checked.inputs,
-            &types,
-            &gen,
-            header,
-            notes,
-        ));
-        let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
-        match solve(&constraints) {
-            Solution::Sat(m) => {
-                let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
-                let witness = substitute(&checked.inputs, &ranks, &value);
-                if rechecks(model, &witness) {
-                    return Verdict::Sat(witness);
-                }
-                unknown.get_or_insert_with(|| {
-                    "the solver's candidate did not type-check (a rule the constraints do not fully capture)".to_string()
-                });
+        let all = |_: usize, _: usize| true;
+        match try_skeleton(model, checked, &ranks, &all, user, header, notes) {
+            Inhabited::Yes(witness) => return Verdict::Sat(witness),
+            Inhabited::No(conflict) => {
+                first_conflict.get_or_insert(conflict);
             }
-            Solution::Unsat(core) => {
-                first_conflict
-                    .get_or_insert_with(|| core.iter().map(|&i| set[i].clone()).collect());
-            }
-            Solution::Unknown(why) => {
-                unknown.get_or_insert_with(|| format!("the solver could not decide ({why:?})"));
+            Inhabited::Unknown(why) => {
+                unknown.get_or_insert(why);
             }
         }
     }
@@ -273,25 +250,86 @@ fn static_migration(
     }
 }
 
+/// Whether a skeleton has a migration: the parameters' ranks (for whole `Dyn`s) and
+/// which `Dyn` positions are numbers (the others stay `Dyn`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inhabited {
+    /// A migration of this skeleton, re-checked.
+    Yes(Vec<(String, TensorType)>),
+    /// None: the conflicting requirements.
+    No(Vec<Origin>),
+    Unknown(String),
+}
+
+/// Solves one skeleton (see [`Inhabited`]) under the user's constraints.
+pub(crate) fn try_skeleton(
+    model: &Built,
+    checked: &Checked,
+    ranks: &[Option<usize>],
+    is_static: &dyn Fn(usize, usize) -> bool,
+    user: &[Written],
+    header: Span,
+    notes: &mut Vec<Diagnostic>,
+) -> Inhabited {
+    let mut gen = Gen::symbolic();
+    let (types, names) = skeleton(&mut gen, &checked.inputs, ranks, is_static);
+    let (_, gen) = check_symbolic(model, types.clone(), gen);
+    let mut set = gen.required();
+    set.extend(names.iter().map(|n| Origin {
+        constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
+        span: header,
+        why: format!("{n} is a size, at least 1"),
+    }));
+    set.extend(resolve_all(
+        user,
+        &checked.inputs,
+        &types,
+        &gen,
+        header,
+        notes,
+    ));
+    let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
+    match solve(&constraints) {
+        Solution::Sat(m) => {
+            let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
+            let witness = substitute(&checked.inputs, ranks, is_static, &value);
+            if rechecks(model, &witness) {
+                Inhabited::Yes(witness)
+            } else {
+                Inhabited::Unknown(
+                    "the solver's candidate did not type-check (a rule the constraints do not fully capture)".into(),
+                )
+            }
+        }
+        Solution::Unsat(core) => Inhabited::No(core.iter().map(|&i| set[i].clone()).collect()),
+        Solution::Unknown(why) => {
+            Inhabited::Unknown(format!("the solver could not decide ({why:?})"))
+        }
+    }
+}
+
 /// The parameters' types with the unknowns' values.
 fn substitute(
     inputs: &[(String, TensorType)],
     ranks: &[Option<usize>],
+    is_static: &dyn Fn(usize, usize) -> bool,
     value: &dyn Fn(&str) -> i64,
 ) -> Vec<(String, TensorType)> {
     inputs
         .iter()
         .zip(ranks)
-        .map(|((x, t), rank)| {
+        .enumerate()
+        .map(|(i, ((x, t), rank))| {
             let dims: Vec<Dim> = match (t.dims(), rank) {
                 (Some(ds), _) => ds.to_vec(),
-                (None, r) => vec![Dim::Dyn; r.unwrap_or(0)],
+                (None, Some(r)) => vec![Dim::Dyn; *r],
+                (None, None) => return (x.clone(), TensorType::Dyn),
             };
             let dims = dims
                 .into_iter()
                 .enumerate()
                 .map(|(j, d)| match d {
-                    Dim::Dyn => Dim::Nat(value(&position(x, j)).max(0) as u64),
+                    Dim::Dyn if is_static(i, j) => Dim::Nat(value(&position(x, j)).max(0) as u64),
                     d => d,
                 })
                 .collect();
@@ -325,7 +363,7 @@ fn branches(
         })
         .collect();
     let mut gen = Gen::symbolic();
-    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks);
+    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks, &|_, _| true);
     let (_, gen) = check_symbolic(model, types.clone(), gen);
     let given = resolve_all(user, &checked.inputs, &types, &gen, header, notes);
     let mut all = gen.required();

@@ -114,7 +114,9 @@ pub fn report(source: &str, options: &Options) -> Report {
         .iter()
         .any(|d| d.severity == Severity::Error);
     let mut report = types_report(source, parse_ok, diagnostics, statements, table);
-    report.views.extend(questions.map(|q| q.view));
+    report
+        .views
+        .extend(questions.into_iter().flat_map(|q| q.views));
     report
 }
 

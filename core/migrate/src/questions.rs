@@ -5,20 +5,23 @@
 
 use crate::forward::Checked;
 use crate::gen::Origin;
-use crate::migration::{answer, Answers, Possibility, Verdict};
+use crate::lattice::{poset, Poset};
+use crate::migration::{answer, Answers, Inhabited, Possibility, Verdict};
 use crate::modules::Built;
+use crate::types::TensorType;
 use shapex_migrate_syntax::user;
-use shapex_report::view::{Payload, Text, View};
+use shapex_report::view::{Edge, Lattice, Payload, Step, Text, Vertex, VertexMark, View};
 use shapex_report::Severity;
-use shapex_text::{Diagnostic, LineIndex, Range, Span};
+use shapex_text::{Diagnostic, Fix, LineIndex, Range, Span};
 
 pub const VIEW: &str = "migration";
+pub const LATTICE: &str = "lattice";
 
 /// What the questions add to a PyTorch report.
 pub struct Questions {
     pub answers: Answers,
     pub diagnostics: Vec<Diagnostic>,
-    pub view: View,
+    pub views: Vec<View>,
 }
 
 pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) -> Questions {
@@ -42,37 +45,53 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
     let answers = answer(built, checked, &written);
     let index = LineIndex::new(source);
     let at = |o: &Origin| Range::of(o.span, &index).line;
-    diagnostics.push(verdict(
+    let annotate = |v: &Verdict| match v {
+        Verdict::Sat(w) => annotation_fix(source, checked, w),
+        _ => None,
+    };
+    let mut q1 = verdict(
         "mig.q1",
         "Q1 (a static migration)",
         &answers.q1,
         header,
         &at,
-    ));
-    if let Some(q2) = &answers.q2 {
-        diagnostics.push(verdict(
-            "mig.q2",
-            "Q2 (under your constraints)",
-            q2,
-            header,
-            &at,
-        ));
+    );
+    q1.fix = annotate(&answers.q1);
+    diagnostics.push(q1);
+    if let Some(v) = &answers.q2 {
+        let mut q2 = verdict("mig.q2", "Q2 (under your constraints)", v, header, &at);
+        q2.fix = annotate(v);
+        diagnostics.push(q2);
     }
-    diagnostics.extend(answers.notes.iter().map(|d| Diagnostic {
-        span: header,
-        ..d.clone()
-    }));
-    let view = View {
+    let mut notes = answers.notes.clone();
+    let mut views = vec![View {
         id: VIEW.into(),
         payload: Payload::Text(Text {
             text: listing(&answers, &at, !written.is_empty()).join("\n"),
             marker: Some("Q".into()),
         }),
-    };
+    }];
+    if !answers.ill_typed && !checked.inputs.is_empty() {
+        let witness = match (&answers.q2, &answers.q1) {
+            (Some(Verdict::Sat(w)), _) | (None, Verdict::Sat(w)) => Some(&w[..]),
+            _ => None,
+        };
+        let p = poset(built, checked, &written, witness, header, &mut notes);
+        views.push(View {
+            id: LATTICE.into(),
+            payload: Payload::Lattice(lattice(&p, checked, &index)),
+        });
+    }
+    for d in notes {
+        let d = Diagnostic { span: header, ..d };
+        if !diagnostics.contains(&d) {
+            diagnostics.push(d);
+        }
+    }
     Questions {
         answers,
         diagnostics,
-        view,
+        views,
     }
 }
 
@@ -150,4 +169,135 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
         out.push(format!("  line {}: {}    ({})", at(o), o.constraint, o.why));
     }
     out
+}
+
+/// Rewrites `forward`'s parameter annotations to a migration (one edit, one undo).
+fn annotation_fix(source: &str, checked: &Checked, w: &[(String, TensorType)]) -> Option<Fix> {
+    let spans = &checked.input_spans;
+    let start = spans.first()?.0.start;
+    let end = spans
+        .iter()
+        .map(|(n, a)| a.map_or(n.end, |a| a.end))
+        .max()?;
+    let mut text = String::new();
+    let mut at = start;
+    for ((name, ann), (_, t)) in spans.iter().zip(w) {
+        match ann {
+            Some(a) => {
+                text.push_str(source.get(at..a.start)?);
+                at = a.end;
+            }
+            None => {
+                text.push_str(source.get(at..name.end)?);
+                text.push_str(": ");
+                at = name.end;
+            }
+        }
+        text.push_str(&t.to_string());
+    }
+    text.push_str(source.get(at..end)?);
+    Some(Fix::new(
+        "annotate forward with this static migration",
+        Span::new(start, end),
+        text,
+    ))
+}
+
+/// The poset of skeletons as a Lattice payload: a node per skeleton, labelled with its
+/// migration (or `#` for "a number" where none exists), classed inhabited / empty /
+/// unknown, the frontier and the empty nodes also marked by outline; a state per
+/// solver run, in order.
+fn lattice(p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
+    let id = |k: usize| format!("s{k}");
+    let inhabited = |k: usize| matches!(p.nodes[k].state, Inhabited::Yes(_));
+    let range = checked
+        .forward
+        .map(|s| Range::of(Span::new(s.start, s.start), index));
+    let nodes = p
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let frontier =
+                inhabited(k) && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi));
+            let (class, mark) = match &n.state {
+                Inhabited::Yes(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
+                Inhabited::Yes(_) => ("inhabited", None),
+                Inhabited::No(_) => ("empty", Some(VertexMark::Empty)),
+                Inhabited::Unknown(_) => ("unknown", None),
+            };
+            Vertex {
+                id: id(k),
+                label: label(p, checked, n),
+                class: class.into(),
+                range,
+                mark,
+                ..Vertex::default()
+            }
+        })
+        .collect();
+    let covers = p
+        .covers
+        .iter()
+        .map(|&(lo, hi)| Edge {
+            from: id(lo),
+            to: id(hi),
+            label: String::new(),
+        })
+        .collect();
+    let states = (0..p.order.len())
+        .map(|i| Step {
+            title: format!("solver run {} of {}", i + 1, p.order.len()),
+            classes: p
+                .order
+                .iter()
+                .skip(i + 1)
+                .map(|&k| (id(k), "undecided".to_string()))
+                .collect(),
+        })
+        .collect();
+    Lattice {
+        nodes,
+        covers,
+        states,
+    }
+}
+
+/// `x: (1, Dyn, 28, 28)` for a node's migration; `#` where a position is a number
+/// in the skeleton but no migration was found; `as annotated` for the program itself.
+fn label(p: &Poset, checked: &Checked, n: &crate::lattice::Node) -> String {
+    let Some(mask) = n.statics else {
+        return "as annotated".into();
+    };
+    let witness = match &n.state {
+        Inhabited::Yes(w) => Some(w),
+        _ => None,
+    };
+    let mut parts = Vec::new();
+    for (i, ((x, t), r)) in checked.inputs.iter().zip(&p.ranks).enumerate() {
+        let Some(rank) = t.rank().or(*r) else {
+            parts.push(format!("{x}: Dyn"));
+            continue;
+        };
+        let dims: Vec<String> = (0..rank)
+            .map(|j| {
+                let k = p.positions.iter().position(|&q| q == (i, j));
+                let shown = witness
+                    .and_then(|w| w.get(i))
+                    .and_then(|(_, t)| t.dims().and_then(|d| d.get(j)).copied());
+                match (k, shown) {
+                    (Some(k), Some(d)) if mask & (1 << k) != 0 => d.to_string(),
+                    (Some(k), _) if mask & (1 << k) != 0 => "#".into(),
+                    (Some(_), _) => "Dyn".into(),
+                    (None, _) => t
+                        .dims()
+                        .and_then(|d| d.get(j))
+                        .map_or("Dyn".into(), ToString::to_string),
+                }
+            })
+            .collect();
+        let comma = if rank == 1 { "," } else { "" };
+        parts.push(format!("{x}: ({}{comma})", dims.join(", ")));
+    }
+    parts.join("; ")
 }

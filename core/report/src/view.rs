@@ -201,6 +201,10 @@ pub enum VertexMark {
     Checked,
     /// Its inputs are required to be in one class, and they are not: a size error.
     Conflict,
+    /// A maximal element of what holds (a lattice's frontier): a thick double outline.
+    Frontier,
+    /// Nothing has this shape (an uninhabited lattice node): a dashed outline.
+    Empty,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -116,6 +116,8 @@ pub struct Checked {
     /// The model's `forward` definition (its span) and parameters' types.
     pub forward: Option<Span>,
     pub inputs: Vec<(String, TensorType)>,
+    /// Each input's name and annotation spans (for writing a migration back).
+    pub input_spans: Vec<(Span, Option<Span>)>,
 }
 
 enum Flow {
@@ -191,6 +193,9 @@ impl<'m, 'a> Checker<'m, 'a> {
                 };
                 if let Some(n) = &p.name {
                     c.out.inputs.push((n.name.clone(), t.clone()));
+                    c.out
+                        .input_spans
+                        .push((n.span, p.annotation.as_ref().map(|a| a.span)));
                 }
                 Value::Tensor(t)
             })
