@@ -17,6 +17,7 @@
 mod constraint;
 mod dim;
 mod facts;
+mod propagate;
 mod solver;
 mod symbol;
 
@@ -28,3 +29,5 @@ pub use symbol::{Provenance, Site, Symbol, SymbolTable};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_solve;

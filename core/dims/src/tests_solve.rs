@@ -1,0 +1,230 @@
+//! `solve` on the constraint sets of gradual tensor-shape migration (Migeed et al.,
+//! ECOOP 2024): products from reshape / view / flatten, divisibility through quotient
+//! symbols, convolution chains, and the user's `s in (2, 4, 9)`.
+
+use super::*;
+
+fn s(n: &str) -> Dim {
+    Dim::sym(n)
+}
+fn k(v: i64) -> Dim {
+    Dim::known(v)
+}
+fn eq(a: &Dim, b: &Dim) -> Constraint {
+    Constraint::eq(a, b)
+}
+fn le(a: &Dim, b: &Dim) -> Constraint {
+    Constraint::le(a, b)
+}
+
+/// The model's value for the symbol named `name`.
+fn value(sol: &Solution, name: &str) -> Option<i64> {
+    let Solution::Sat(m) = sol else {
+        panic!("expected a model, got {sol:?}");
+    };
+    m.iter().find(|(s, _)| s.name() == name).map(|(_, v)| v)
+}
+
+/// `solve`'s model, after checking it satisfies every constraint.
+fn model(cs: &[Constraint]) -> Solution {
+    let sol = solve(cs);
+    let Solution::Sat(m) = &sol else {
+        panic!("expected a model of {cs:?}, got {sol:?}");
+    };
+    assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?}");
+    sol
+}
+
+#[test]
+fn products_of_extents_range_over_divisors() {
+    let (a, b, c) = (s("a"), s("b"), s("c"));
+    // 7 is prime: one factor is 1.
+    let cs = [
+        eq(&(a.clone() * b.clone()), &k(7)),
+        le(&k(2), &a),
+        le(&k(2), &b),
+    ];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2]));
+    // A flatten of (3, h, h) into 150528 elements.
+    let cs = [
+        eq(&(a.clone() * b.clone() * c.clone()), &k(150528)),
+        eq(&a, &k(3)),
+        eq(&b, &c),
+    ];
+    let sol = model(&cs);
+    assert_eq!((value(&sol, "b"), value(&sol, "c")), (Some(224), Some(224)));
+    // …and no other square fits: b ≠ 224 leaves nothing.
+    let mut more = cs.to_vec();
+    more.push(Constraint::ne(&b, &k(224)));
+    assert_eq!(solve(&more), Solution::Unsat(vec![0, 1, 2, 3]));
+    // Every divisor of 6 excluded.
+    let (x, y) = (s("x"), s("y"));
+    let mut cs = vec![eq(&(x.clone() * y.clone()), &k(6))];
+    cs.extend([1, 2, 3, 6].map(|v| Constraint::ne(&x, &k(v))));
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2, 3, 4]));
+}
+
+#[test]
+fn product_models_are_smallest_first() {
+    let (a, b, c) = (s("a"), s("b"), s("c"));
+    let sol = model(&[eq(&(a.clone() * b.clone() * c.clone()), &k(150528))]);
+    assert_eq!(
+        [value(&sol, "a"), value(&sol, "b"), value(&sol, "c")],
+        [Some(1), Some(1), Some(150528)]
+    );
+    let sol = model(&[
+        eq(&(a.clone() * b.clone()), &k(12)),
+        le(&k(2), &a),
+        le(&k(3), &b),
+    ]);
+    assert_eq!([value(&sol, "a"), value(&sol, "b")], [Some(2), Some(6)]);
+    // Equal element counts (a view): the known side fixes the product of the other.
+    let d = s("d");
+    let cs = [
+        eq(&(a.clone() * b.clone()), &(c.clone() * d.clone())),
+        eq(&c, &k(4)),
+        eq(&d, &k(6)),
+        le(&k(5), &a),
+    ];
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "a"), value(&sol, "b")], [Some(6), Some(4)]);
+}
+
+#[test]
+fn products_of_values_range_over_signed_divisors() {
+    let (u, v) = (Dim::val("u"), Dim::val("v"));
+    let sol = model(&[eq(&(u.clone() * v.clone()), &k(-6)), le(&k(4), &v)]);
+    assert_eq!([value(&sol, "u"), value(&sol, "v")], [Some(-1), Some(6)]);
+    let cs = [eq(&(u.clone() * v), &k(5)), le(&k(2), &u), le(&u, &k(4))];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2]));
+}
+
+#[test]
+fn divisibility_through_quotient_symbols() {
+    let (a, b, c, q) = (s("a"), s("b"), s("c"), s("q"));
+    let abc = a.clone() * b.clone() * c.clone();
+    // 5·7·1 = 35 is no multiple of 6.
+    let cs = [
+        eq(&abc, &(q.clone() * k(6))),
+        eq(&a, &k(5)),
+        eq(&b, &k(7)),
+        eq(&c, &k(1)),
+    ];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2, 3]));
+    // The smallest b in [1, 5] with 4·b a multiple of 6 is 3.
+    let cs = [
+        eq(&(a.clone() * b.clone()), &(q.clone() * k(6))),
+        eq(&a, &k(4)),
+        le(&k(1), &b),
+        le(&b, &k(5)),
+    ];
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "b"), value(&sol, "q")], [Some(3), Some(2)]);
+    // A free product divisible by 6 is found too.
+    model(&[
+        eq(&abc, &(q * k(6))),
+        le(&k(1), &a),
+        le(&k(1), &b),
+        le(&k(1), &c),
+    ]);
+}
+
+#[test]
+fn user_membership_is_a_finite_domain() {
+    let x = s("s");
+    let member = Constraint::or([2, 4, 9].map(|v| eq(&x, &k(v))));
+    let sol = model(&[member.clone(), le(&k(5), &x)]);
+    assert_eq!(value(&sol, "s"), Some(9));
+    let mut cs = vec![member.clone()];
+    cs.extend([2, 4, 9].map(|v| Constraint::ne(&x, &k(v))));
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2, 3]));
+    // Membership over a product: s·t == 20 with s ∈ {2, 4, 9} and t ∉ {5, 10}.
+    let t = s("t");
+    let cs = [
+        member,
+        eq(&(x * t.clone()), &k(20)),
+        Constraint::ne(&t, &k(5)),
+        Constraint::ne(&t, &k(10)),
+    ];
+    assert_eq!(solve(&cs), Solution::Unsat(vec![0, 1, 2, 3]));
+}
+
+/// A 3×3 convolution of stride 2 and padding 1: `out = floor((x + 2 - 2 - 1)/2) + 1`.
+fn conv_floor(x: &Dim) -> Dim {
+    (x.clone() - k(1)).floor_div(&k(2)) + k(1)
+}
+
+/// The same with a fresh quotient `q`: `2q ≤ x - 1 < 2q + 2`, `out = q + 1`.
+fn conv_quotient(x: &Dim, q: &Dim, cs: &mut Vec<Constraint>) -> Dim {
+    let two_q = q.clone() * k(2);
+    cs.push(le(&two_q, &(x.clone() - k(1))));
+    cs.push(Constraint::lt(&(x.clone() - k(1)), &(two_q + k(2))));
+    q.clone() + k(1)
+}
+
+/// Five stride-2 steps from (h, w) ≥ 1 down to 7×7, as in ResNet.
+fn resnet_quotients() -> Vec<Constraint> {
+    let (mut h, mut w) = (s("h"), s("w"));
+    let mut cs = vec![le(&k(1), &h), le(&k(1), &w)];
+    for i in 1..=5 {
+        h = conv_quotient(&h, &s(&format!("qh{i}")), &mut cs);
+        w = conv_quotient(&w, &s(&format!("qw{i}")), &mut cs);
+    }
+    cs.push(eq(&h, &k(7)));
+    cs.push(eq(&w, &k(7)));
+    cs
+}
+
+#[test]
+fn resnet_chain_with_quotient_symbols() {
+    let cs = resnet_quotients();
+    // h ∈ [193, 224] reach 7; the smallest is taken.
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "h"), value(&sol, "w")], [Some(193), Some(193)]);
+    assert_eq!(value(&sol, "qh5"), Some(6));
+    let mut more = cs.clone();
+    more.push(le(&s("h"), &k(192)));
+    assert!(matches!(solve(&more), Solution::Unsat(core) if core.contains(&(more.len() - 1))));
+    let mut more = cs;
+    more.push(le(&k(220), &s("h")));
+    more.push(eq(&s("h"), &s("w")));
+    let sol = model(&more);
+    assert_eq!([value(&sol, "h"), value(&sol, "w")], [Some(220), Some(220)]);
+}
+
+#[test]
+fn resnet_chain_with_floor_atoms() {
+    let (mut h, mut w) = (s("h"), s("w"));
+    for _ in 0..5 {
+        h = conv_floor(&h);
+        w = conv_floor(&w);
+    }
+    let cs = [
+        le(&k(1), &s("h")),
+        le(&k(1), &s("w")),
+        eq(&h, &k(7)),
+        eq(&w, &k(7)),
+    ];
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "h"), value(&sol, "w")], [Some(193), Some(193)]);
+    let mut more = cs.to_vec();
+    more.push(le(&k(225), &s("h")));
+    assert_eq!(solve(&more), Solution::Unsat(vec![2, 4]));
+}
+
+#[test]
+fn many_divisor_choices_run_out_of_budget_honestly() {
+    // Three pairs with 240 divisor choices each and a sum they can never reach: the
+    // search cannot enumerate 240³ cases and must not guess.
+    let n = 720_720;
+    let vals: Vec<Dim> = ["p", "q", "r", "s", "t", "u"].map(Dim::val).to_vec();
+    let mut cs: Vec<Constraint> = vals
+        .chunks(2)
+        .map(|pair| eq(&(pair[0].clone() * pair[1].clone()), &k(n)))
+        .collect();
+    cs.push(eq(
+        &(vals[0].clone() + vals[2].clone() + vals[4].clone()),
+        &k(1_000_000_000),
+    ));
+    assert_eq!(solve(&cs), Solution::Unknown(Why::Budget));
+}
