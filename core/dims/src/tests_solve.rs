@@ -228,3 +228,88 @@ fn many_divisor_choices_run_out_of_budget_honestly() {
     ));
     assert_eq!(solve(&cs), Solution::Unknown(Why::Budget));
 }
+
+/// A small deterministic generator (no wall clock, no OS randomness).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1).unsigned_abs()) as i64
+    }
+
+    fn symbol(&mut self) -> Dim {
+        match self.below(5) {
+            0 => s("a"),
+            1 => s("b"),
+            2 => s("c"),
+            3 => s("q"),
+            _ => Dim::val("u"),
+        }
+    }
+
+    fn term(&mut self) -> Dim {
+        match self.below(6) {
+            0 => self.symbol() * self.symbol(),
+            1 => self.symbol() * self.symbol() * self.symbol(),
+            2 => (self.symbol() + k(self.int(-2, 3))).floor_div(&k(self.int(1, 3))),
+            _ => self.symbol() * self.int(-2, 3) + k(self.int(-4, 6)),
+        }
+    }
+
+    fn atomic(&mut self) -> Constraint {
+        let (x, y) = (self.term(), self.term());
+        let y = if self.below(2) == 0 {
+            k(self.int(0, 36))
+        } else {
+            y
+        };
+        match self.below(5) {
+            0 | 1 => Constraint::eq(&x, &y),
+            2 => Constraint::ne(&x, &y),
+            3 => Constraint::le(&x, &y),
+            _ => Constraint::lt(&x, &y),
+        }
+    }
+
+    fn constraint(&mut self) -> Constraint {
+        match self.below(8) {
+            0 => {
+                let x = self.symbol();
+                Constraint::or((0..3).map(|_| eq(&x, &k(self.int(0, 9)))))
+            }
+            1 => Constraint::or([self.atomic(), self.atomic()]),
+            _ => self.atomic(),
+        }
+    }
+}
+
+#[test]
+fn random_small_sets_get_checked_answers() {
+    let mut rng = Lcg(7);
+    let mut decided = 0;
+    for _ in 0..5000 {
+        let n = 1 + rng.below(5) as usize;
+        let cs: Vec<Constraint> = (0..n).map(|_| rng.constraint()).collect();
+        match solve(&cs) {
+            Solution::Sat(m) => {
+                assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?} of {cs:?}");
+                decided += 1;
+            }
+            Solution::Unsat(core) => {
+                assert!(!core.is_empty() && core.windows(2).all(|w| w[0] < w[1]));
+                assert!(core.iter().all(|&i| i < cs.len()), "{core:?}");
+                decided += 1;
+            }
+            Solution::Unknown(_) => {}
+        }
+    }
+    assert!(decided > 4000, "{decided} of 5000 decided");
+}
