@@ -313,3 +313,81 @@ fn random_small_sets_get_checked_answers() {
     }
     assert!(decided > 4000, "{decided} of 5000 decided");
 }
+
+// ---- SMT-LIB2 export ----
+
+#[test]
+fn smtlib_scripts_declare_assert_and_check() {
+    let (h, u) = (s("h"), Dim::val("u"));
+    let cs = [
+        le(&k(1), &h),
+        Constraint::or([eq(&u, &k(-2)), eq(&(h.clone() - u.clone()).max0(), &k(3))]),
+        eq(&(h.clone() - k(1)).floor_div(&k(2)), &Dim::dynamic()),
+    ];
+    let text = smtlib::script(&cs).expect("no opaque parts");
+    let expected = "(set-logic QF_LIA)
+(declare-const h_0 Int)
+(assert (>= h_0 0))
+(declare-const u_1 Int)
+(declare-const dyn!0 Int)
+(assert (>= dyn!0 0))
+(assert (<= 1 h_0))
+(assert (or false (= u_1 (- 2)) (= (ite (>= (+ h_0 (* (- 1) u_1)) 0) (+ h_0 (* (- 1) u_1)) 0) 3)))
+(assert (= (div (+ (- 1) h_0) 2) dyn!0))
+(check-sat)
+";
+    assert_eq!(text, expected);
+    let names = smtlib::names(&cs);
+    let shown: Vec<(String, String)> = names
+        .iter()
+        .map(|(n, s)| (n.clone(), s.name().to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [("h_0".into(), "h".into()), ("u_1".into(), "u".into())]
+    );
+}
+
+#[test]
+fn smtlib_products_and_divisions_by_unknowns_are_nonlinear() {
+    let (a, b) = (s("a b"), s("3"));
+    let text = smtlib::script(&[eq(&(a.clone() * b.clone()), &k(6))]).expect("plain");
+    assert!(text.starts_with("(set-logic QF_NIA)\n"), "{text}");
+    // Names are cleaned up to simple SMT symbols.
+    assert!(text.contains("(* s3_0 a_b_1)"), "{text}");
+    let u = Dim::val("u");
+    let text = smtlib::script(&[eq(&a.floor_div(&u), &k(1))]).expect("plain");
+    assert!(
+        text.contains("(ite (> u_1 0) (div a_b_0 u_1) (ite (< u_1 0) (div (- a_b_0) (- u_1)) 0))"),
+        "{text}"
+    );
+    let text = smtlib::script(&[eq(&a.floor_div(&(b + k(1))), &k(1))]).expect("plain");
+    assert!(text.contains("(div a_b_0 (+ 1 s3_1))"), "{text}");
+}
+
+#[test]
+fn smtlib_refuses_what_has_no_smt_form() {
+    assert_eq!(
+        smtlib::script(&[Constraint::Opaque("i <= numel(x)".into())]),
+        Err(smtlib::Unsupported::Opaque("i <= numel(x)".into()))
+    );
+    let ovf = k(i64::MAX) + k(1);
+    assert_eq!(
+        smtlib::script(&[eq(&ovf, &s("n"))]),
+        Err(smtlib::Unsupported::Overflow)
+    );
+}
+
+#[test]
+fn smtlib_pins_a_model() {
+    let (a, b) = (s("a"), s("b"));
+    let cs = [eq(&(a.clone() * b), &k(6)), le(&k(2), &a)];
+    let Solution::Sat(m) = solve(&cs) else {
+        panic!("a model exists");
+    };
+    let text = smtlib::script_with_model(&cs, &m).expect("plain");
+    assert!(
+        text.ends_with("(assert (= a_0 2))\n(assert (= b_1 3))\n(check-sat)\n"),
+        "{text}"
+    );
+}
