@@ -13,10 +13,14 @@
 //!   on the prover's work or on the stored facts was reached).
 //! - [`solve`] decides satisfiability of a set of constraints: a checked model, a
 //!   conflicting subset, or unknown with a reason.
+//! - [`smtlib::script`] renders a constraint set as an SMT-LIB2 script for an external
+//!   solver.
 
 mod constraint;
 mod dim;
 mod facts;
+mod propagate;
+pub mod smtlib;
 mod solver;
 mod symbol;
 
@@ -28,3 +32,5 @@ pub use symbol::{Provenance, Site, Symbol, SymbolTable};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_solve;

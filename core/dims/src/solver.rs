@@ -5,10 +5,16 @@
 //! subset of the input (proven unsatisfiable, then shrunk by deleting what the proof
 //! does not need), or `Unknown` with the reason. It is bounded and honest, not
 //! complete: the facts prover ([`Facts`]) propagates equalities, bounds and
-//! refutations, and a depth-first search tries small values for the symbols left
-//! free. `Unsat` is claimed only when the facts contradict each other, refute one of
-//! the constraints, or the search enumerated every value the facts allow (finite
-//! intervals only) without finding a model.
+//! refutations, bounds propagation over the linear conditions (see `propagate.rs`)
+//! narrows each symbol to an interval, and a depth-first search tries values for the
+//! symbols left free. A symbol whose values are finitely many — a narrow interval, a
+//! factor of a product equal to a constant (`a*b*c == 150528`: a divisor), a symbol a
+//! disjunction pins (`s ∈ {2, 4, 9}`) — is branched on first and searched
+//! exhaustively, in ascending order, so the model found is the smallest in the order
+//! of the symbols where every symbol before it was searched that way. `Unsat` is
+//! claimed only when the facts contradict each other, refute one of the constraints,
+//! propagation empties an interval, or the search enumerated every value of such
+//! finite domains without finding a model; running out of search nodes is `Unknown`.
 //!
 //! Symbols range over the integers; extent symbols (`Atom::Sym`) over the nonnegative
 //! ones. Each `Dyn` extent is an unknown of its own (as in `Facts::ask`), solved for
@@ -17,8 +23,9 @@
 use super::constraint::Constraint;
 use super::dim::{Atom, Dim};
 use super::facts::{dyn_occurrences, Facts, Truth, Why};
+use super::propagate::{divisor_domain, pinned_values, Iv, Propagator};
 use super::symbol::{Provenance, Symbol};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 /// Values for symbols.
@@ -107,6 +114,40 @@ pub fn solve(constraints: &[Constraint]) -> Solution {
     }
 }
 
+/// Calls `meet` with the values, if any.
+fn meet_some(meet: &mut impl FnMut(Vec<i64>), values: Option<Vec<i64>>) {
+    if let Some(v) = values {
+        meet(v);
+    }
+}
+
+/// What is known of atom `a` before propagation: its value when the facts fix it,
+/// else the facts' bounds (and `≥ 0` for extents and other nonnegative atoms).
+fn initial(a: &Atom, facts: &Facts, known: &BTreeMap<&Atom, i64>) -> Iv {
+    if let Some(v) = known.get(a) {
+        return Iv::point(i128::from(*v));
+    }
+    let base = if a.is_nonneg() { Iv::nonneg() } else { Iv::ALL };
+    if a.symbol().is_none() {
+        return base;
+    }
+    let (lo, hi) = facts.bounds(&Dim::atom(a.clone()));
+    base.meet(Iv {
+        lo: lo.map(i128::from),
+        hi: hi.map(i128::from),
+    })
+}
+
+/// The equations (as `a - b`) and the disjunctions among the conjuncts of `c`.
+fn collect<'a>(c: &'a Constraint, eqs: &mut Vec<Dim>, ors: &mut Vec<&'a [Constraint]>) {
+    match c {
+        Constraint::Eq(a, b) => eqs.push(a.sub(b)),
+        Constraint::Or(v) => ors.push(v),
+        Constraint::And(v) => v.iter().for_each(|x| collect(x, eqs, ors)),
+        _ => {}
+    }
+}
+
 fn opaque(c: &Constraint) -> bool {
     match c {
         Constraint::Opaque(_) => true,
@@ -157,6 +198,14 @@ struct Searcher<'a> {
     anchors: Vec<i64>,
     nodes: Cell<u32>,
     complete: Cell<bool>,
+    /// Linear conditions every model satisfies, for bounds propagation.
+    prop: Propagator,
+    /// The equations among the conjuncts, as `a - b` (products equal to constants).
+    eqs: Vec<Dim>,
+    /// The disjunctions among the conjuncts (`s ∈ {2, 4, 9}`).
+    ors: Vec<&'a [Constraint]>,
+    /// Divisors of the constants met so far.
+    divisors: RefCell<BTreeMap<u64, Vec<u64>>>,
 }
 
 /// Looks for a model of the constraints `which` selects.
@@ -187,7 +236,15 @@ fn search(work: &[Constraint], which: &[usize], max_nodes: u32) -> Search {
         .filter(|a| matches!(a, Atom::Sym(_)))
         .map(|a| Constraint::Le(Dim::zero(), Dim::atom(a.clone())))
         .collect();
+    let (mut eqs, mut ors) = (Vec::new(), Vec::new());
+    for c in &constraints {
+        collect(c, &mut eqs, &mut ors);
+    }
     let s = Searcher {
+        prop: Propagator::new(constraints.iter().copied()),
+        eqs,
+        ors,
+        divisors: RefCell::default(),
         constraints,
         domain,
         vars,
@@ -236,56 +293,31 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let mut free = None;
         let mut values = BTreeMap::new();
+        let mut known: BTreeMap<&Atom, i64> = BTreeMap::new();
+        // Prefer symbols the facts leave free over those they define by others.
+        let (mut free, mut defined) = (Vec::new(), None);
         for a in &self.vars {
             let d = Dim::atom(a.clone());
             let n = facts.normalize(&d);
             match n.as_known() {
                 Some(v) => {
-                    let s = a.symbol().cloned();
-                    values.extend(s.map(|s| (s, v)));
+                    known.insert(a, v);
+                    values.extend(a.symbol().map(|s| (s.clone(), v)));
                 }
-                // Prefer a symbol the facts leave free over one they define by others.
-                None if n == d => {
-                    free = Some(a);
-                    break;
-                }
-                None => {
-                    free = free.or(Some(a));
-                }
+                None if n == d => free.push(a),
+                None => defined = defined.or(Some(a)),
             }
         }
-        let Some(x) = free else {
+        if free.is_empty() {
+            free.extend(defined);
+        }
+        if free.is_empty() {
             return self.check(values);
-        };
-        let (lo, hi) = facts.bounds(&Dim::atom(x.clone()));
-        let lo = match x {
-            Atom::Sym(_) => Some(lo.map_or(0, |l| l.max(0))),
-            _ => lo,
-        };
-        let candidates: Vec<i64> = match (lo, hi) {
-            (Some(l), Some(h)) if h < l => return None,
-            (Some(l), Some(h)) if h.checked_sub(l).is_some_and(|w| w < MAX_DOMAIN) => {
-                (l..=h).collect()
-            }
-            _ => {
-                self.complete.set(false);
-                let within = |v: &i64| lo.is_none_or(|l| *v >= l) && hi.is_none_or(|h| *v <= h);
-                let near_bounds = [lo, hi].into_iter().flatten().flat_map(|b| {
-                    (0..8).flat_map(move |k| [b.saturating_add(k), b.saturating_sub(k)])
-                });
-                let mut c: Vec<i64> = Vec::new();
-                for v in near_bounds.chain(self.anchors.iter().copied()) {
-                    if within(&v) && !c.contains(&v) {
-                        c.push(v);
-                    }
-                }
-                c.sort_by_key(|v| (v.unsigned_abs(), *v < 0));
-                c.truncate(TRIES);
-                c
-            }
-        };
+        }
+        // Bounds every model of this branch respects; none: the branch has no model.
+        let bounds = self.prop.run(|a| initial(a, facts, &known))?;
+        let (x, candidates) = self.choose(&free, facts, &bounds)?;
         let xd = Dim::atom(x.clone());
         for v in candidates {
             let next = facts.with(&Constraint::Eq(xd.clone(), Dim::known(v)));
@@ -293,10 +325,94 @@ impl Searcher<'_> {
                 return Some(m);
             }
             if self.nodes.get() == 0 {
+                // The values not tried may hold a model.
+                self.complete.set(false);
                 break;
             }
         }
         None
+    }
+
+    /// The symbol to branch on and the values to try: the first symbol (in the fixed
+    /// order) whose values are a finite set — every one of them is tried, so the branch
+    /// is searched exhaustively — else the first symbol, at a few values only (the
+    /// search is then incomplete). `None` when the first symbol can take no value.
+    fn choose<'s>(
+        &'s self,
+        free: &[&'s Atom],
+        facts: &Facts,
+        bounds: &[Iv],
+    ) -> Option<(&'s Atom, Vec<i64>)> {
+        let eqs: Vec<Dim> = self.eqs.iter().map(|d| facts.normalize(d)).collect();
+        let mut first = None;
+        for &x in free {
+            let iv = self
+                .prop
+                .position(x)
+                .map_or_else(|| initial(x, facts, &BTreeMap::new()), |i| bounds[i]);
+            match self.finite_domain(x, iv, &eqs, facts) {
+                Some(values) => return Some((x, values)),
+                None => first = first.or(Some((x, iv))),
+            }
+        }
+        let (x, iv) = first?;
+        self.complete.set(false);
+        Some((x, self.open_candidates(iv)))
+    }
+
+    /// Every value `x` may take, ascending, when they are finitely many (a product
+    /// equal to a constant, a disjunction that pins `x`, a narrow interval).
+    fn finite_domain(&self, x: &Atom, iv: Iv, eqs: &[Dim], facts: &Facts) -> Option<Vec<i64>> {
+        let mut set: Option<Vec<i64>> = None;
+        let mut meet = |vs: Vec<i64>| {
+            set = Some(match set.take() {
+                Some(old) => old.into_iter().filter(|v| vs.contains(v)).collect(),
+                None => vs,
+            });
+        };
+        let mut cache = self.divisors.borrow_mut();
+        for d in eqs {
+            meet_some(&mut meet, divisor_domain(d, x, &mut cache));
+        }
+        let norm = |d: &Dim| facts.normalize(d);
+        for alts in &self.ors {
+            meet_some(&mut meet, pinned_values(alts, x, &norm));
+        }
+        let within = |v: &i64| {
+            iv.lo.is_none_or(|l| i128::from(*v) >= l) && iv.hi.is_none_or(|h| i128::from(*v) <= h)
+        };
+        if let Some(s) = set {
+            return Some(s.into_iter().filter(within).collect());
+        }
+        let l = i64::try_from(iv.lo?).ok()?;
+        let h = i64::try_from(iv.hi?).ok()?;
+        if h < l {
+            return Some(vec![]);
+        }
+        h.checked_sub(l)
+            .is_some_and(|w| w < MAX_DOMAIN)
+            .then(|| (l..=h).collect())
+    }
+
+    /// A few values for a symbol with many possible ones: near its bounds and near the
+    /// constants the constraints mention, smallest magnitude first.
+    fn open_candidates(&self, iv: Iv) -> Vec<i64> {
+        let lo = iv.lo.and_then(|l| i64::try_from(l).ok());
+        let hi = iv.hi.and_then(|h| i64::try_from(h).ok());
+        let within = |v: &i64| lo.is_none_or(|l| *v >= l) && hi.is_none_or(|h| *v <= h);
+        let near_bounds = [lo, hi]
+            .into_iter()
+            .flatten()
+            .flat_map(|b| (0..8).flat_map(move |k| [b.saturating_add(k), b.saturating_sub(k)]));
+        let mut c: Vec<i64> = Vec::new();
+        for v in near_bounds.chain(self.anchors.iter().copied()) {
+            if within(&v) && !c.contains(&v) {
+                c.push(v);
+            }
+        }
+        c.sort_by_key(|v| (v.unsigned_abs(), *v < 0));
+        c.truncate(TRIES);
+        c
     }
 
     /// Every symbol has a value: a model if every constraint evaluates to true (and

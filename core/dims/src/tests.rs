@@ -597,9 +597,16 @@ fn solve_is_honest_about_what_it_cannot_do() {
         Constraint::ne(&u, &k(0)),
     ];
     assert!(matches!(solve(&wide), Solution::Sat(m) if wide.iter().all(|c| m.satisfies(c))));
-    // u*u == 2 has no integer model; the search over unbounded u cannot show it.
+    // u*u == 2: |u| divides 2 and u² divides 2, so u is ±1, which fails: proven.
     assert_eq!(
-        solve(&[Constraint::eq(&(u.clone() * u), &k(2))]),
+        solve(&[Constraint::eq(&(u.clone() * u.clone()), &k(2))]),
+        Solution::Unsat(vec![0])
+    );
+    // u³ + u == 3 has no integer model either; the search over unbounded u cannot
+    // show it.
+    let cube = u.clone() * u.clone() * u.clone() + u;
+    assert_eq!(
+        solve(&[Constraint::eq(&cube, &k(3))]),
         Solution::Unknown(Why::Budget)
     );
 }

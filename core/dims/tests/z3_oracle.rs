@@ -15,8 +15,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use shapex_dims::{solve, Atom, Constraint, Dim, Facts, Solution, Truth};
-use std::collections::BTreeMap;
+use shapex_dims::{smtlib, solve, Constraint, Dim, Facts, Solution, Truth};
 use std::io::Write;
 use std::process::Command;
 
@@ -95,108 +94,11 @@ fn constraint_set() -> impl Strategy<Value = Vec<Constraint>> {
     prop::collection::vec(constraint(), 1..6)
 }
 
-// ---- SMT-LIB2 ----
+// ---- SMT-LIB2 (the library's printer) ----
 
-/// SMT names for the symbols of `cs`, and the declarations (with `x >= 0` for extents).
-struct Smt {
-    names: BTreeMap<Atom, String>,
-}
-
-impl Smt {
-    fn new<'a>(cs: impl IntoIterator<Item = &'a Constraint>) -> Smt {
-        let mut names = BTreeMap::new();
-        for c in cs {
-            for d in c.dims() {
-                for a in d.leaves() {
-                    let n = names.len();
-                    names.entry(a.clone()).or_insert_with(|| format!("s{n}"));
-                }
-            }
-        }
-        Smt { names }
-    }
-
-    fn declarations(&self) -> String {
-        let mut out = String::from("(set-logic QF_LIA)\n");
-        for (a, n) in &self.names {
-            out.push_str(&format!("(declare-const {n} Int)\n"));
-            if matches!(a, Atom::Sym(_)) {
-                out.push_str(&format!("(assert (>= {n} 0))\n"));
-            }
-        }
-        out
-    }
-
-    fn int(v: i64) -> String {
-        if v < 0 {
-            format!("(- {})", v.unsigned_abs())
-        } else {
-            v.to_string()
-        }
-    }
-
-    fn dim(&self, d: &Dim) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        for (m, c) in d.terms() {
-            let mut factors = vec![Smt::int(*c)];
-            factors.extend(m.atoms().iter().map(|a| self.atom(a)));
-            parts.push(if factors.len() == 1 {
-                factors.pop().unwrap_or_default()
-            } else {
-                format!("(* {})", factors.join(" "))
-            });
-        }
-        match parts.len() {
-            0 => "0".to_string(),
-            1 => parts.pop().unwrap_or_default(),
-            _ => format!("(+ {})", parts.join(" ")),
-        }
-    }
-
-    fn atom(&self, a: &Atom) -> String {
-        match a {
-            Atom::Sym(_) | Atom::Val(_) => self.names[a].clone(),
-            Atom::Max0(x) => {
-                let x = self.dim(x);
-                format!("(ite (>= {x} 0) {x} 0)")
-            }
-            other => panic!("not generated: {other:?}"),
-        }
-    }
-
-    fn constraint(&self, c: &Constraint) -> String {
-        match c {
-            Constraint::True => "true".into(),
-            Constraint::False => "false".into(),
-            Constraint::Eq(a, b) => format!("(= {} {})", self.dim(a), self.dim(b)),
-            Constraint::Ne(a, b) => format!("(not (= {} {}))", self.dim(a), self.dim(b)),
-            Constraint::Le(a, b) => format!("(<= {} {})", self.dim(a), self.dim(b)),
-            Constraint::Lt(a, b) => format!("(< {} {})", self.dim(a), self.dim(b)),
-            Constraint::And(v) => format!("(and true {})", self.all(v)),
-            Constraint::Or(v) => format!("(or false {})", self.all(v)),
-            Constraint::Opaque(_) => panic!("not generated"),
-        }
-    }
-
-    fn all(&self, v: &[Constraint]) -> String {
-        v.iter()
-            .map(|c| self.constraint(c))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// A script asserting `cs` (and `extra`, already in SMT-LIB) and checking it.
-    fn script<'a>(&self, cs: impl IntoIterator<Item = &'a Constraint>, extra: &[String]) -> String {
-        let mut out = self.declarations();
-        for c in cs {
-            out.push_str(&format!("(assert {})\n", self.constraint(c)));
-        }
-        for e in extra {
-            out.push_str(&format!("(assert {e})\n"));
-        }
-        out.push_str("(check-sat)\n");
-        out
-    }
+/// The script for `cs` (nothing generated here is opaque).
+fn script(cs: &[Constraint]) -> String {
+    smtlib::script(cs).expect("generated constraints have an SMT form")
 }
 
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
@@ -248,8 +150,7 @@ fn solve_agrees_with_z3() {
     }
     let tally = std::cell::RefCell::new(Tally::default());
     let result = runner().run(&constraint_set(), |cs| {
-        let smt = Smt::new(&cs);
-        let oracle = z3(&smt.script(&cs, &[]));
+        let oracle = z3(&script(&cs));
         let ours = solve(&cs);
         let mut t = tally.borrow_mut();
         match oracle {
@@ -268,16 +169,18 @@ fn solve_agrees_with_z3() {
                 for c in &cs {
                     prop_assert!(model.satisfies(c), "model {:?} fails {}", model, c);
                 }
-                // Z3 agrees that the model is one.
-                let mut pinned = Vec::new();
-                for (a, n) in &smt.names {
-                    let s = a.symbol().expect("a symbol");
-                    let v = model.get(s);
-                    prop_assert!(v.is_some(), "model {:?} has no value for {}", model, s);
-                    pinned.push(format!("(= {n} {})", Smt::int(v.unwrap_or_default())));
+                // Z3 agrees that the model is one (every symbol has a value).
+                for (n, sym) in smtlib::names(&cs) {
+                    prop_assert!(
+                        model.get(&sym).is_some(),
+                        "model {:?} has no value for {}",
+                        model,
+                        n
+                    );
                 }
+                let pinned = smtlib::script_with_model(&cs, model).expect("no opaque parts");
                 prop_assert_eq!(
-                    z3(&smt.script(&cs, &pinned)),
+                    z3(&pinned),
                     Z3::Sat,
                     "z3 rejects our model {:?} of\n{}",
                     model,
@@ -294,9 +197,9 @@ fn solve_agrees_with_z3() {
                 );
                 prop_assert!(!core.is_empty() && core.windows(2).all(|w| w[0] < w[1]));
                 prop_assert!(core.iter().all(|&i| i < cs.len()));
-                let subset: Vec<&Constraint> = core.iter().map(|&i| &cs[i]).collect();
+                let subset: Vec<Constraint> = core.iter().map(|&i| cs[i].clone()).collect();
                 prop_assert!(
-                    z3(&smt.script(subset.iter().copied(), &[])) != Z3::Sat,
+                    z3(&script(&subset)) != Z3::Sat,
                     "the conflict {:?} is satisfiable:\n{}",
                     core,
                     show(&cs)
@@ -330,15 +233,16 @@ fn ask_agrees_with_z3() {
     let result = runner().run(&strategy, |(facts, q)| {
         let f = Facts::from_constraints(&facts);
         let truth = f.ask(&q);
-        let smt = Smt::new(facts.iter().chain([&q]));
         let counter = match truth {
             Truth::Proven => Constraint::not(&q),
             Truth::Refuted => q.clone(),
             Truth::Unknown => return Ok(()),
         };
         decided.set(decided.get() + 1);
+        let mut question = facts.clone();
+        question.push(counter);
         prop_assert!(
-            z3(&smt.script(facts.iter().chain([&counter]), &[])) != Z3::Sat,
+            z3(&script(&question)) != Z3::Sat,
             "ask says {:?} for {} under\n{}",
             truth,
             q,
