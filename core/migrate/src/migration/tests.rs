@@ -75,7 +75,6 @@ fn a_static_migration_is_found_and_rechecked() {
 }
 
 #[test]
-#[ignore = "needs the solver's divisor domains (branch solver)"]
 fn q2_under_constraints_and_its_conflict() {
     let src = net(
         "self.conv = nn.Conv2d(3, 8, 3)\nself.fc = nn.Linear(8 * 6 * 6, 10)",
@@ -111,7 +110,6 @@ fn an_ill_typed_model_has_an_empty_migration_space() {
 }
 
 #[test]
-#[ignore = "needs the solver's divisor domains (branch solver)"]
 fn q3_branches_decided_by_constraints_and_by_what_came_before() {
     let src = net(
         "self.fc = nn.Linear(64, 10)",
