@@ -46,8 +46,8 @@ fn listing2_has_no_static_migration_and_names_both_convolutions() {
 
 #[test]
 fn a_static_migration_is_found_and_rechecked() {
-    // Conv 3→8 (kernel 3), pool 2, flatten, Linear(8*4*4): x must be (n, 3, 10, 10) or
-    // (n, 3, 11, 11); the smallest witness takes n = 1 and 10.
+    // Conv 3→8 (kernel 3), pool 2, flatten, Linear(8*4*4): the pooled height times
+    // width must be 16; the smallest witness takes n = 1 and h = 4 (pooled to 1).
     let src = net(
         "self.conv = nn.Conv2d(3, 8, 3)\nself.pool = nn.MaxPool2d(2)\nself.fc = nn.Linear(8 * 4 * 4, 10)",
         "y = self.pool(self.conv(x))\nreturn self.fc(torch.flatten(y, 1))",
@@ -67,11 +67,10 @@ fn a_static_migration_is_found_and_rechecked() {
         .collect();
     assert_eq!(dims.len(), 4);
     assert_eq!(dims[1], 3);
-    // (h − 2) // 2 == 4 and (w − 2) // 2 == 4.
-    assert!(
-        (10..=11).contains(&dims[2]) && (10..=11).contains(&dims[3]),
-        "{w:?}"
-    );
+    // Linear needs 8 · ((h − 2) // 2) · ((w − 2) // 2) == 128: the smallest h first.
+    let pooled = |d: u64| (d - 2) / 2;
+    assert_eq!(8 * pooled(dims[2]) * pooled(dims[3]), 128, "{w:?}");
+    assert_eq!(dims[2], 4, "{w:?}");
 }
 
 #[test]
