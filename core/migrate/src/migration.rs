@@ -271,23 +271,7 @@ pub(crate) fn try_skeleton(
     header: Span,
     notes: &mut Vec<Diagnostic>,
 ) -> Inhabited {
-    let mut gen = Gen::symbolic();
-    let (types, names) = skeleton(&mut gen, &checked.inputs, ranks, is_static);
-    let (_, gen) = check_symbolic(model, types.clone(), gen);
-    let mut set = gen.required();
-    set.extend(names.iter().map(|n| Origin {
-        constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
-        span: header,
-        why: format!("{n} is a size, at least 1"),
-    }));
-    set.extend(resolve_all(
-        user,
-        &checked.inputs,
-        &types,
-        &gen,
-        header,
-        notes,
-    ));
+    let set = skeleton_constraints(model, checked, ranks, is_static, user, header, notes);
     let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
     match solve(&constraints) {
         Solution::Sat(m) => {
@@ -306,6 +290,81 @@ pub(crate) fn try_skeleton(
             Inhabited::Unknown(format!("the solver could not decide ({why:?})"))
         }
     }
+}
+
+/// What a skeleton's migrations must satisfy: Gen's requirements, every unknown at
+/// least 1, and the user's constraints.
+fn skeleton_constraints(
+    model: &Built,
+    checked: &Checked,
+    ranks: &[Option<usize>],
+    is_static: &dyn Fn(usize, usize) -> bool,
+    user: &[Written],
+    header: Span,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<Origin> {
+    let mut gen = Gen::symbolic();
+    let (types, names) = skeleton(&mut gen, &checked.inputs, ranks, is_static);
+    let (_, gen) = check_symbolic(model, types.clone(), gen);
+    let mut set = gen.required();
+    set.extend(names.iter().map(|n| Origin {
+        constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
+        span: header,
+        why: format!("{n} is a size, at least 1"),
+    }));
+    let given = resolve_all(user, &checked.inputs, &types, &gen, header, notes);
+    set.extend(given);
+    set
+}
+
+/// Every constraint set the questions solve, named (Q1's and Q2's all-static skeleton
+/// per rank combination; each `if` of Q3 with its condition and its negation): for
+/// differential tests against another solver, and for benchmarks.
+pub fn constraint_sets(
+    model: &Built,
+    checked: &Checked,
+    user: &[Written],
+) -> Vec<(String, Vec<Constraint>)> {
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    let header = Span::new(0, 0);
+    let all = |_: usize, _: usize| true;
+    for (q, given) in [("Q1", &[][..]), ("Q2", user)] {
+        if q == "Q2" && user.is_empty() {
+            continue;
+        }
+        for ranks in rank_combinations(&checked.inputs, given) {
+            let set = skeleton_constraints(model, checked, &ranks, &all, given, header, &mut notes);
+            let name = format!("{q} ranks {ranks:?}");
+            out.push((name, set.into_iter().map(|o| o.constraint).collect()));
+        }
+    }
+    let ranks: Vec<Option<usize>> = checked
+        .inputs
+        .iter()
+        .map(|(x, t)| t.dims().map_or_else(|| rank_fixed(x, user), |_| None))
+        .collect();
+    let mut gen = Gen::symbolic();
+    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks, &all);
+    let (_, gen) = check_symbolic(model, types.clone(), gen);
+    let given = resolve_all(user, &checked.inputs, &types, &gen, header, &mut notes);
+    for (k, test) in gen.tests.iter().enumerate() {
+        let base: Vec<Constraint> = test
+            .prefix
+            .iter()
+            .chain(&given)
+            .map(|o| o.constraint.clone())
+            .collect();
+        for (arm, c) in [
+            ("then", test.condition.clone()),
+            ("else", test.condition.not()),
+        ] {
+            let mut set = base.clone();
+            set.push(c);
+            out.push((format!("Q3 test {k} {arm}"), set));
+        }
+    }
+    out
 }
 
 /// The parameters' types with the unknowns' values.
