@@ -81,6 +81,28 @@ enum Command {
         /// One file, or `-` for stdin.
         path: PathBuf,
     },
+    /// Ask Migeed et al.'s migration questions of a PyTorch model (or a core-calculus
+    /// program): is there a static migration (Q1), one under the constraints (Q2),
+    /// which branches can run (Q3). Exits 0 once printed; 2 on usage or I/O errors or
+    /// when the file's language answers no such questions.
+    Migrate {
+        #[arg(long, value_enum, default_value_t = MigrateFormat::Text)]
+        format: MigrateFormat,
+        /// The language; by default chosen by the file's extension.
+        #[arg(long)]
+        lang: Option<String>,
+        /// Which model to check (a module-level variable or a class of the file).
+        #[arg(long)]
+        model: Option<String>,
+        /// A constraint (repeatable): `x.shape == (b, 3, h, w)`, `h <= 20`, `rank(x) == 4`…
+        #[arg(long = "constraint", value_name = "C")]
+        constraints: Vec<String>,
+        /// A language option, `KEY=VALUE` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// One file, or `-` for stdin.
+        path: PathBuf,
+    },
     /// List the registered languages with their extensions, options and views.
     Languages,
     /// Explain a diagnostic code (`shapex explain shape.mtimes`).
@@ -95,6 +117,14 @@ enum Format {
     Json,
     /// One JSON object per line, per file.
     Jsonl,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MigrateFormat {
+    /// The answers for a person (the Migration view).
+    Text,
+    /// `{model, well_typed, output, types, static_migration, constrained, branches, conflict}`.
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -175,6 +205,21 @@ fn main() -> ExitCode {
             view,
             path,
         } => graph_command(format, lang.as_deref(), &settings, view.as_deref(), &path),
+        Command::Migrate {
+            format,
+            lang,
+            model,
+            constraints,
+            settings,
+            path,
+        } => migrate_command(
+            format,
+            lang.as_deref(),
+            model.as_deref(),
+            &constraints,
+            &settings,
+            &path,
+        ),
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
     }
@@ -188,44 +233,10 @@ fn graph_command(
     path: &Path,
 ) -> ExitCode {
     let analyzer = Analyzer::new();
-    let (name, text) = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-            eprintln!("shapex: cannot read stdin: {e}");
-            return ExitCode::from(2);
-        }
-        (
-            "<stdin>".to_string(),
-            String::from_utf8_lossy(&bytes).into_owned(),
-        )
-    } else {
-        match read_text(path) {
-            Ok(text) => (path.display().to_string(), text),
-            Err(message) => {
-                eprintln!("shapex: {message}");
-                return ExitCode::from(2);
-            }
-        }
+    let (name, text, options) = match load_one(&analyzer, lang, settings, path) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
-    let id = match lang.or_else(|| analyzer.language_for_path(&name).map(|i| i.id)) {
-        Some(id) if analyzer.language(id).is_some() => id,
-        Some(id) => {
-            eprintln!("shapex: unknown language `{id}` (see `shapex languages`)");
-            return ExitCode::from(2);
-        }
-        None => {
-            eprintln!("shapex: {}", unknown_language(&analyzer, &name));
-            return ExitCode::from(2);
-        }
-    };
-    let mut options = Options::new(id);
-    for kv in settings {
-        let Some((k, v)) = kv.split_once('=') else {
-            eprintln!("shapex: --set expects KEY=VALUE, got `{kv}`");
-            return ExitCode::from(2);
-        };
-        options = options.with(k, v);
-    }
     let report = analyzer.analyze(&text, &options);
     let views = graph::graph_views(&report, view);
     if views.is_empty() {
@@ -247,6 +258,100 @@ fn graph_command(
             s
         }
     };
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("shapex: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// One file (or `-` for stdin) with its language and options, for the commands that
+/// take a single file; on failure the message is printed and the exit code returned.
+fn load_one(
+    analyzer: &Analyzer,
+    lang: Option<&str>,
+    settings: &[String],
+    path: &Path,
+) -> Result<(String, String, Options), ExitCode> {
+    let (name, text) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+            eprintln!("shapex: cannot read stdin: {e}");
+            return Err(ExitCode::from(2));
+        }
+        (
+            "<stdin>".to_string(),
+            String::from_utf8_lossy(&bytes).into_owned(),
+        )
+    } else {
+        match read_text(path) {
+            Ok(text) => (path.display().to_string(), text),
+            Err(message) => {
+                eprintln!("shapex: {message}");
+                return Err(ExitCode::from(2));
+            }
+        }
+    };
+    let id = match lang.or_else(|| analyzer.language_for_path(&name).map(|i| i.id)) {
+        Some(id) if analyzer.language(id).is_some() => id,
+        Some(id) => {
+            eprintln!("shapex: unknown language `{id}` (see `shapex languages`)");
+            return Err(ExitCode::from(2));
+        }
+        None => {
+            eprintln!("shapex: {}", unknown_language(analyzer, &name));
+            return Err(ExitCode::from(2));
+        }
+    };
+    let mut options = Options::new(id);
+    for kv in settings {
+        let Some((k, v)) = kv.split_once('=') else {
+            eprintln!("shapex: --set expects KEY=VALUE, got `{kv}`");
+            return Err(ExitCode::from(2));
+        };
+        options = options.with(k, v);
+    }
+    Ok((name, text, options))
+}
+
+/// `shapex migrate`: the migration questions' answers of one file, the language's
+/// `answers` view (JSON) or `migration` view (text); the model and constraints are
+/// its `model` and `constraints` settings.
+fn migrate_command(
+    format: MigrateFormat,
+    lang: Option<&str>,
+    model: Option<&str>,
+    constraints: &[String],
+    settings: &[String],
+    path: &Path,
+) -> ExitCode {
+    let analyzer = Analyzer::new();
+    let mut settings = settings.to_vec();
+    settings.extend(model.map(|m| format!("model={m}")));
+    if !constraints.is_empty() {
+        settings.push(format!("constraints={}", constraints.join("\n")));
+    }
+    let (name, text, options) = match load_one(&analyzer, lang, &settings, path) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let report = analyzer.analyze(&text, &options);
+    let id = match format {
+        MigrateFormat::Json => "answers",
+        MigrateFormat::Text => "migration",
+    };
+    let Some(shapex::report::view::Payload::Text(t)) = report.view(id) else {
+        eprintln!(
+            "shapex: {name}: no migration questions answered (the language `{}` has none, or the file has no model with a `forward` to ask them of)",
+            report.lang
+        );
+        return ExitCode::from(2);
+    };
+    let mut out = t.text.clone();
+    out.push('\n');
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

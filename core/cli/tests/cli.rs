@@ -415,3 +415,58 @@ fn graph_is_generic_over_languages_and_refuses_what_has_no_graph() {
     assert_eq!(code, 2);
     assert!(err.contains("--lang"), "{err}");
 }
+
+#[test]
+fn migrate_answers_the_three_questions_as_json_and_text() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/py");
+    // Migeed et al. 2024, Listing 2: no static migration, the two convolutions conflict.
+    let listing2 = format!("{fixtures}/listing2_conv.py");
+    let (code, out, err) = shapex(&["migrate", "--format", "json", &listing2], "");
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(j["well_typed"], true);
+    assert_eq!(j["output"], "TensorType((Dyn, 2, Dyn, Dyn))");
+    assert_eq!(j["static_migration"]["answer"], "unsat");
+    assert_eq!(j["conflict"].as_array().map(Vec::len), Some(2), "{out}");
+    assert!(j["constrained"].is_null());
+    // Constraints make Q2; a model named on the command line is the one checked.
+    let src = "import torch.nn as nn\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(12, 2)\n    def forward(self, x):\n        return self.fc(x.flatten(1))\nclass B(nn.Module):\n    def forward(self, x):\n        return x\n";
+    let (code, out, err) = shapex(
+        &[
+            "migrate",
+            "--format",
+            "json",
+            "--lang",
+            "py",
+            "--model",
+            "A",
+            "--constraint",
+            "rank(x) == 3",
+            "--constraint",
+            "x.shape[1] >= 3",
+            "-",
+        ],
+        src,
+    );
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(j["class"], "A");
+    assert_eq!(
+        j["static_migration"]["declarations"]["x"],
+        "TensorType((1, 12))"
+    );
+    assert_eq!(
+        j["constrained"]["declarations"]["x"], "TensorType((1, 3, 4))",
+        "{out}"
+    );
+    // Text for a person; a language without the questions is refused.
+    let (code, text, _) = shapex(&["migrate", &listing2], "");
+    assert_eq!(code, 0);
+    assert!(
+        text.starts_with("Q1 Is there a static migration? no"),
+        "{text}"
+    );
+    let (code, _, err) = shapex(&["migrate", "--lang", "matlab", "-"], "x = 1;\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("no migration questions"), "{err}");
+}

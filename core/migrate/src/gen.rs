@@ -29,6 +29,18 @@ pub struct Origin {
     pub why: String,
 }
 
+impl Origin {
+    /// The requirement in words, with its equation when that says more
+    /// (`Conv2d: the input channels: x[1] == 2`).
+    pub fn describe(&self) -> String {
+        match &self.constraint {
+            Constraint::True | Constraint::False => self.why.clone(),
+            _ if self.why.starts_with("your constraint") => self.why.clone(),
+            c => format!("{}: {c}", self.why),
+        }
+    }
+}
+
 /// An `if` reached while generating, with what was required before it (the prefix
 /// of Algorithm 2) and its condition over the unknowns.
 #[derive(Clone, Debug)]

@@ -79,6 +79,10 @@ fn info() -> LanguageInfo {
             id: crate::questions::LATTICE,
             title: "Lattice",
             empty: "No lattice yet: for a well-typed PyTorch model, the shapes its migrations can take appear here — one node per choice of which Dyn positions of forward's annotations become numbers, inhabited nodes labelled with a migration, empty ones dashed, the maximal ones (the frontier) outlined twice.",
+        }, ViewSpec {
+            id: crate::answers::VIEW,
+            title: "JSON",
+            empty: "No answers yet: the three questions' answers as JSON (what `shapex migrate --format json` prints) appear here for a PyTorch model with a forward method.",
         }],
     }
 }

@@ -7,6 +7,7 @@
 //! [`modules`] builds a PyTorch model from its `__init__` (a small interpreter).
 //! The front end is `shapex-migrate-syntax`. Migration (Q1–Q3) comes later (issue #21).
 
+pub mod answers;
 pub mod check;
 pub mod consistent;
 pub mod forward;

@@ -82,6 +82,13 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
             payload: Payload::Lattice(lattice(&p, checked, &index)),
         });
     }
+    views.push(View {
+        id: crate::answers::VIEW.into(),
+        payload: Payload::Text(Text {
+            text: crate::answers::json(source, built, checked, &answers),
+            marker: None,
+        }),
+    });
     for d in notes {
         let d = Diagnostic { span: header, ..d };
         if !diagnostics.contains(&d) {
@@ -120,7 +127,7 @@ fn witness(w: &[(String, crate::types::TensorType)]) -> String {
 fn conflict_text(conflict: &[Origin], at: &dyn Fn(&Origin) -> u32) -> String {
     let mut parts: Vec<String> = Vec::new();
     for o in conflict {
-        let p = format!("line {}: {}", at(o), o.why);
+        let p = format!("line {}: {}", at(o), o.describe());
         if !parts.contains(&p) {
             parts.push(p);
         }
@@ -165,6 +172,9 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
     }
     out.push(String::new());
     out.push("What the model needs of its parameters as annotated (Gen, §4):".into());
+    if a.constraints.is_empty() {
+        out.push("  (nothing: every size it uses is annotated, or none is used)".into());
+    }
     for o in &a.constraints {
         out.push(format!("  line {}: {}    ({})", at(o), o.constraint, o.why));
     }

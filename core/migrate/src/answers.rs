@@ -1,0 +1,130 @@
+//! The questions' answers as JSON (issue #21 item 10): what `shapex migrate --format
+//! json` prints and the JSON view shows. Types print in the canonical form
+//! (`TensorType((1, 2, Dyn))`, `TensorType((4,))`, `Dyn`).
+
+use crate::forward::Checked;
+use crate::gen::Origin;
+use crate::migration::{Answers, Possibility, Verdict};
+use crate::modules::Built;
+use serde::Serialize;
+use shapex_text::{LineIndex, Range};
+use std::collections::BTreeMap;
+
+pub const VIEW: &str = "answers";
+
+#[derive(Serialize)]
+struct Json {
+    model: Option<String>,
+    class: Option<String>,
+    well_typed: bool,
+    output: Option<String>,
+    types: BTreeMap<String, String>,
+    static_migration: Question,
+    constrained: Option<Question>,
+    branches: Vec<Branch>,
+    conflict: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Question {
+    answer: &'static str,
+    declarations: BTreeMap<String, String>,
+    conflict: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Branch {
+    line: u32,
+    /// The variable a comparison's value is bound to (`eq = x.dim() == 3`), if one;
+    /// `null` for an `if`.
+    var: Option<String>,
+    condition: String,
+    then: &'static str,
+    #[serde(rename = "else")]
+    orelse: &'static str,
+}
+
+/// The answers, pretty-printed.
+pub fn json(source: &str, built: &Built, checked: &Checked, answers: &Answers) -> String {
+    let index = LineIndex::new(source);
+    let line = |o: &Origin| Range::of(o.span, &index).line;
+    let conflict = |c: &[Origin]| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for o in c {
+            let s = format!("line {}: {}", line(o), o.describe());
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out
+    };
+    let question = |v: &Verdict| match v {
+        Verdict::Sat(w) => Question {
+            answer: "sat",
+            declarations: w.iter().map(|(n, t)| (n.clone(), t.to_string())).collect(),
+            conflict: Vec::new(),
+            why: None,
+        },
+        Verdict::Unsat(c) => Question {
+            answer: "unsat",
+            declarations: BTreeMap::new(),
+            conflict: conflict(c),
+            why: None,
+        },
+        Verdict::Unknown(why) => Question {
+            answer: "unknown",
+            declarations: BTreeMap::new(),
+            conflict: Vec::new(),
+            why: Some(why.clone()),
+        },
+    };
+    let mut types = BTreeMap::new();
+    for (n, t) in &checked.inputs {
+        types.insert(n.clone(), t.to_string());
+    }
+    for (_, defs) in checked.defs.values() {
+        for (n, t) in defs {
+            types.insert(n.clone(), t.to_string());
+        }
+    }
+    let word = |p: Possibility| match p {
+        Possibility::Possible => "possible",
+        Possibility::Impossible => "impossible",
+        Possibility::Unknown => "unknown",
+    };
+    let branches = answers
+        .branches
+        .iter()
+        .map(|b| {
+            let test = checked
+                .branches
+                .get(&(b.span.start, b.span.end))
+                .map_or(b.span, |g| g.test);
+            Branch {
+                line: Range::of(b.span, &index).line,
+                var: None,
+                condition: source.get(test.start..test.end).unwrap_or("").to_string(),
+                then: word(b.then),
+                orelse: word(b.orelse),
+            }
+        })
+        .collect();
+    let top = match (&answers.q2, &answers.q1) {
+        (_, Verdict::Unsat(c)) | (Some(Verdict::Unsat(c)), _) => conflict(c),
+        _ => Vec::new(),
+    };
+    let j = Json {
+        model: built.model.as_ref().map(|(n, _)| n.clone()),
+        class: built.model_class(),
+        well_typed: !answers.ill_typed,
+        output: checked.output.as_ref().map(ToString::to_string),
+        types,
+        static_migration: question(&answers.q1),
+        constrained: answers.q2.as_ref().map(question),
+        branches,
+        conflict: top,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_default()
+}
