@@ -391,3 +391,27 @@ fn smtlib_pins_a_model() {
         "{text}"
     );
 }
+
+#[test]
+fn symbolic_stride_chosen_by_the_user() {
+    // s ∈ {2, 4, 9}, s·q ≤ h − 1 < s·q + s, q + 1 == 7, h ≤ 40.
+    let (h, q, st) = (s("h"), s("q"), s("s"));
+    let sq = st.clone() * q.clone();
+    let cs = vec![
+        Constraint::or([2, 4, 9].map(|v| eq(&st, &k(v)))),
+        le(&sq, &(h.clone() - k(1))),
+        Constraint::lt(&(h.clone() - k(1)), &(sq + st.clone())),
+        eq(&(q + k(1)), &k(7)),
+        le(&h, &k(40)),
+    ];
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "h"), value(&sol, "s")], [Some(13), Some(2)]);
+    let mut more = cs.clone();
+    more.push(le(&h, &k(12)));
+    assert!(matches!(solve(&more), Solution::Unsat(_)));
+    // Stride 4 only: h − 1 ∈ [24, 27].
+    let mut more = cs;
+    more.push(Constraint::ne(&st, &k(2)));
+    let sol = model(&more);
+    assert_eq!([value(&sol, "h"), value(&sol, "s")], [Some(25), Some(4)]);
+}
