@@ -293,26 +293,12 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let mut values = BTreeMap::new();
-        let mut known: BTreeMap<&Atom, i64> = BTreeMap::new();
-        // Prefer symbols the facts leave free over those they define by others.
-        let (mut free, mut defined) = (Vec::new(), None);
-        for a in &self.vars {
-            let d = Dim::atom(a.clone());
-            let n = facts.normalize(&d);
-            match n.as_known() {
-                Some(v) => {
-                    known.insert(a, v);
-                    values.extend(a.symbol().map(|s| (s.clone(), v)));
-                }
-                None if n == d => free.push(a),
-                None => defined = defined.or(Some(a)),
-            }
-        }
+        let (known, free) = self.classify(facts);
         if free.is_empty() {
-            free.extend(defined);
-        }
-        if free.is_empty() {
+            let values = known
+                .iter()
+                .filter_map(|(a, v)| Some((a.symbol()?.clone(), *v)))
+                .collect();
             return self.check(values);
         }
         // Bounds every model of this branch respects; none: the branch has no model.
@@ -331,6 +317,28 @@ impl Searcher<'_> {
             }
         }
         None
+    }
+
+    /// The symbols whose values the facts fix, and those to branch on: the ones the
+    /// facts leave free, or else (all are defined by others) the first unknown one.
+    fn classify(&self, facts: &Facts) -> (BTreeMap<&Atom, i64>, Vec<&Atom>) {
+        let mut known = BTreeMap::new();
+        let (mut free, mut defined) = (Vec::new(), None);
+        for a in &self.vars {
+            let d = Dim::atom(a.clone());
+            let n = facts.normalize(&d);
+            match n.as_known() {
+                Some(v) => {
+                    known.insert(a, v);
+                }
+                None if n == d => free.push(a),
+                None => defined = defined.or(Some(a)),
+            }
+        }
+        if free.is_empty() {
+            free.extend(defined);
+        }
+        (known, free)
     }
 
     /// The symbol to branch on and the values to try: the first symbol (in the fixed
