@@ -229,7 +229,12 @@ fn search(work: &[Constraint], which: &[usize], max_nodes: u32) -> Search {
             }
         }
     }
-    vars.sort();
+    // The order models are smallest in: minted symbols by id (the order the analysis
+    // made them), after the symbols no table minted, each kind in atom order.
+    vars.sort_by(|x, y| {
+        let id = |a: &Atom| a.symbol().and_then(Symbol::id);
+        id(x).cmp(&id(y)).then_with(|| x.cmp(y))
+    });
     anchors.sort_by_key(|v| (v.unsigned_abs(), *v < 0));
     let domain = vars
         .iter()

@@ -415,3 +415,47 @@ fn symbolic_stride_chosen_by_the_user() {
     let sol = model(&more);
     assert_eq!([value(&sol, "h"), value(&sol, "s")], [Some(25), Some(4)]);
 }
+
+#[test]
+fn models_are_smallest_in_the_order_symbols_were_minted() {
+    let mut table = SymbolTable::new();
+    let z = Dim::extent_of(&table.mint("z", Provenance::User));
+    let a = Dim::extent_of(&table.mint("a", Provenance::User));
+    let sol = model(&[eq(&(z * a), &k(6))]);
+    // z was minted first: it takes the smallest value, whatever the names.
+    assert_eq!([value(&sol, "z"), value(&sol, "a")], [Some(1), Some(6)]);
+}
+
+#[test]
+fn extreme_constants_never_panic() {
+    let (a, b, u) = (s("a"), s("b"), Dim::val("u"));
+    let bigs = [
+        i64::MAX,
+        i64::MIN + 1,
+        1 << 40,
+        (1 << 40) + 1,
+        -(1 << 41),
+        1 << 62,
+    ];
+    for &n in &bigs {
+        let sets = [
+            vec![eq(&(a.clone() * b.clone()), &k(n))],
+            vec![eq(&(u.clone() * u.clone()), &k(n))],
+            vec![eq(&(a.clone() * k(3)), &k(n)), le(&a, &k(n))],
+            vec![
+                eq(&a.floor_div(&k(7)), &k(n / 8)),
+                Constraint::lt(&u, &k(n)),
+            ],
+            vec![
+                Constraint::or([eq(&a, &k(n)), eq(&a, &k(-n))]),
+                le(&(a.clone() + b.clone()), &k(n)),
+            ],
+        ];
+        for cs in sets {
+            if let Solution::Sat(m) = solve(&cs) {
+                assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?} of {cs:?}");
+            }
+            let _ = smtlib::script(&cs);
+        }
+    }
+}
