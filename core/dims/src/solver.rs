@@ -11,7 +11,8 @@
 //! factor of a product equal to a constant (`a*b*c == 150528`: a divisor), a symbol a
 //! disjunction pins (`s ∈ {2, 4, 9}`) — is branched on first and searched
 //! exhaustively, in ascending order, so the model found is the smallest in the order
-//! of the symbols where every symbol before it was searched that way. `Unsat` is
+//! of the symbols (minted symbols by their table id, after the others) as far as every
+//! symbol before it was searched that way. `Unsat` is
 //! claimed only when the facts contradict each other, refute one of the constraints,
 //! propagation empties an interval, or the search enumerated every value of such
 //! finite domains without finding a model; running out of search nodes is `Unknown`.
