@@ -11,7 +11,8 @@
 //! factor of a product equal to a constant (`a*b*c == 150528`: a divisor), a symbol a
 //! disjunction pins (`s ∈ {2, 4, 9}`) — is branched on first and searched
 //! exhaustively, in ascending order, so the model found is the smallest in the order
-//! of the symbols where every symbol before it was searched that way. `Unsat` is
+//! of the symbols (minted symbols by their table id, after the others) as far as every
+//! symbol before it was searched that way. `Unsat` is
 //! claimed only when the facts contradict each other, refute one of the constraints,
 //! propagation empties an interval, or the search enumerated every value of such
 //! finite domains without finding a model; running out of search nodes is `Unknown`.
@@ -229,7 +230,12 @@ fn search(work: &[Constraint], which: &[usize], max_nodes: u32) -> Search {
             }
         }
     }
-    vars.sort();
+    // The order models are smallest in: minted symbols by id (the order the analysis
+    // made them), after the symbols no table minted, each kind in atom order.
+    vars.sort_by(|x, y| {
+        let id = |a: &Atom| a.symbol().and_then(Symbol::id);
+        id(x).cmp(&id(y)).then_with(|| x.cmp(y))
+    });
     anchors.sort_by_key(|v| (v.unsigned_abs(), *v < 0));
     let domain = vars
         .iter()
@@ -293,26 +299,12 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let mut values = BTreeMap::new();
-        let mut known: BTreeMap<&Atom, i64> = BTreeMap::new();
-        // Prefer symbols the facts leave free over those they define by others.
-        let (mut free, mut defined) = (Vec::new(), None);
-        for a in &self.vars {
-            let d = Dim::atom(a.clone());
-            let n = facts.normalize(&d);
-            match n.as_known() {
-                Some(v) => {
-                    known.insert(a, v);
-                    values.extend(a.symbol().map(|s| (s.clone(), v)));
-                }
-                None if n == d => free.push(a),
-                None => defined = defined.or(Some(a)),
-            }
-        }
+        let (known, free) = self.classify(facts);
         if free.is_empty() {
-            free.extend(defined);
-        }
-        if free.is_empty() {
+            let values = known
+                .iter()
+                .filter_map(|(a, v)| Some((a.symbol()?.clone(), *v)))
+                .collect();
             return self.check(values);
         }
         // Bounds every model of this branch respects; none: the branch has no model.
@@ -331,6 +323,28 @@ impl Searcher<'_> {
             }
         }
         None
+    }
+
+    /// The symbols whose values the facts fix, and those to branch on: the ones the
+    /// facts leave free, or else (all are defined by others) the first unknown one.
+    fn classify(&self, facts: &Facts) -> (BTreeMap<&Atom, i64>, Vec<&Atom>) {
+        let mut known = BTreeMap::new();
+        let (mut free, mut defined) = (Vec::new(), None);
+        for a in &self.vars {
+            let d = Dim::atom(a.clone());
+            let n = facts.normalize(&d);
+            match n.as_known() {
+                Some(v) => {
+                    known.insert(a, v);
+                }
+                None if n == d => free.push(a),
+                None => defined = defined.or(Some(a)),
+            }
+        }
+        if free.is_empty() {
+            free.extend(defined);
+        }
+        (known, free)
     }
 
     /// The symbol to branch on and the values to try: the first symbol (in the fixed

@@ -391,3 +391,71 @@ fn smtlib_pins_a_model() {
         "{text}"
     );
 }
+
+#[test]
+fn symbolic_stride_chosen_by_the_user() {
+    // s ∈ {2, 4, 9}, s·q ≤ h − 1 < s·q + s, q + 1 == 7, h ≤ 40.
+    let (h, q, st) = (s("h"), s("q"), s("s"));
+    let sq = st.clone() * q.clone();
+    let cs = vec![
+        Constraint::or([2, 4, 9].map(|v| eq(&st, &k(v)))),
+        le(&sq, &(h.clone() - k(1))),
+        Constraint::lt(&(h.clone() - k(1)), &(sq + st.clone())),
+        eq(&(q + k(1)), &k(7)),
+        le(&h, &k(40)),
+    ];
+    let sol = model(&cs);
+    assert_eq!([value(&sol, "h"), value(&sol, "s")], [Some(13), Some(2)]);
+    let mut more = cs.clone();
+    more.push(le(&h, &k(12)));
+    assert!(matches!(solve(&more), Solution::Unsat(_)));
+    // Stride 4 only: h − 1 ∈ [24, 27].
+    let mut more = cs;
+    more.push(Constraint::ne(&st, &k(2)));
+    let sol = model(&more);
+    assert_eq!([value(&sol, "h"), value(&sol, "s")], [Some(25), Some(4)]);
+}
+
+#[test]
+fn models_are_smallest_in_the_order_symbols_were_minted() {
+    let mut table = SymbolTable::new();
+    let z = Dim::extent_of(&table.mint("z", Provenance::User));
+    let a = Dim::extent_of(&table.mint("a", Provenance::User));
+    let sol = model(&[eq(&(z * a), &k(6))]);
+    // z was minted first: it takes the smallest value, whatever the names.
+    assert_eq!([value(&sol, "z"), value(&sol, "a")], [Some(1), Some(6)]);
+}
+
+#[test]
+fn extreme_constants_never_panic() {
+    let (a, b, u) = (s("a"), s("b"), Dim::val("u"));
+    let bigs = [
+        i64::MAX,
+        i64::MIN + 1,
+        1 << 40,
+        (1 << 40) + 1,
+        -(1 << 41),
+        1 << 62,
+    ];
+    for &n in &bigs {
+        let sets = [
+            vec![eq(&(a.clone() * b.clone()), &k(n))],
+            vec![eq(&(u.clone() * u.clone()), &k(n))],
+            vec![eq(&(a.clone() * k(3)), &k(n)), le(&a, &k(n))],
+            vec![
+                eq(&a.floor_div(&k(7)), &k(n / 8)),
+                Constraint::lt(&u, &k(n)),
+            ],
+            vec![
+                Constraint::or([eq(&a, &k(n)), eq(&a, &k(-n))]),
+                le(&(a.clone() + b.clone()), &k(n)),
+            ],
+        ];
+        for cs in sets {
+            if let Solution::Sat(m) = solve(&cs) {
+                assert!(cs.iter().all(|c| m.satisfies(c)), "{m:?} of {cs:?}");
+            }
+            let _ = smtlib::script(&cs);
+        }
+    }
+}
