@@ -206,7 +206,22 @@ impl FixtureSpec {
     fn read_front_matter(&mut self, lang: &LanguageInfo, line: u32, comment: &str) {
         if let Some((key, value)) = front_matter_setting(comment) {
             let mut issue = |message: String| self.issues.push(SyntaxIssue { line, message });
+            let prose = value.contains(char::is_whitespace);
             match lang.options.iter().find(|o| o.key == key) {
+                // A free-text option of several lines takes one line per front-matter
+                // line (`# constraints: h <= 20`, again for the next).
+                Some(o) if o.choices.is_empty() && o.multiline => {
+                    let v = self.settings.entry(key.to_string()).or_default();
+                    if !v.is_empty() {
+                        v.push('\n');
+                    }
+                    v.push_str(value);
+                }
+                Some(o) if o.choices.is_empty() && !prose => {
+                    self.settings.insert(key.to_string(), value.to_string());
+                }
+                // Prose that happens to start with a word and a colon.
+                _ if prose => {}
                 None => {
                     let keys: Vec<&str> = lang.options.iter().map(|o| o.key).collect();
                     issue(format!(
@@ -238,7 +253,8 @@ impl FixtureSpec {
 }
 
 /// A front-matter line `KEY: VALUE`: one lower-case word (letters, digits, `_`, `-`),
-/// a colon, one word. Prose (`Expected: 22 vertices`) is not one.
+/// a colon, a value. A value with spaces is prose (`Expected: 22 vertices`) unless the
+/// key is a multi-line free-text option of the language (see `read_front_matter`).
 fn front_matter_setting(comment: &str) -> Option<(&str, &str)> {
     let (key, value) = comment.split_once(':')?;
     let value = value.trim();
@@ -247,8 +263,7 @@ fn front_matter_setting(comment: &str) -> Option<(&str, &str)> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'));
     let is_directive = key.starts_with("expect");
-    (key_ok && !is_directive && !value.is_empty() && !value.contains(char::is_whitespace))
-        .then_some((key, value))
+    (key_ok && !is_directive && !value.is_empty()).then_some((key, value))
 }
 
 /// Splits a source line into code and comment text (without its marker). A comment
@@ -655,6 +670,17 @@ mod tests {
         let t = FixtureSpec::parse("% mode: paper\nproc p(in a[N]);\n", &language("t"));
         assert_eq!(t.issues.len(), 1, "{t:?}");
         assert!(t.settings.is_empty() && t.options().lang == "t");
+        // A multi-line free-text option collects one line per front-matter line.
+        let py = FixtureSpec::parse(
+            "# model: Net\n# constraints: x.shape == (b, c, h, w)\n# constraints: h <= 20\nimport torch\n",
+            &language("py"),
+        );
+        assert!(py.issues.is_empty(), "{:?}", py.issues);
+        assert_eq!(py.setting("model"), Some("Net"));
+        assert_eq!(
+            py.setting("constraints"),
+            Some("x.shape == (b, c, h, w)\nh <= 20")
+        );
     }
 
     #[test]

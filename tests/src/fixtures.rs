@@ -95,6 +95,13 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
             .or_default() += 1;
         let report = analyzer.analyze(&source, &spec.options());
         let mut mismatches = check_spec(&name, &spec, &report);
+        mismatches.extend(check_goldens(
+            &path,
+            &name,
+            &report,
+            bless_all,
+            &mut out.blessed,
+        ));
         if !mismatches.is_empty() {
             out.failing.push(name.clone());
         }
@@ -110,6 +117,56 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
             }
         }
         out.mismatches.extend(mismatches);
+    }
+    out
+}
+
+/// A fixture's text views against their goldens: a file `STEM.VIEW.golden` beside
+/// `STEM.EXT` holds the exact text of view `VIEW` (the PyTorch answers' JSON,
+/// `resnet50.answers.golden`). Only goldens that exist are compared; blessing rewrites
+/// them (create an empty one to start).
+fn check_goldens(
+    path: &Path,
+    name: &str,
+    report: &shapex::Report,
+    bless: bool,
+    blessed: &mut Vec<String>,
+) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    for view in &report.views {
+        let shapex::report::view::Payload::Text(t) = &view.payload else {
+            continue;
+        };
+        let golden = path.with_extension(format!("{}.golden", view.id));
+        let Ok(want) = std::fs::read_to_string(&golden) else {
+            continue;
+        };
+        let got = format!("{}\n", t.text);
+        if want == got {
+            continue;
+        }
+        if bless {
+            std::fs::write(&golden, &got).expect("golden is writable");
+            blessed.push(golden.display().to_string());
+            continue;
+        }
+        let line = want
+            .lines()
+            .zip(got.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| want.lines().count().min(got.lines().count()));
+        out.push(Mismatch {
+            path: name.to_string(),
+            line: 0,
+            message: format!(
+                "view `{}` differs from {} at its line {}: expected {:?}, got {:?}",
+                view.id,
+                golden.display(),
+                line + 1,
+                want.lines().nth(line).unwrap_or("(end)"),
+                got.lines().nth(line).unwrap_or("(end)")
+            ),
+        });
     }
     out
 }

@@ -4,7 +4,8 @@
 
 use crate::forward::Checked;
 use crate::gen::Origin;
-use crate::migration::{Answers, Possibility, Verdict};
+use crate::lattice::Poset;
+use crate::migration::{Answers, Inhabited, Possibility, Verdict};
 use crate::modules::Built;
 use serde::Serialize;
 use shapex_text::{LineIndex, Range};
@@ -23,6 +24,18 @@ struct Json {
     constrained: Option<Question>,
     branches: Vec<Branch>,
     conflict: Vec<String>,
+    /// The skeletons of the Lattice view (none for an ill-typed model).
+    lattice: Vec<Skeleton>,
+}
+
+#[derive(Serialize)]
+struct Skeleton {
+    /// Which positions are numbers (`#`) and which stay `Dyn`.
+    skeleton: String,
+    state: &'static str,
+    frontier: bool,
+    /// A migration of this skeleton, when inhabited.
+    migration: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Serialize)]
@@ -47,7 +60,13 @@ struct Branch {
 }
 
 /// The answers, pretty-printed.
-pub fn json(source: &str, built: &Built, checked: &Checked, answers: &Answers) -> String {
+pub fn json(
+    source: &str,
+    built: &Built,
+    checked: &Checked,
+    answers: &Answers,
+    poset: Option<&Poset>,
+) -> String {
     let index = LineIndex::new(source);
     let line = |o: &Origin| Range::of(o.span, &index).line;
     let conflict = |c: &[Origin]| -> Vec<String> {
@@ -125,6 +144,32 @@ pub fn json(source: &str, built: &Built, checked: &Checked, answers: &Answers) -
         constrained: answers.q2.as_ref().map(question),
         branches,
         conflict: top,
+        lattice: poset.map(|p| skeletons(p, checked)).unwrap_or_default(),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
+}
+
+fn skeletons(p: &Poset, checked: &Checked) -> Vec<Skeleton> {
+    let inhabited = |k: usize| matches!(p.nodes[k].state, Inhabited::Yes(_));
+    p.nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let (state, migration) = match &n.state {
+                Inhabited::Yes(w) => (
+                    "inhabited",
+                    Some(w.iter().map(|(x, t)| (x.clone(), t.to_string())).collect()),
+                ),
+                Inhabited::No(_) => ("empty", None),
+                Inhabited::Unknown(_) => ("unknown", None),
+            };
+            Skeleton {
+                skeleton: crate::questions::label(p, checked, n, false),
+                state,
+                frontier: inhabited(k)
+                    && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi)),
+                migration,
+            }
+        })
+        .collect()
 }

@@ -128,7 +128,13 @@ impl Gen {
             why: why.into(),
         };
         if let Some(top) = self.frames.last_mut() {
-            top.push(origin);
+            // A loop body or a module run twice asks the same of the same line once.
+            let seen = top
+                .iter()
+                .any(|o| o.span == origin.span && o.constraint == origin.constraint);
+            if !seen {
+                top.push(origin);
+            }
         }
     }
 
@@ -193,6 +199,16 @@ impl Gen {
         }
     }
 
+    /// A message with each unknown `ζi` (how types print them) spelled as its
+    /// expression over the parameters' sizes (`x[2]-2`).
+    pub fn spell(&self, message: &str) -> String {
+        let mut out = message.to_string();
+        for (i, p) in self.polys.iter().enumerate().rev() {
+            out = out.replace(&format!("ζ{i}"), &p.to_string());
+        }
+        out
+    }
+
     /// Opens the scope of one arm of an `if`.
     pub fn open(&mut self) {
         if self.active {
@@ -211,6 +227,9 @@ impl Gen {
     /// Records the two arms of an `if` as one disjunction: `(c ∧ then) ∨ (¬c ∧ else)`,
     /// or `then ∨ else` when no condition over the unknowns is known (`None`).
     pub fn either(&mut self, cond: Option<&Constraint>, then: Vec<Origin>, orelse: Vec<Origin>) {
+        if then.is_empty() && orelse.is_empty() {
+            return;
+        }
         let all = |v: &[Origin]| Constraint::and(v.iter().map(|o| o.constraint.clone()));
         let (a, b) = match cond {
             Some(c) => (

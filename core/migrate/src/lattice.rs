@@ -134,7 +134,7 @@ pub fn poset(
     p
 }
 
-/// The ranks the skeletons take: the witness's, else for each whole `Dyn` the lowest
+/// The ranks the skeletons take: the witness's, else for each whole `Dyn` the highest
 /// rank whose all-`Dyn` skeleton (with the others as annotated) is inhabited.
 fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<Option<usize>> {
     let inputs = &cx.checked.inputs;
@@ -147,7 +147,7 @@ fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<O
             ranks[i] = w.get(i).and_then(|(_, t)| t.rank());
             continue;
         }
-        for r in 1..=MAX_RANK {
+        for r in (1..=MAX_RANK).rev() {
             let mut trial = ranks.clone();
             trial[i] = Some(r);
             if let Inhabited::Yes(_) = cx.solve(&trial, &[], 0) {

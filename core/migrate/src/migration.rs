@@ -155,9 +155,11 @@ fn skeleton(
     (types, names)
 }
 
-/// The ranks a whole-`Dyn` parameter may take under the user's constraints.
+/// The ranks a whole-`Dyn` parameter may take under the user's constraints, highest
+/// first (batched tensors, the paper's rank-4 examples).
 fn ranks_allowed(x: &str, user: &[Written]) -> Vec<usize> {
     (1..=MAX_RANK)
+        .rev()
         .filter(|r| {
             user.iter().all(|w| match &w.constraint {
                 UserConstraint::Rank { var, cmp, rank } if var == x => {
@@ -229,14 +231,20 @@ fn static_migration(
             why: format!("your constraints allow no rank from 1 to {MAX_RANK}"),
         }]);
     }
-    let mut first_conflict = None;
+    let mut first_conflict: Option<Vec<Origin>> = None;
     let mut unknown = None;
     for ranks in combos {
         let all = |_: usize, _: usize| true;
         match try_skeleton(model, checked, &ranks, &all, user, header, notes) {
             Inhabited::Yes(witness) => return Verdict::Sat(witness),
+            // The rank most likely meant (the first tried) unless its conflict is only
+            // structural (a rank an operation refuses) and a later one's says more.
             Inhabited::No(conflict) => {
-                first_conflict.get_or_insert(conflict);
+                let structural = |c: &[Origin]| c.iter().all(|o| o.constraint == Constraint::False);
+                match &first_conflict {
+                    Some(old) if !structural(old) || structural(&conflict) => {}
+                    _ => first_conflict = Some(conflict),
+                }
             }
             Inhabited::Unknown(why) => {
                 unknown.get_or_insert(why);

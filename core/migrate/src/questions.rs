@@ -71,21 +71,23 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
             marker: Some("Q".into()),
         }),
     }];
-    if !answers.ill_typed && !checked.inputs.is_empty() {
+    let poset = (!answers.ill_typed && !checked.inputs.is_empty()).then(|| {
         let witness = match (&answers.q2, &answers.q1) {
             (Some(Verdict::Sat(w)), _) | (None, Verdict::Sat(w)) => Some(&w[..]),
             _ => None,
         };
-        let p = poset(built, checked, &written, witness, header, &mut notes);
+        poset(built, checked, &written, witness, header, &mut notes)
+    });
+    if let Some(p) = &poset {
         views.push(View {
             id: LATTICE.into(),
-            payload: Payload::Lattice(lattice(&p, checked, &index)),
+            payload: Payload::Lattice(lattice(p, checked, &index)),
         });
     }
     views.push(View {
         id: crate::answers::VIEW.into(),
         payload: Payload::Text(Text {
-            text: crate::answers::json(source, built, checked, &answers),
+            text: crate::answers::json(source, built, checked, &answers, poset.as_ref()),
             marker: None,
         }),
     });
@@ -238,7 +240,7 @@ fn lattice(p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
             };
             Vertex {
                 id: id(k),
-                label: label(p, checked, n),
+                label: label(p, checked, n, true),
                 class: class.into(),
                 range,
                 mark,
@@ -275,12 +277,17 @@ fn lattice(p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
 
 /// `x: (1, Dyn, 28, 28)` for a node's migration; `#` where a position is a number
 /// in the skeleton but no migration was found; `as annotated` for the program itself.
-fn label(p: &Poset, checked: &Checked, n: &crate::lattice::Node) -> String {
+pub(crate) fn label(
+    p: &Poset,
+    checked: &Checked,
+    n: &crate::lattice::Node,
+    values: bool,
+) -> String {
     let Some(mask) = n.statics else {
         return "as annotated".into();
     };
     let witness = match &n.state {
-        Inhabited::Yes(w) => Some(w),
+        Inhabited::Yes(w) if values => Some(w),
         _ => None,
     };
     let mut parts = Vec::new();

@@ -337,6 +337,7 @@ impl<'m, 'a> Checker<'m, 'a> {
         }
         // Over a skeleton, a certain failure makes this path's constraints false.
         self.gen.at = span;
+        let message = self.gen.spell(&message);
         self.gen.require(Constraint::False, message);
     }
 
@@ -533,7 +534,13 @@ impl<'m, 'a> Checker<'m, 'a> {
                 self.note(what, s.span);
                 Flow::Normal
             }
-            StmtKind::Raise(_) => Flow::Stop,
+            StmtKind::Raise(_) => {
+                // Over a skeleton, a run that gets here fails: this path is excluded.
+                self.gen.at = s.span;
+                self.gen
+                    .require(Constraint::False, "this `raise` is reached");
+                Flow::Stop
+            }
             StmtKind::Assert { test, .. } => {
                 self.in_assert = self.gen.is_active();
                 if let Value::Cond(c) = self.expr(test, env) {
@@ -713,6 +720,7 @@ impl<'m, 'a> Checker<'m, 'a> {
                 // Comparisons over unknowns, and whether every undecided one is one.
                 let mut conds = Vec::new();
                 let mut sure = true;
+                let mut symbolic = false;
                 for (op, right) in ops {
                     let r = self.expr(right, env);
                     if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (&l, &r) {
@@ -720,7 +728,9 @@ impl<'m, 'a> Checker<'m, 'a> {
                         let t = self.broadcast(&l, &r, e.span);
                         return t;
                     }
-                    let c = match sym_compare(*op, &l, &r) {
+                    let sym = sym_compare(*op, &l, &r);
+                    symbolic |= sym.is_some();
+                    let c = match sym {
                         Some(Constraint::True) => Some(true),
                         Some(Constraint::False) => Some(false),
                         Some(c) => {
@@ -739,8 +749,13 @@ impl<'m, 'a> Checker<'m, 'a> {
                     };
                     l = r;
                 }
-                if result.is_none() && sure && !conds.is_empty() {
-                    return Value::Cond(Constraint::and(conds));
+                // A comparison over the unknowns stays a condition even when it folds
+                // (`x.size(0) == x.size(0)`): Q3 asks about it like any other.
+                if symbolic && (sure || result == Some(false)) {
+                    return Value::Cond(match result {
+                        Some(false) => Constraint::False,
+                        _ => Constraint::and(conds),
+                    });
                 }
                 Value::Bool(result)
             }
@@ -1255,23 +1270,18 @@ impl<'m, 'a> Checker<'m, 'a> {
             }
             "isinstance" | "print" | "hasattr" => Value::Unknown,
             "zeros" | "ones" | "randn" | "rand" | "empty" | "full" if !args.is_empty() => {
-                let dims = match args.first() {
-                    Some(Value::Tuple(xs)) => xs.iter().map(Value::int).collect(),
-                    _ => ints(&args[..if name == "full" { 1 } else { args.len() }]),
+                let sizes: Vec<Value> = match args.first() {
+                    Some(Value::Tuple(xs)) => xs.clone(),
+                    _ => args[..if name == "full" { 1 } else { args.len() }].to_vec(),
                 };
-                Value::Tensor(TensorType::Tensor(
-                    dims.into_iter()
-                        .map(|d| {
-                            d.filter(|n| *n >= 0)
-                                .map_or(Dim::Dyn, |n| Dim::Nat(n as u64))
-                        })
-                        .collect(),
-                ))
+                let dims = sizes.iter().map(|v| self.dim_of(v)).collect();
+                Value::Tensor(TensorType::Tensor(dims))
             }
-            "arange" => match (args.len(), args.first().and_then(Value::int)) {
-                (1, Some(n)) if n >= 0 => Value::Tensor(TensorType::of(&[n as u64])),
-                _ => Value::Tensor(TensorType::tensor([Dim::Dyn])),
-            },
+            "arange" if args.len() == 1 => {
+                let d = self.dim_of(&args[0]);
+                Value::Tensor(TensorType::tensor([d]))
+            }
+            "arange" => Value::Tensor(TensorType::tensor([Dim::Dyn])),
             "max_pool2d" | "avg_pool2d" => {
                 let pair = |v: Option<Value>| -> (Option<i64>, Option<i64>) {
                     match v {
@@ -1391,6 +1401,15 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// An integer as a dimension: a natural number, an unknown's expression, or `Dyn`.
+    fn dim_of(&mut self, v: &Value) -> Dim {
+        match v {
+            Value::Int(Some(n)) if *n >= 0 => Dim::Nat(*n as u64),
+            Value::Poly(p) => self.gen.dim(p.clone()),
+            _ => Dim::Dyn,
+        }
+    }
+
     /// A dimension as an integer: known, an unknown's expression, or not known.
     fn size_value(&self, d: Dim) -> Value {
         match d {
@@ -1493,6 +1512,8 @@ fn truth(v: &Value) -> Option<bool> {
         Value::Int(i) => i.map(|i| i != 0),
         Value::None => Some(false),
         Value::Module(_) | Value::Str(_) => Some(true),
+        Value::Cond(Constraint::True) => Some(true),
+        Value::Cond(Constraint::False) => Some(false),
         _ => None,
     }
 }

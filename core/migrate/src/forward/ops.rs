@@ -215,6 +215,14 @@ fn reshape_symbolic(g: &mut Gen, t: &TensorType, target: &[Size]) -> Option<OpRe
             Constraint::eq(&all, &known),
             "view/reshape: the element counts agree",
         ),
+        // The quotient is a polynomial (`256·b·s / (256·b)` is `s`): no new unknown.
+        Some(i) if all.floor_div(&known).mul(&known) == all => {
+            g.require(
+                Constraint::le(&Poly::one(), &known),
+                "view/reshape: the other sizes are not 0",
+            );
+            out[i] = g.dim(all.floor_div(&known));
+        }
         Some(i) => {
             let q = g.fresh();
             g.require(
