@@ -45,8 +45,9 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
     let answers = answer(built, checked, &written);
     let index = LineIndex::new(source);
     let at = |o: &Origin| Range::of(o.span, &index).line;
+    // Nothing to write back when the annotations are already that migration.
     let annotate = |v: &Verdict| match v {
-        Verdict::Sat(w) => annotation_fix(source, checked, w),
+        Verdict::Sat(w) if *w != checked.inputs => annotation_fix(source, checked, w),
         _ => None,
     };
     let mut q1 = verdict(
@@ -139,14 +140,33 @@ fn conflict_text(conflict: &[Origin], at: &dyn Fn(&Origin) -> u32) -> String {
 
 fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<String> {
     let mut out = Vec::new();
-    let says = |v: &Verdict| match v {
-        Verdict::Sat(w) => format!("yes: {}", witness(w)),
-        Verdict::Unsat(c) => format!("no: {}", conflict_text(c, at)),
-        Verdict::Unknown(why) => format!("unknown: {why}"),
+    // One requirement per line: a conflict of a real model is long.
+    let says = |v: &Verdict| -> Vec<String> {
+        match v {
+            Verdict::Sat(w) => vec![format!("yes: {}", witness(w))],
+            Verdict::Unsat(c) => {
+                let mut lines = vec!["no: these cannot all hold:".to_string()];
+                let mut seen = Vec::new();
+                for o in c {
+                    let l = format!("    line {}: {}", at(o), o.describe());
+                    if !seen.contains(&l) {
+                        seen.push(l.clone());
+                        lines.push(l);
+                    }
+                }
+                lines
+            }
+            Verdict::Unknown(why) => vec![format!("unknown: {why}")],
+        }
     };
-    out.push(format!("Q1 Is there a static migration? {}", says(&a.q1)));
+    let mut ask = |q: &str, v: &Verdict| {
+        let mut lines = says(v).into_iter();
+        out.push(format!("{q} {}", lines.next().unwrap_or_default()));
+        out.extend(lines);
+    };
+    ask("Q1 Is there a static migration?", &a.q1);
     match &a.q2 {
-        Some(v) => out.push(format!("Q2 Under your constraints? {}", says(v))),
+        Some(v) => ask("Q2 Under your constraints?", v),
         None if !constrained => out.push(
             "Q2 Under your constraints? (none given: add them in the Constraints box)".into(),
         ),
