@@ -1,13 +1,13 @@
 //! Differential test of the questions' solver against Z3 (issue #21 item 3): for every
 //! PyTorch fixture (`tests/fixtures/py/*.py`), as written and with every number of
-//! forward's annotations made `Dyn` (so Q1 has unknowns), with no user constraints and, where
-//! forward's first parameter is `x`, with a few constraint texts, every constraint set
-//! the three questions solve (`migration::constraint_sets`) is exported as SMT-LIB2
-//! and given to Z3.
+//! forward's annotations made `Dyn` (so Q1 has unknowns), with no user constraints
+//! and, where forward's first parameter is `x`, with a few constraint texts, every
+//! constraint set the three questions solve (`migration::constraint_sets`) is exported
+//! as SMT-LIB2 and given to Z3.
 //!
 //! - Our Sat ⇒ Z3 does not say unsat, and our model pinned into the script is sat.
 //! - Our Unsat ⇒ Z3 says unsat, and the conflict subset alone is unsat.
-//! - Our Unknown is allowed, and counted.
+//! - Our Unknown is allowed, and counted with what Z3 says of it.
 //!
 //! Z3 runs with a 10 s timeout (`-T:10`); a timeout (or Z3's `unknown`) is no verdict,
 //! counted. At most `MAX_SETS` sets per fixture and constraint text are compared (the
