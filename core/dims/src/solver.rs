@@ -289,7 +289,8 @@ impl Searcher<'_> {
         if facts.is_contradictory() {
             return None;
         }
-        let refuted = |c: &Constraint| facts.ask(c) == Truth::Refuted;
+        let refuted =
+            |c: &Constraint| facts.ask(c) == Truth::Refuted || no_integer_solution(facts, c);
         if self
             .constraints
             .iter()
@@ -449,5 +450,37 @@ impl Searcher<'_> {
             }
         }
         ok.then_some(values)
+    }
+}
+
+/// Whether an equation (or a conjunct of one) has no integer solution by the gcd test:
+/// in `Σ cᵢ·mᵢ + k == 0` over integer-valued atoms (as the facts normalise it), every
+/// non-constant term is a multiple of `g = gcd(cᵢ)`, so `g` must divide `k`
+/// (`4·(h−2)·(w−2) == 175`, expanded, has none). A proof, so the search may prune.
+fn no_integer_solution(facts: &Facts, c: &Constraint) -> bool {
+    match c {
+        Constraint::Eq(a, b) => {
+            let d = facts.normalize(&a.sub(b));
+            if d.is_opaque() || d.is_dyn() {
+                return false;
+            }
+            let mut g: i64 = 0;
+            for (m, coef) in d.terms() {
+                if !m.atoms().is_empty() {
+                    g = gcd(g, coef.unsigned_abs().min(i64::MAX as u64) as i64);
+                }
+            }
+            g > 1 && d.constant() % g != 0
+        }
+        Constraint::And(v) => v.iter().any(|c| no_integer_solution(facts, c)),
+        _ => false,
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
     }
 }

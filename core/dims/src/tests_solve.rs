@@ -459,3 +459,27 @@ fn extreme_constants_never_panic() {
         }
     }
 }
+
+#[test]
+fn an_expanded_product_with_no_integer_solution_is_unsat_by_its_gcd() {
+    // Two convolutions' outputs o1 = h - 2, o2 = w - 2 substituted into Linear's
+    // 4·o1·o2 == 175: expanded, 4hw − 8h − 8w + 16 == 175, and 4 does not divide 159.
+    let (h, w, o1, o2) = (s("h"), s("w"), s("o1"), s("o2"));
+    let set = [
+        eq(&o1, &h.add_const(-2)),
+        eq(&o2, &w.add_const(-2)),
+        eq(&k(4).mul(&o1).mul(&o2), &k(175)),
+    ];
+    assert!(
+        matches!(solve(&set), Solution::Unsat(_)),
+        "{:?}",
+        solve(&set)
+    );
+    // With 176 it has models (o1·o2 = 44).
+    let set = [
+        eq(&o1, &h.add_const(-2)),
+        eq(&o2, &w.add_const(-2)),
+        eq(&k(4).mul(&o1).mul(&o2), &k(176)),
+    ];
+    assert!(matches!(solve(&set), Solution::Sat(_)));
+}

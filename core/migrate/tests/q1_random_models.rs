@@ -232,6 +232,9 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
                 if t.unknown == 1 {
                     eprintln!("the first Unknown ({why}):\n{src}");
                 }
+                if std::env::var_os("Q1_SHOW_UNKNOWN").is_some() {
+                    eprintln!("UNKNOWN ({why}):\n{src}");
+                }
                 if with_z3 {
                     // What z3 says of the Q1 sets we leave open (counted, not checked).
                     for (name, cs) in constraint_sets(&built, &checked, &[]) {

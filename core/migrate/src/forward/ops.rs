@@ -661,7 +661,14 @@ fn window_symbolic(g: &mut Gen, h: Dim, k: i64, s: i64, p: i64, d: i64, ceil: bo
         return Dim::Dyn;
     }
     let out = span.floor_div(&Poly::known(s)).add_const(1);
-    g.dim(out)
+    if out.as_atom().is_some() {
+        return g.dim(out);
+    }
+    // A name of its own keeps later products factored (`8·o1·o2 == 27`), which the
+    // solver decides by divisors; an expanded polynomial it could only search.
+    let o = g.fresh();
+    g.require(Constraint::eq(&o, &out), "the window's output size");
+    g.dim(o)
 }
 
 /// A dimension that must be `want` (a layer's channels or features): an error when
