@@ -493,12 +493,30 @@ fn GraphView(
             </span>
         </div>
     };
-    let svg = move || classes.with(|c| svg_of(ctx, zoom, &drawing, &vertices, &edges, c));
+    // The picked vertex, and what it offers: a lattice node's migration to apply.
+    let picked = RwSignal::new(None::<usize>);
+    let picks = StoredValue::new(vertices.clone());
+    let offer = move || {
+        let i = picked.get()?;
+        let (label, fix) =
+            picks.with_value(|vs| vs.get(i).map(|v| (v.label.clone(), v.fix.clone())))?;
+        let fix = fix?;
+        Some(view! {
+            <div class="graph-pick" role="status">
+                <span>{format!("{label}: ")}</span>
+                <button type="button" class="fix" id="apply-pick"
+                    title=format!("Write {} (Ctrl+Z undoes it); the Types view then shows every value's type under it", fix.replacement)
+                    on:click=move |_| crate::editor::apply_fix(ctx, &fix)>"Apply as annotations"</button>
+            </div>
+        })
+    };
+    let svg = move || classes.with(|c| svg_of(ctx, zoom, picked, &drawing, &vertices, &edges, c));
     view! {
         <div class="graph-view">
             {controls}
             {exports}
             <ul class="graph-legend" aria-label="Classes">{legend}{marks}</ul>
+            {offer}
             <div class="graph" class:lattice=lattice tabindex="0" on:keydown=on_key>{svg}</div>
         </div>
     }
@@ -523,6 +541,7 @@ fn set_step(step: RwSignal<usize>, value: &str, last: usize) {
 fn svg_of(
     ctx: Ctx,
     zoom: RwSignal<f64>,
+    picked: RwSignal<Option<usize>>,
     layout: &view::Drawing,
     vertices: &[view::Vertex],
     edges: &[view::Edge],
@@ -588,8 +607,12 @@ fn svg_of(
                 range.is_some_and(|r| r.line <= caret && caret <= r.end_line)
             };
             Some(view! {
-                <g class=mark class:here=here transform=format!("translate({x},{y})")
-                    on:click=move |_| if let Some(r) = range { select(ctx, (r.line, r.col), (r.end_line, r.end_col)) }>
+                <g class=mark class:here=here class:picked=move || picked.get() == Some(i)
+                    transform=format!("translate({x},{y})")
+                    on:click=move |_| {
+                        picked.set(Some(i));
+                        if let Some(r) = range { select(ctx, (r.line, r.col), (r.end_line, r.end_col)) }
+                    }>
                     <title>{title}</title>
                     <rect x=-w / 2.0 y=-14 width=w height=28 rx=6 style=format!("fill:{fill}") />
                     <text text-anchor="middle" dy="0.35em">{v.label.clone()}</text>

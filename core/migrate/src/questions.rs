@@ -82,7 +82,7 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
     if let Some(p) = &poset {
         views.push(View {
             id: LATTICE.into(),
-            payload: Payload::Lattice(lattice(p, checked, &index)),
+            payload: Payload::Lattice(lattice(source, p, checked, &index)),
         });
     }
     views.push(View {
@@ -239,7 +239,7 @@ fn annotation_fix(source: &str, checked: &Checked, w: &[(String, TensorType)]) -
 /// migration (or `#` for "a number" where none exists), classed inhabited / empty /
 /// unknown, the frontier and the empty nodes also marked by outline; a state per
 /// solver run, in order.
-fn lattice(p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
+fn lattice(source: &str, p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
     let id = |k: usize| format!("s{k}");
     let inhabited = |k: usize| matches!(p.nodes[k].state, Inhabited::Yes(_));
     let range = checked
@@ -258,12 +258,22 @@ fn lattice(p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
                 Inhabited::No(_) => ("empty", Some(VertexMark::Empty)),
                 Inhabited::Unknown(_) => ("unknown", None),
             };
+            let fix = match &n.state {
+                Inhabited::Yes(w) if *w != checked.inputs => annotation_fix(source, checked, w)
+                    .map(|mut f| {
+                        f.title = "annotate forward with this migration".into();
+                        f.range = Range::of(f.span, index);
+                        f
+                    }),
+                _ => None,
+            };
             Vertex {
                 id: id(k),
                 label: label(p, checked, n, true),
                 class: class.into(),
                 range,
                 mark,
+                fix,
                 ..Vertex::default()
             }
         })

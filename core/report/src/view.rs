@@ -183,6 +183,10 @@ pub struct Vertex {
     pub extent: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<VertexMark>,
+    /// An edit the vertex stands for (a lattice node's migration written as
+    /// annotations): a face may offer to apply it when the vertex is picked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<shapex_text::Fix>,
 }
 
 impl Vertex {
