@@ -764,6 +764,78 @@ async fn pytorch_model(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// Issue #21 items 5 and 6: Listing 2 opens on its migration lattice — 16 skeletons,
+/// the 8 empty ones dashed, one frontier node — and picking the frontier node offers its
+/// migration, applied as annotations in one edit; the Constraints box makes Q2.
+#[test]
+fn e2e_the_migration_lattice_and_the_questions() {
+    run(|env| Box::pin(migration_questions(env)));
+}
+
+async fn migration_questions(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.choose_example("mig-listing2").await?;
+    let counts = app
+        .session
+        .wait_until("the lattice of Listing 2", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "return ['.graph-svg g.vertex', '.graph-svg g.vertex.empty', '.graph-svg g.vertex.frontier']
+                        .map(s => document.querySelectorAll(s).length);",
+                    vec![],
+                )
+                .await?;
+            Ok((v[0].as_u64() == Some(16)).then_some(v))
+        })
+        .await?;
+    // Empty: the 8 skeletons that make the channel position a number.
+    ensure(
+        counts[1].as_u64() == Some(8) && counts[2].as_u64() == Some(1),
+        || format!("expected 8 empty skeletons and 1 frontier node, got {counts:?}"),
+    )?;
+    app.session
+        .js(
+            "document.querySelector('.graph-svg g.vertex.frontier')
+                .dispatchEvent(new MouseEvent('click', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until("the picked node's migration to be written", ANALYSIS, || async {
+            let done = app
+                .session
+                .js(
+                    "const b = document.querySelector('#apply-pick'); if (b) b.click();
+                     return document.querySelector('#editor').value.includes('TensorType((1, Dyn, 2, 2))');",
+                    vec![],
+                )
+                .await?;
+            Ok((done.as_bool() == Some(true)).then_some(()))
+        })
+        .await?;
+    app.session
+        .js(
+            "const t = document.querySelector('textarea#opt-constraints');
+             t.value = 'x.shape == (b, c, h, w)\\nc == 2';
+             t.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until("Q2 under the constraint c == 2", ANALYSIS, || async {
+            let shown = app.diagnostics().await?;
+            Ok(shown
+                .iter()
+                .any(|d| d.text.contains("Q2 (under your constraints): no"))
+                .then_some(()))
+        })
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
+
 /// Issue #20 item 9: the page's wasm holds the registry's faces and display code, not
 /// the analysers (they are the worker's), so a new language grows the worker only.
 /// Markers: the MATLAB builtin table's text, a Language T and a PyTorch explanation, all
