@@ -47,6 +47,115 @@ fn keystroke_to_result_in_the_browser() {
     });
 }
 
+/// Issue #21 item 9, the browser side: Migeed et al.'s questions (the gradual check,
+/// Q1, Q2 under constraints, Q3, the lattice) in the released app's worker, on the
+/// gallery's models and on ResNet-50 with its input left Dyn, each constraint edit
+/// timed inside the worker (`data-analysis-ms`) and from request to render.
+#[test]
+#[ignore = "a benchmark: scripts/bench runs it"]
+fn migration_questions_in_the_browser() {
+    browser::bench(|base_url, driver| {
+        Box::pin(async move {
+            let resnet = include_str!("../fixtures/py/resnet50.py").replace(
+                "def forward(self, x: TensorType((Dyn, 3, 224, 224))):",
+                "def forward(self, x):",
+            );
+            let cases: [(&str, &str, Option<&str>, &str); 5] = [
+                (
+                    "AlexNet",
+                    "mig-alexnet",
+                    None,
+                    "x.shape == (b, c, h, w)\nb in (8, 16)",
+                ),
+                (
+                    "ResNet-50",
+                    "mig-resnet50",
+                    None,
+                    "x.shape == (b, c, h, w)\nb >= 4",
+                ),
+                (
+                    "ResNet-50, x: Dyn",
+                    "mig-resnet50",
+                    Some(&resnet),
+                    "x.shape == (b, c, h, w)\nh == w\nh <= 256\nb >= 4",
+                ),
+                (
+                    "BERT-style encoder",
+                    "mig-bert",
+                    None,
+                    "x.shape == (b, s, d)\ns <= 512",
+                ),
+                (
+                    "XGLM-style decoder",
+                    "mig-xglm",
+                    None,
+                    "input_ids.shape == (x, y)\nx > 0\n1 < y\ny < 2000",
+                ),
+            ];
+            for (name, example, program, constraints) in cases {
+                let session = Session::open(driver).await?;
+                let result = questions(&session, base_url, example, program, constraints).await;
+                session.close().await;
+                let (analysis, total) = result?;
+                let (_, a) = quantiles(analysis.clone());
+                let (_, t) = quantiles(total);
+                println!(
+                    "questions in the browser, {name}: {} constraint edits, in the worker p50 {:.0} ms (max {:.0} ms), request to render p50 {:.0} ms",
+                    analysis.len(),
+                    a(0.5),
+                    a(1.0),
+                    t(0.5)
+                );
+            }
+            Ok(())
+        })
+    });
+}
+
+/// Opens `example` (then pastes `program` if given) and edits the Constraints box ten
+/// times (`constraints`, then a bound on a fresh symbol), each edit re-answering every
+/// question: (analysis-in-worker, request-to-render) in ms.
+async fn questions(
+    session: &Session,
+    url: &str,
+    example: &str,
+    program: Option<&str>,
+    constraints: &str,
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    session.client.goto(url).await.map_err(|e| e.to_string())?;
+    analysed_after(session, 0.0).await?;
+    let before = number(session, "data-analyzed").await?;
+    session
+        .js(
+            "const s = document.querySelector('select#examples'); s.value = arguments[0];
+             s.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+            vec![json!(example)],
+        )
+        .await?;
+    analysed_after(session, before).await?;
+    if let Some(p) = program {
+        let before = number(session, "data-analyzed").await?;
+        session.paste(p).await?;
+        analysed_after(session, before).await?;
+    }
+    let (mut analysis, mut total) = (Vec::new(), Vec::new());
+    for k in 0..10 {
+        let before = number(session, "data-analyzed").await?;
+        let text = format!("{constraints}\nunused <= {}", 100 + k);
+        session
+            .js(
+                "const t = document.querySelector('textarea#opt-constraints'); t.value = arguments[0];
+                 t.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+                vec![json!(text)],
+            )
+            .await?;
+        analysed_after(session, before).await?;
+        analysis.push(number(session, "data-analysis-ms").await?);
+        total.push(number(session, "data-result-ms").await?);
+    }
+    Ok((analysis, total))
+}
+
 async fn number(session: &Session, attr: &str) -> Result<f64> {
     let v = session
         .js(
