@@ -98,6 +98,15 @@ pub fn json(
             conflict: Vec::new(),
             why: Some(why.clone()),
         },
+        // A candidate is no answer: its declarations are given with the reason.
+        Verdict::Candidate(w, at) => Question {
+            answer: "unknown",
+            declarations: w.iter().map(|(n, t)| (n.clone(), t.to_string())).collect(),
+            conflict: Vec::new(),
+            why: Some(crate::questions::candidate_why(
+                at.map(|s| Range::of(s, &index).line),
+            )),
+        },
     };
     let mut types = BTreeMap::new();
     for (n, t) in &checked.inputs {
@@ -161,7 +170,7 @@ fn skeletons(p: &Poset, checked: &Checked) -> Vec<Skeleton> {
                     Some(w.iter().map(|(x, t)| (x.clone(), t.to_string())).collect()),
                 ),
                 Inhabited::No(_) => ("empty", None),
-                Inhabited::Unknown(_) => ("unknown", None),
+                Inhabited::Unknown(_) | Inhabited::Candidate(..) => ("unknown", None),
             };
             Skeleton {
                 skeleton: crate::questions::label(p, checked, n, false),

@@ -37,6 +37,11 @@ pub enum Verdict {
     /// those of the first).
     Unsat(Vec<Origin>),
     Unknown(String),
+    /// A static annotation the gradual checker accepts, but with which it still meets a
+    /// value it cannot follow: a construct it does not model (the first at the span),
+    /// or a rule that gives `Dyn`, so `forward`'s result is not static. PyTorch may
+    /// refuse it, so it is no answer.
+    Candidate(Vec<(String, TensorType)>, Option<Span>),
 }
 
 /// Whether one arm of an `if` can run (Q3).
@@ -233,10 +238,14 @@ fn static_migration(
     }
     let mut first_conflict: Option<Vec<Origin>> = None;
     let mut unknown = None;
+    let mut candidate = None;
     for ranks in combos {
         let all = |_: usize, _: usize| true;
         match try_skeleton(model, checked, &ranks, &all, user, header, notes) {
             Inhabited::Yes(witness) => return Verdict::Sat(witness),
+            Inhabited::Candidate(w, at) => {
+                candidate.get_or_insert((w, at));
+            }
             // The rank most likely meant (the first tried) unless its conflict is only
             // structural (a rank an operation refuses) and a later one's says more.
             Inhabited::No(conflict) => {
@@ -250,6 +259,9 @@ fn static_migration(
                 unknown.get_or_insert(why);
             }
         }
+    }
+    if let Some((w, at)) = candidate {
+        return Verdict::Candidate(w, at);
     }
     match (unknown, first_conflict) {
         (Some(why), _) => Verdict::Unknown(why),
@@ -267,6 +279,8 @@ pub enum Inhabited {
     /// None: the conflicting requirements.
     No(Vec<Origin>),
     Unknown(String),
+    /// See [`Verdict::Candidate`].
+    Candidate(Vec<(String, TensorType)>, Option<Span>),
 }
 
 /// Solves one skeleton (see [`Inhabited`]) under the user's constraints.
@@ -285,8 +299,13 @@ pub(crate) fn try_skeleton(
         Solution::Sat(m) => {
             let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
             let witness = substitute(&checked.inputs, ranks, is_static, &value);
-            if rechecks(model, &witness) {
-                Inhabited::Yes(witness)
+            if let Some(again) = rechecks(model, &witness) {
+                match first_dyn(&again) {
+                    Some(at) if witness.iter().all(|(_, t)| t.is_static()) => {
+                        Inhabited::Candidate(witness, at)
+                    }
+                    _ => Inhabited::Yes(witness),
+                }
             } else {
                 Inhabited::Unknown(
                     "the solver's candidate did not type-check (a rule the constraints do not fully capture)".into(),
@@ -406,10 +425,33 @@ fn substitute(
 }
 
 /// Whether the gradual checker accepts the model with these parameter types.
-fn rechecks(model: &Built, witness: &[(String, TensorType)]) -> bool {
+fn rechecks(model: &Built, witness: &[(String, TensorType)]) -> Option<Checked> {
     let types = witness.iter().map(|(_, t)| t.clone()).collect();
     let (checked, _) = check_symbolic(model, types, Gen::inert());
-    !ill_typed(&checked)
+    (!ill_typed(&checked)).then_some(checked)
+}
+
+/// Whether a check with static parameters still meets a value it cannot follow:
+/// `Some(Some(span))` at the first construct it does not model (a "not supported"
+/// note) or the first statement giving a `Dyn` (a rule that cannot tell the size),
+/// `Some(None)` when only `forward`'s result is not static; `None` when it follows
+/// everything.
+fn first_dyn(checked: &Checked) -> Option<Option<Span>> {
+    let unmodelled = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "mig.unsupported")
+        .map(|d| d.span)
+        .min_by_key(|s| s.start);
+    let first = [unmodelled, checked.first_dyn]
+        .into_iter()
+        .flatten()
+        .min_by_key(|s| s.start);
+    match (first, &checked.output) {
+        (Some(at), _) => Some(Some(at)),
+        (None, Some(t)) if !t.is_static() => Some(None),
+        _ => None,
+    }
 }
 
 /// Q3 over the parameters as annotated: each `Dyn` position an unknown size (≥ 0, as

@@ -44,7 +44,7 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
         .collect();
     let answers = answer(built, checked, &written);
     let index = LineIndex::new(source);
-    let at = |o: &Origin| Range::of(o.span, &index).line;
+    let at = |s: Span| Range::of(s, &index).line;
     // Nothing to write back when the annotations are already that migration.
     let annotate = |v: &Verdict| match v {
         Verdict::Sat(w) if *w != checked.inputs => annotation_fix(source, checked, w),
@@ -110,14 +110,27 @@ fn verdict(
     question: &str,
     v: &Verdict,
     header: Span,
-    at: &dyn Fn(&Origin) -> u32,
+    at: &dyn Fn(Span) -> u32,
 ) -> Diagnostic {
     let message = match v {
         Verdict::Sat(w) => format!("{question}: yes — {}", witness(w)),
         Verdict::Unsat(conflict) => format!("{question}: no — {}", conflict_text(conflict, at)),
         Verdict::Unknown(why) => format!("{question}: unknown — {why}"),
+        Verdict::Candidate(w, span) => format!(
+            "{question}: unknown — {} type-checks, but {}",
+            witness(w),
+            candidate_why(span.map(at))
+        ),
     };
     Diagnostic::new(Severity::Info, code, message, header)
+}
+
+/// Why a candidate is no answer: where the checker stops seeing.
+pub(crate) fn candidate_why(line: Option<u32>) -> String {
+    match line {
+        Some(line) => format!("from line {line} on the checker cannot follow the values (a construct it does not model gives Dyn), so PyTorch may still refuse these sizes"),
+        None => "forward's result is not static with it (some rule gives Dyn), so PyTorch may still refuse these sizes".into(),
+    }
 }
 
 fn witness(w: &[(String, crate::types::TensorType)]) -> String {
@@ -127,10 +140,10 @@ fn witness(w: &[(String, crate::types::TensorType)]) -> String {
         .join(", ")
 }
 
-fn conflict_text(conflict: &[Origin], at: &dyn Fn(&Origin) -> u32) -> String {
+fn conflict_text(conflict: &[Origin], at: &dyn Fn(Span) -> u32) -> String {
     let mut parts: Vec<String> = Vec::new();
     for o in conflict {
-        let p = format!("line {}: {}", at(o), o.describe());
+        let p = format!("line {}: {}", at(o.span), o.describe());
         if !parts.contains(&p) {
             parts.push(p);
         }
@@ -138,7 +151,7 @@ fn conflict_text(conflict: &[Origin], at: &dyn Fn(&Origin) -> u32) -> String {
     format!("these cannot all hold: {}", parts.join("; "))
 }
 
-fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<String> {
+fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<String> {
     let mut out = Vec::new();
     // One requirement per line: a conflict of a real model is long.
     let says = |v: &Verdict| -> Vec<String> {
@@ -148,7 +161,7 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
                 let mut lines = vec!["no: these cannot all hold:".to_string()];
                 let mut seen = Vec::new();
                 for o in c {
-                    let l = format!("    line {}: {}", at(o), o.describe());
+                    let l = format!("    line {}: {}", at(o.span), o.describe());
                     if !seen.contains(&l) {
                         seen.push(l.clone());
                         lines.push(l);
@@ -157,6 +170,11 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
                 lines
             }
             Verdict::Unknown(why) => vec![format!("unknown: {why}")],
+            Verdict::Candidate(w, span) => vec![format!(
+                "unknown: {} type-checks, but {}",
+                witness(w),
+                candidate_why(span.map(at))
+            )],
         }
     };
     let mut ask = |q: &str, v: &Verdict| {
@@ -181,11 +199,7 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
             Possibility::Impossible => "impossible",
             Possibility::Unknown => "unknown",
         };
-        let line = at(&Origin {
-            constraint: shapex_dims::Constraint::True,
-            span: b.span,
-            why: String::new(),
-        });
+        let line = at(b.span);
         out.push(format!(
             "Q3 The `if` on line {line}: then {}, else {}.",
             word(b.then),
@@ -198,7 +212,12 @@ fn listing(a: &Answers, at: &dyn Fn(&Origin) -> u32, constrained: bool) -> Vec<S
         out.push("  (nothing: every size it uses is annotated, or none is used)".into());
     }
     for o in &a.constraints {
-        out.push(format!("  line {}: {}    ({})", at(o), o.constraint, o.why));
+        out.push(format!(
+            "  line {}: {}    ({})",
+            at(o.span),
+            o.constraint,
+            o.why
+        ));
     }
     out
 }
@@ -256,7 +275,7 @@ fn lattice(source: &str, p: &Poset, checked: &Checked, index: &LineIndex) -> Lat
                 Inhabited::Yes(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
                 Inhabited::Yes(_) => ("inhabited", None),
                 Inhabited::No(_) => ("empty", Some(VertexMark::Empty)),
-                Inhabited::Unknown(_) => ("unknown", None),
+                Inhabited::Unknown(_) | Inhabited::Candidate(..) => ("unknown", None),
             };
             let fix = match &n.state {
                 Inhabited::Yes(w) if *w != checked.inputs => annotation_fix(source, checked, w)

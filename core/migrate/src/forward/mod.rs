@@ -118,6 +118,9 @@ pub struct Checked {
     pub inputs: Vec<(String, TensorType)>,
     /// Each input's name and annotation spans (for writing a migration back).
     pub input_spans: Vec<(Span, Option<Span>)>,
+    /// The first statement that gave a value a type with a `Dyn` (before joining runs):
+    /// with static inputs, where the checker stops following the sizes.
+    pub first_dyn: Option<Span>,
 }
 
 enum Flow {
@@ -342,6 +345,9 @@ impl<'m, 'a> Checker<'m, 'a> {
     }
 
     fn record(&mut self, span: Span, name: String, t: TensorType) {
+        if !t.is_static() && self.out.first_dyn.is_none_or(|f| span.start < f.start) {
+            self.out.first_dyn = Some(span);
+        }
         let entry = self
             .out
             .defs
