@@ -130,10 +130,24 @@ pub fn json(
                 .branches
                 .get(&(b.span.start, b.span.end))
                 .map_or(b.span, |g| g.test);
+            // A comparison kept as a value: its assignment's right-hand side.
+            let test = match &b.var {
+                Some(_) => source
+                    .get(b.span.start..b.span.end)
+                    .and_then(|t| t.find('=').map(|i| i + 1))
+                    .map_or(b.span, |i| {
+                        shapex_text::Span::new(b.span.start + i, b.span.end)
+                    }),
+                None => test,
+            };
             Branch {
                 line: Range::of(b.span, &index).line,
-                var: None,
-                condition: source.get(test.start..test.end).unwrap_or("").to_string(),
+                var: b.var.clone(),
+                condition: source
+                    .get(test.start..test.end)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
                 then: word(b.then),
                 orelse: word(b.orelse),
             }

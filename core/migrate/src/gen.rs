@@ -48,6 +48,9 @@ pub struct Test {
     pub span: Span,
     pub prefix: Vec<Origin>,
     pub condition: Constraint,
+    /// The variable the comparison's value is bound to (`eq = x.size(1) == 3`), or
+    /// `None` for an `if`.
+    pub var: Option<String>,
 }
 
 /// The state of one symbolic run (see the module documentation).
@@ -247,14 +250,16 @@ impl Gen {
         self.frames.iter().flatten().cloned().collect()
     }
 
-    /// Records an `if` whose condition is the constraint `c` over the unknowns.
-    pub fn test(&mut self, span: Span, c: &Constraint) {
+    /// Records an `if` (or a comparison bound to `var`) whose condition is the
+    /// constraint `c` over the unknowns.
+    pub fn test(&mut self, span: Span, c: &Constraint, var: Option<&str>) {
         if self.active {
             let prefix = self.required();
             self.tests.push(Test {
                 span,
                 prefix,
                 condition: c.clone(),
+                var: var.map(str::to_string),
             });
         }
     }

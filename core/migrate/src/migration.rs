@@ -54,8 +54,9 @@ pub enum Possibility {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BranchAnswer {
-    /// The `if` statement.
+    /// The `if` statement (or the assignment of a comparison to `var`).
     pub span: Span,
+    pub var: Option<String>,
     pub then: Possibility,
     pub orelse: Possibility,
 }
@@ -478,7 +479,7 @@ fn branches(
     let mut all = gen.required();
     all.extend(given.iter().cloned());
     // Per `if` (it may be reached several times): what each visit says of each arm.
-    type Visits = (Span, Vec<Possibility>, Vec<Possibility>);
+    type Visits = (Span, Option<String>, Vec<Possibility>, Vec<Possibility>);
     let mut by_if: BTreeMap<(usize, usize), Visits> = BTreeMap::new();
     for test in &gen.tests {
         let base: Vec<Constraint> = test
@@ -498,9 +499,9 @@ fn branches(
         };
         let entry = by_if
             .entry((test.span.start, test.span.end))
-            .or_insert_with(|| (test.span, Vec::new(), Vec::new()));
-        entry.1.push(possible(test.condition.clone()));
-        entry.2.push(possible(test.condition.not()));
+            .or_insert_with(|| (test.span, test.var.clone(), Vec::new(), Vec::new()));
+        entry.2.push(possible(test.condition.clone()));
+        entry.3.push(possible(test.condition.not()));
     }
     let fold = |v: &[Possibility]| {
         if v.contains(&Possibility::Possible) {
@@ -513,8 +514,9 @@ fn branches(
     };
     let answers = by_if
         .into_values()
-        .map(|(span, t, e)| BranchAnswer {
+        .map(|(span, var, t, e)| BranchAnswer {
             span,
+            var,
             then: fold(&t),
             orelse: fold(&e),
         })

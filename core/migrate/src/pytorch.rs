@@ -127,7 +127,7 @@ fn refine_branches(
     answers: &crate::migration::Answers,
 ) {
     use crate::migration::Possibility::Impossible;
-    for a in &answers.branches {
+    for a in answers.branches.iter().filter(|a| a.var.is_none()) {
         if let Some(b) = branches.get_mut(&(a.span.start, a.span.end)) {
             b.then_possible &= a.then != Impossible;
             b.else_possible &= a.orelse != Impossible;

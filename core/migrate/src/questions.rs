@@ -191,7 +191,10 @@ fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<Stri
         None => {}
     }
     if a.branches.is_empty() {
-        out.push("Q3 No `if` compares sizes that the input leaves open.".into());
+        out.push(
+            "Q3 No `if` (or comparison kept as a value) compares sizes that the input leaves open."
+                .into(),
+        );
     }
     for b in &a.branches {
         let word = |p: Possibility| match p {
@@ -200,11 +203,18 @@ fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<Stri
             Possibility::Unknown => "unknown",
         };
         let line = at(b.span);
-        out.push(format!(
-            "Q3 The `if` on line {line}: then {}, else {}.",
-            word(b.then),
-            word(b.orelse)
-        ));
+        out.push(match &b.var {
+            None => format!(
+                "Q3 The `if` on line {line}: then {}, else {}.",
+                word(b.then),
+                word(b.orelse)
+            ),
+            Some(v) => format!(
+                "Q3 `{v}` on line {line}: true {}, false {}.",
+                word(b.then),
+                word(b.orelse)
+            ),
+        });
     }
     out.push(String::new());
     out.push("What the model needs of its parameters as annotated (Gen, §4):".into());

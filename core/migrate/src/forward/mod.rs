@@ -472,7 +472,7 @@ impl<'m, 'a> Checker<'m, 'a> {
                     _ => None,
                 };
                 if let Some(c) = &symbolic {
-                    self.gen.test(s.span, c);
+                    self.gen.test(s.span, c, None);
                 }
                 let branch = self
                     .out
@@ -639,6 +639,10 @@ impl<'m, 'a> Checker<'m, 'a> {
                     if let Some(p) = poly_of(&v) {
                         self.gen.named.insert(n.clone(), p);
                     }
+                }
+                // Q3 asks of a comparison kept as a value too (`eq = x.size(1) == 3`).
+                if let Value::Cond(c) = &v {
+                    self.gen.test(span, c, Some(n));
                 }
                 env.insert(n.clone(), v);
             }

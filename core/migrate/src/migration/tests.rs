@@ -140,3 +140,24 @@ fn asserts_are_constraints_and_bad_constraints_are_noted() {
     let a = ask(&src, "x <= 3\ny.size(0) == 2");
     assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
 }
+
+#[test]
+fn q3_asks_of_a_comparison_kept_as_a_value() {
+    // Linear(64) fixes x's second size: `eq` is always true; `small` may be either.
+    let src = net(
+        "self.fc = nn.Linear(64, 10)",
+        "y = self.fc(x.flatten(1))\neq = x.size(1) * x.size(2) * x.size(3) == 64\nsmall = x.size(0) < 8\nreturn y",
+    );
+    let a = ask(&src, "");
+    let by_var = |v: &str| a.branches.iter().find(|b| b.var.as_deref() == Some(v));
+    let eq = by_var("eq").expect("eq is asked about");
+    assert_eq!(
+        (eq.then, eq.orelse),
+        (Possibility::Possible, Possibility::Impossible)
+    );
+    let small = by_var("small").expect("small is asked about");
+    assert_eq!(
+        (small.then, small.orelse),
+        (Possibility::Possible, Possibility::Possible)
+    );
+}
