@@ -872,7 +872,7 @@ fn e2e_the_page_links_no_analyser() {
     for marker in [
         "category builtin = unknown",
         "a call's arguments give one extent name",
-        "the third question, here answered from the types alone",
+        "Migeed et al. 2024's first question",
     ] {
         assert!(
             holds(&worker, marker),

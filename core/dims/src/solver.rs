@@ -157,11 +157,43 @@ fn opaque(c: &Constraint) -> bool {
     }
 }
 
+/// Each search node asks every constraint, so a node costs about the set's [`weight`]:
+/// past [`SMALL_SET`] the nodes are cut to keep the work (nodes × weight) bounded — a
+/// larger set is more often Unknown, never answered wrongly.
+const SMALL_SET: usize = 100;
+/// The least nodes a search gets however large its set.
+const MIN_NODES: u32 = 40;
+
+/// What asking a constraint at a node costs, roughly: a disjunction is split on, so it
+/// weighs its alternatives (and what is inside them).
+fn weight(c: &Constraint) -> usize {
+    match c {
+        Constraint::Or(v) => 2 + 3 * v.iter().map(weight).sum::<usize>(),
+        Constraint::And(v) => v.iter().map(weight).sum(),
+        _ => 1,
+    }
+}
+
+fn scaled(max_nodes: u32, constraints: usize) -> u32 {
+    if constraints <= SMALL_SET {
+        return max_nodes;
+    }
+    let work = u64::from(max_nodes) * SMALL_SET as u64;
+    let nodes = work / constraints as u64;
+    u32::try_from(nodes).unwrap_or(u32::MAX).max(MIN_NODES)
+}
+
+/// Deletion steps the conflict minimisation may take: past them the conflict found so
+/// far is returned (still proven unsatisfiable, only not minimal).
+const SHRINK_STEPS: usize = 200;
+
 /// Deletion-based minimisation: drop each constraint in turn while what is left is
 /// still proven unsatisfiable (by the same sound means, on a smaller budget).
 fn shrink(work: &[Constraint], mut keep: Vec<usize>) -> Vec<usize> {
     let mut i = 0;
-    while i < keep.len() {
+    let mut steps = 0;
+    while i < keep.len() && steps < SHRINK_STEPS {
+        steps += 1;
         let trial: Vec<usize> = keep
             .iter()
             .enumerate()
@@ -246,6 +278,7 @@ fn search(work: &[Constraint], which: &[usize], max_nodes: u32) -> Search {
     for c in &constraints {
         collect(c, &mut eqs, &mut ors);
     }
+    let nodes = scaled(max_nodes, constraints.iter().map(|c| weight(c)).sum());
     let s = Searcher {
         prop: Propagator::new(constraints.iter().copied()),
         eqs,
@@ -255,7 +288,7 @@ fn search(work: &[Constraint], which: &[usize], max_nodes: u32) -> Search {
         domain,
         vars,
         anchors,
-        nodes: Cell::new(max_nodes),
+        nodes: Cell::new(nodes),
         complete: Cell::new(true),
     };
     let facts = Facts::from_constraints(s.constraints.iter().copied().chain(&s.domain));

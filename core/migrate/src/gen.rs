@@ -117,6 +117,9 @@ impl Gen {
     /// A fresh unknown (a quotient, a broadcast result), never equal to another.
     pub fn fresh(&mut self) -> Poly {
         self.fresh += 1;
+        // Named to sort before the parameters' sizes (`x[0]`): the solver assigns
+        // symbols in name order, and a window's output or a quotient usually has a
+        // finite domain (the divisors of a Linear's features) that fixes the rest.
         Poly::sym(&format!("#{}", self.fresh))
     }
 
@@ -202,12 +205,12 @@ impl Gen {
         }
     }
 
-    /// A message with each unknown `ζi` (how types print them) spelled as its
+    /// A message with each unknown `⟨i⟩` (how types print them) spelled as its
     /// expression over the parameters' sizes (`x[2]-2`).
     pub fn spell(&self, message: &str) -> String {
         let mut out = message.to_string();
         for (i, p) in self.polys.iter().enumerate().rev() {
-            out = out.replace(&format!("ζ{i}"), &p.to_string());
+            out = out.replace(&format!("⟨{i}⟩"), &p.to_string());
         }
         out
     }

@@ -13,7 +13,7 @@
 //! so a ResNet-size model stays a handful of solver runs.
 
 use crate::forward::Checked;
-use crate::migration::{try_skeleton, Inhabited, MAX_RANK};
+use crate::migration::{try_skeleton, Fuel, Inhabited, MAX_RANK};
 use crate::modules::Built;
 use crate::types::TensorType;
 use shapex_migrate_syntax::user::Written;
@@ -53,6 +53,7 @@ struct Ctx<'c, 'b> {
     user: &'c [Written],
     header: Span,
     notes: &'c mut Vec<Diagnostic>,
+    fuel: &'c Fuel,
 }
 
 impl Ctx<'_, '_> {
@@ -76,6 +77,7 @@ impl Ctx<'_, '_> {
             self.user,
             self.header,
             self.notes,
+            self.fuel,
         )
     }
 }
@@ -89,6 +91,7 @@ pub fn poset(
     witness: Option<&[(String, TensorType)]>,
     header: Span,
     notes: &mut Vec<Diagnostic>,
+    fuel: &Fuel,
 ) -> Poset {
     let mut cx = Ctx {
         model,
@@ -96,6 +99,7 @@ pub fn poset(
         user,
         header,
         notes,
+        fuel,
     };
     let ranks = choose_ranks(&mut cx, witness);
     let positions: Vec<(usize, usize)> = checked

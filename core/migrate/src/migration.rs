@@ -28,6 +28,44 @@ pub const MAX_RANK: usize = 4;
 /// Rank combinations tried for several whole-`Dyn` parameters.
 const MAX_COMBINATIONS: usize = 64;
 
+/// What the questions of one analysis may spend on the solver, in units of a solver
+/// run over a small set (a large set costs more, by its size): past it, answers are
+/// unknown, so a huge model keeps the page's result coming in bounded time.
+pub struct Fuel(std::cell::Cell<u32>, u32);
+
+/// The units one analysis gets.
+pub const FUEL: u32 = 160;
+
+impl Fuel {
+    pub fn new(units: u32) -> Fuel {
+        Fuel(std::cell::Cell::new(units), units)
+    }
+
+    /// Takes what solving `set` costs; `false` when too little is left.
+    fn take(&self, set: &[Constraint]) -> bool {
+        // A search node asks every constraint, and the facts it keeps grow with the
+        // set: a run's time grows about with the square of the set's size.
+        let size = set.iter().map(size).sum::<usize>() as u64;
+        let cost = 1 + u32::try_from(size * size / 20_000).unwrap_or(u32::MAX);
+        let left = self.0.get();
+        self.0.set(left.saturating_sub(cost));
+        // The first run may take more (Q1 gets its answer when it can), within reason.
+        left >= cost || (left == self.1 && cost <= 4 * self.1)
+    }
+}
+
+/// A constraint's size as the solver meets it: a disjunction is split on.
+fn size(c: &Constraint) -> usize {
+    match c {
+        Constraint::Or(v) => 2 + 3 * v.iter().map(size).sum::<usize>(),
+        Constraint::And(v) => v.iter().map(size).sum(),
+        _ => 1,
+    }
+}
+
+/// Says why an answer is unknown when the fuel ran out.
+const NO_FUEL: &str = "the constraints are too many for the solver budget of one analysis (annotate sizes or add constraints to make them fewer)";
+
 /// An answer to Q1 or Q2.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -77,20 +115,20 @@ pub struct Answers {
 }
 
 /// The questions for a model whose gradual check is `checked`, under `user`.
-pub fn answer(model: &Built, checked: &Checked, user: &[Written]) -> Answers {
+pub fn answer(model: &Built, checked: &Checked, user: &[Written], fuel: &Fuel) -> Answers {
     let header = checked.forward.unwrap_or_default();
     let header = Span::new(header.start, header.start);
     let mut notes = Vec::new();
     let q1 = if ill_typed(checked) {
         Verdict::Unsat(errors(checked))
     } else {
-        static_migration(model, checked, &[], header, &mut notes)
+        static_migration(model, checked, &[], header, &mut notes, fuel)
     };
     let q2 = (!user.is_empty()).then(|| match &q1 {
         Verdict::Unsat(c) if ill_typed(checked) => Verdict::Unsat(c.clone()),
-        _ => static_migration(model, checked, user, header, &mut notes),
+        _ => static_migration(model, checked, user, header, &mut notes, fuel),
     });
-    let (branches, constraints) = branches(model, checked, user, header, &mut notes);
+    let (branches, constraints) = branches(model, checked, user, header, &mut notes, fuel);
     Answers {
         ill_typed: ill_typed(checked),
         q1,
@@ -228,6 +266,7 @@ fn static_migration(
     user: &[Written],
     header: Span,
     notes: &mut Vec<Diagnostic>,
+    fuel: &Fuel,
 ) -> Verdict {
     let combos = rank_combinations(&checked.inputs, user);
     if combos.is_empty() {
@@ -242,7 +281,7 @@ fn static_migration(
     let mut candidate = None;
     for ranks in combos {
         let all = |_: usize, _: usize| true;
-        match try_skeleton(model, checked, &ranks, &all, user, header, notes) {
+        match try_skeleton(model, checked, &ranks, &all, user, header, notes, fuel) {
             Inhabited::Yes(witness) => return Verdict::Sat(witness),
             Inhabited::Candidate(w, at) => {
                 candidate.get_or_insert((w, at));
@@ -285,6 +324,7 @@ pub enum Inhabited {
 }
 
 /// Solves one skeleton (see [`Inhabited`]) under the user's constraints.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn try_skeleton(
     model: &Built,
     checked: &Checked,
@@ -293,9 +333,13 @@ pub(crate) fn try_skeleton(
     user: &[Written],
     header: Span,
     notes: &mut Vec<Diagnostic>,
+    fuel: &Fuel,
 ) -> Inhabited {
     let set = skeleton_constraints(model, checked, ranks, is_static, user, header, notes);
     let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
+    if !fuel.take(&constraints) {
+        return Inhabited::Unknown(NO_FUEL.into());
+    }
     match solve(&constraints) {
         Solution::Sat(m) => {
             let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
@@ -463,6 +507,7 @@ fn branches(
     user: &[Written],
     header: Span,
     notes: &mut Vec<Diagnostic>,
+    fuel: &Fuel,
 ) -> (Vec<BranchAnswer>, Vec<Origin>) {
     let ranks: Vec<Option<usize>> = checked
         .inputs
@@ -491,6 +536,9 @@ fn branches(
         let possible = |c: Constraint| {
             let mut set = base.clone();
             set.push(c);
+            if !fuel.take(&set) {
+                return Possibility::Unknown;
+            }
             match solve(&set) {
                 Solution::Sat(_) => Possibility::Possible,
                 Solution::Unsat(_) => Possibility::Impossible,

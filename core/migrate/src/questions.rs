@@ -6,7 +6,7 @@
 use crate::forward::Checked;
 use crate::gen::Origin;
 use crate::lattice::{poset, Poset};
-use crate::migration::{answer, Answers, Inhabited, Possibility, Verdict};
+use crate::migration::{answer, Answers, Fuel, Inhabited, Possibility, Verdict};
 use crate::modules::Built;
 use crate::types::TensorType;
 use shapex_migrate_syntax::user;
@@ -42,7 +42,8 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
             )
         })
         .collect();
-    let answers = answer(built, checked, &written);
+    let fuel = Fuel::new(crate::migration::FUEL);
+    let answers = answer(built, checked, &written, &fuel);
     let index = LineIndex::new(source);
     let at = |s: Span| Range::of(s, &index).line;
     // Nothing to write back when the annotations are already that migration.
@@ -77,7 +78,7 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
             (Some(Verdict::Sat(w)), _) | (None, Verdict::Sat(w)) => Some(&w[..]),
             _ => None,
         };
-        poset(built, checked, &written, witness, header, &mut notes)
+        poset(built, checked, &written, witness, header, &mut notes, &fuel)
     });
     if let Some(p) = &poset {
         views.push(View {

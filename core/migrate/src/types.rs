@@ -38,7 +38,7 @@ impl fmt::Display for Dim {
         match self {
             Dim::Dyn => f.write_str("Dyn"),
             Dim::Nat(n) => write!(f, "{n}"),
-            Dim::Sym(i) => write!(f, "ζ{i}"),
+            Dim::Sym(i) => write!(f, "⟨{i}⟩"),
         }
     }
 }

@@ -17,7 +17,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shapex_dims::smtlib;
-use shapex_migrate::migration::{answer, constraint_sets, Verdict};
+use shapex_migrate::migration::{answer, constraint_sets, Fuel, Verdict, FUEL};
 use shapex_text::Severity;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -184,7 +184,7 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
         );
         let built = shapex_migrate::modules::build(&parsed.module, None);
         let checked = shapex_migrate::forward::check_model(&built);
-        let a = answer(&built, &checked, &[]);
+        let a = answer(&built, &checked, &[], &Fuel::new(FUEL));
         let mut t = tally.borrow_mut();
         match &a.q1 {
             Verdict::Sat(w) => {

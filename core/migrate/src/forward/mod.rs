@@ -500,10 +500,23 @@ impl<'m, 'a> Checker<'m, 'a> {
                         let else_required = self.gen.close();
                         self.gen
                             .either(symbolic.as_ref(), then_required, else_required);
+                        self.gen.at = s.span;
+                        let c = symbolic.as_ref();
                         match (a, b) {
-                            (Flow::Return(x), Flow::Return(y)) => return Flow::Return(x.meet(&y)),
+                            (Flow::Return(x), Flow::Return(y)) => {
+                                return Flow::Return(self.phi(c, &x, &y))
+                            }
                             (Flow::Return(_), _) => *env = else_env,
                             (_, Flow::Return(_)) => *env = then_env,
+                            _ if self.gen.is_active() => {
+                                let mut joined = join_envs(&then_env, &else_env);
+                                for (k, v) in joined.iter_mut() {
+                                    if let (Some(x), Some(y)) = (then_env.get(k), else_env.get(k)) {
+                                        *v = self.phi(c, x, y);
+                                    }
+                                }
+                                *env = joined;
+                            }
                             _ => *env = join_envs(&then_env, &else_env),
                         }
                         Flow::Normal
@@ -1409,6 +1422,49 @@ impl Checker<'_, '_> {
             Some(ds) => Value::Tuple(ds.iter().map(|d| self.size_value(*d)).collect()),
             None => Value::Unknown,
         }
+    }
+
+    /// The value after an `if` whose arms gave `a` and `b`: what they agree on, and over
+    /// a skeleton, where both give a size, a fresh unknown `d` with
+    /// `(c ∧ d == a) ∨ (¬c ∧ d == b)` (`d == a ∨ d == b` when no condition over the
+    /// unknowns is known) — exact, where the gradual meet would lose the size to `Dyn`.
+    fn phi(&mut self, c: Option<&Constraint>, a: &Value, b: &Value) -> Value {
+        if !self.gen.is_active() || a == b {
+            return a.meet(b);
+        }
+        match (a, b) {
+            (Value::Tensor(TensorType::Tensor(x)), Value::Tensor(TensorType::Tensor(y)))
+                if x.len() == y.len() =>
+            {
+                let dims = x
+                    .iter()
+                    .zip(y)
+                    .map(|(p, q)| self.phi_dim(c, *p, *q))
+                    .collect();
+                Value::Tensor(TensorType::Tensor(dims))
+            }
+            _ => a.meet(b),
+        }
+    }
+
+    fn phi_dim(&mut self, c: Option<&Constraint>, p: Dim, q: Dim) -> Dim {
+        if p == q {
+            return p;
+        }
+        let (Some(x), Some(y)) = (self.gen.poly(p), self.gen.poly(q)) else {
+            return Dim::Dyn;
+        };
+        let d = self.gen.fresh();
+        let choice = match c {
+            Some(c) => Constraint::or([
+                Constraint::and([c.clone(), Constraint::eq(&d, &x)]),
+                Constraint::and([c.not(), Constraint::eq(&d, &y)]),
+            ]),
+            None => Constraint::or([Constraint::eq(&d, &x), Constraint::eq(&d, &y)]),
+        };
+        self.gen
+            .require(choice, "the size after the `if` is one of its arms'");
+        self.gen.dim(d)
     }
 
     /// An integer as a dimension: a natural number, an unknown's expression, or `Dyn`.

@@ -11,7 +11,7 @@ fn ask(src: &str, constraints: &str) -> Answers {
     let checked = check_model(&built);
     let (user, bad) = user::parse(constraints);
     assert!(bad.is_empty(), "{bad:?}");
-    answer(&built, &checked, &user)
+    answer(&built, &checked, &user, &Fuel::new(FUEL))
 }
 
 fn net(init: &str, forward: &str) -> String {
@@ -159,5 +159,27 @@ fn q3_asks_of_a_comparison_kept_as_a_value() {
     assert_eq!(
         (small.then, small.orelse),
         (Possibility::Possible, Possibility::Possible)
+    );
+}
+
+#[test]
+fn a_huge_model_spends_a_bounded_budget_and_says_so() {
+    // 200 convolutions each broadcast with a second and third input of unknown sizes:
+    // thousands of broadcasting disjunctions. The questions stop at their budget.
+    let mut init = String::new();
+    let mut body = String::new();
+    for i in 0..200 {
+        init.push_str(&format!("self.c{i} = nn.Conv2d(8, 8, 3, padding=1)\n"));
+        body.push_str(&format!("x = self.c{i}(x) + y * z\n"));
+    }
+    let src = net(&init, &format!("{body}return x")).replace(
+        "def forward(self, x: TensorType((Dyn, Dyn, Dyn, Dyn))):",
+        "def forward(self, x: TensorType((Dyn, Dyn, Dyn, Dyn)), y: TensorType((Dyn, Dyn, Dyn, Dyn)), z: TensorType((Dyn, Dyn, Dyn, Dyn))):",
+    );
+    let a = ask(&src, "");
+    assert!(
+        matches!(&a.q1, Verdict::Unknown(why) if why.contains("solver budget")),
+        "{:?}",
+        a.q1
     );
 }
