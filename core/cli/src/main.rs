@@ -258,6 +258,11 @@ fn graph_command(
             s
         }
     };
+    write_out(&out)
+}
+
+/// Prints a command's whole output; a closed pipe (`| head`) is no error.
+fn write_out(out: &str) -> ExitCode {
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -352,14 +357,7 @@ fn migrate_command(
     };
     let mut out = t.text.clone();
     out.push('\n');
-    match std::io::stdout().lock().write_all(out.as_bytes()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("shapex: cannot write output: {e}");
-            ExitCode::from(2)
-        }
-    }
+    write_out(&out)
 }
 
 /// One input of `check`: the name it is reported under and where its text is.

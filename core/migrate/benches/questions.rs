@@ -13,12 +13,13 @@
 //!
 //! `cargo bench -p shapex-migrate --bench questions`.
 
+#[path = "../tests/z3/mod.rs"]
+mod z3;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use shapex_dims::{smtlib, solve, Constraint, Solution};
 use shapex_migrate::Migrate;
 use shapex_report::{Language, Options};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// (name, source, a constraints setting over forward's parameter `x`).
 fn models() -> Vec<(String, String, &'static str)> {
@@ -42,40 +43,11 @@ fn models() -> Vec<(String, String, &'static str)> {
     let mut out = Vec::new();
     for (name, src, constraints) in fixtures {
         out.push((name.to_string(), src.to_string(), constraints));
-        out.push((format!("{name}-dyn"), gradualised(src), constraints));
-    }
-    out
-}
-
-/// `src` with every number of forward's annotations replaced by `Dyn`.
-fn gradualised(src: &str) -> String {
-    let mut out = String::new();
-    for line in src.lines() {
-        if line.contains("def forward") {
-            let mut rest = line;
-            while let Some(at) = rest.find("TensorType(") {
-                let (head, tail) = rest.split_at(at);
-                out.push_str(head);
-                let end = tail.find(')').map_or(tail.len(), |i| i + 1);
-                let mut digits = false;
-                for ch in tail[..end].chars() {
-                    if ch.is_ascii_digit() {
-                        if !digits {
-                            out.push_str("Dyn");
-                        }
-                        digits = true;
-                    } else {
-                        digits = false;
-                        out.push(ch);
-                    }
-                }
-                rest = &tail[end..];
-            }
-            out.push_str(rest);
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
+        out.push((
+            format!("{name}-dyn"),
+            z3::gradualised(src).unwrap_or_else(|| src.to_string()),
+            constraints,
+        ));
     }
     out
 }
@@ -92,40 +64,6 @@ fn q1q2_sets(src: &str, constraints: &str) -> Vec<Vec<Constraint>> {
         .filter(|(name, _)| name.starts_with("Q1") || name.starts_with("Q2"))
         .map(|(_, cs)| cs)
         .collect()
-}
-
-fn z3_available() -> bool {
-    let found = Command::new("z3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("NOTE: z3 not found; the z3 side of the benchmark did not run");
-    }
-    found
-}
-
-/// Runs z3 on `script` from stdin; its first line (`sat`, `unsat`, …).
-fn z3(script: &str) -> String {
-    let mut child = Command::new("z3")
-        .args(["-in", "-T:10"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run z3");
-    child
-        .stdin
-        .take()
-        .expect("z3's stdin")
-        .write_all(script.as_bytes())
-        .expect("write the script");
-    let out = child.wait_with_output().expect("wait for z3");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .unwrap_or("")
-        .to_string()
 }
 
 fn analyze(c: &mut Criterion) {
@@ -146,13 +84,13 @@ fn analyze(c: &mut Criterion) {
 }
 
 fn q1q2(c: &mut Criterion) {
-    let with_z3 = z3_available();
+    let with_z3 = z3::installed(None);
     let mut group = c.benchmark_group("q1q2");
     group.sample_size(10);
     if with_z3 {
         // The cost of one z3 process on an empty problem: its start-up, which every
         // set's run below pays once.
-        group.bench_function("z3-startup", |b| b.iter(|| z3("(check-sat)\n")));
+        group.bench_function("z3-startup", |b| b.iter(|| z3::first_line("(check-sat)\n")));
     }
     for (name, src, constraints) in models() {
         let sets = q1q2_sets(&src, constraints);
@@ -169,7 +107,7 @@ fn q1q2(c: &mut Criterion) {
             })
             .collect();
         let theirs: Vec<String> = if with_z3 {
-            scripts.iter().map(|s| z3(s)).collect()
+            scripts.iter().map(|s| z3::first_line(s)).collect()
         } else {
             Vec::new()
         };
@@ -184,7 +122,12 @@ fn q1q2(c: &mut Criterion) {
         });
         if with_z3 {
             group.bench_with_input(BenchmarkId::new(&name, "z3"), &scripts, |b, scripts| {
-                b.iter(|| scripts.iter().map(|s| z3(s)).collect::<Vec<_>>())
+                b.iter(|| {
+                    scripts
+                        .iter()
+                        .map(|s| z3::first_line(s))
+                        .collect::<Vec<_>>()
+                })
             });
         }
     }

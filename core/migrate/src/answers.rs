@@ -5,7 +5,7 @@
 use crate::forward::Checked;
 use crate::gen::Origin;
 use crate::lattice::Poset;
-use crate::migration::{Answers, Inhabited, Possibility, Verdict};
+use crate::migration::{Answers, Possibility, Verdict};
 use crate::modules::Built;
 use serde::Serialize;
 use shapex_text::{LineIndex, Range};
@@ -173,18 +173,18 @@ pub fn json(
 }
 
 fn skeletons(p: &Poset, checked: &Checked) -> Vec<Skeleton> {
-    let inhabited = |k: usize| matches!(p.nodes[k].state, Inhabited::Yes(_));
+    let inhabited = |k: usize| matches!(p.nodes[k].state, Verdict::Sat(_));
     p.nodes
         .iter()
         .enumerate()
         .map(|(k, n)| {
             let (state, migration) = match &n.state {
-                Inhabited::Yes(w) => (
+                Verdict::Sat(w) => (
                     "inhabited",
                     Some(w.iter().map(|(x, t)| (x.clone(), t.to_string())).collect()),
                 ),
-                Inhabited::No(_) => ("empty", None),
-                Inhabited::Unknown(_) | Inhabited::Candidate(..) => ("unknown", None),
+                Verdict::Unsat(_) => ("empty", None),
+                Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
             };
             Skeleton {
                 skeleton: crate::questions::label(p, checked, n, false),

@@ -2,7 +2,7 @@
 //! 3–5, §6.2 "Lattice UI"): a node says, for each `Dyn` position of `forward`'s
 //! parameters (at one rank per whole `Dyn`), whether it is a number or stays `Dyn`; an
 //! edge makes one more position a number. A node is *inhabited* when some migration
-//! has that skeleton ([`try_skeleton`]). Inhabited nodes are downward closed (the
+//! has that skeleton ([`try_skeleton`]). Verdict nodes are downward closed (the
 //! gradual guarantee), so a node above an empty one is empty without asking, and below
 //! an inhabited one inhabited. The *frontier* is the maximal inhabited nodes.
 //! (Mig(P) itself has no top in general and is infinite: the UI never calls it a
@@ -13,7 +13,7 @@
 //! so a ResNet-size model stays a handful of solver runs.
 
 use crate::forward::Checked;
-use crate::migration::{try_skeleton, Fuel, Inhabited, MAX_RANK};
+use crate::migration::{try_skeleton, Fuel, Verdict, MAX_RANK};
 use crate::modules::Built;
 use crate::types::TensorType;
 use shapex_migrate_syntax::user::Written;
@@ -27,7 +27,7 @@ pub const FULL: usize = 6;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub statics: Option<u64>,
-    pub state: Inhabited,
+    pub state: Verdict,
     /// Decided by the solver (`true`), or by downward closure from a decided node.
     pub solved: bool,
 }
@@ -62,7 +62,7 @@ impl Ctx<'_, '_> {
         ranks: &[Option<usize>],
         positions: &[(usize, usize)],
         mask: u64,
-    ) -> Inhabited {
+    ) -> Verdict {
         let is_static = |i: usize, j: usize| {
             positions
                 .iter()
@@ -154,7 +154,7 @@ fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<O
         for r in (1..=MAX_RANK).rev() {
             let mut trial = ranks.clone();
             trial[i] = Some(r);
-            if let Inhabited::Yes(_) = cx.solve(&trial, &[], 0) {
+            if let Verdict::Sat(_) = cx.solve(&trial, &[], 0) {
                 ranks[i] = Some(r);
                 break;
             }
@@ -174,14 +174,14 @@ fn annotated_bottom(p: &mut Poset, checked: &Checked) -> Option<usize> {
     refined.then(|| {
         p.nodes.push(Node {
             statics: None,
-            state: Inhabited::Yes(checked.inputs.clone()),
+            state: Verdict::Sat(checked.inputs.clone()),
             solved: false,
         });
         0
     })
 }
 
-fn push(p: &mut Poset, mask: u64, state: Inhabited, solved: bool) -> usize {
+fn push(p: &mut Poset, mask: u64, state: Verdict, solved: bool) -> usize {
     p.nodes.push(Node {
         statics: Some(mask),
         state,
@@ -202,7 +202,7 @@ fn full(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
     let ranks = p.ranks.clone();
     let positions = p.positions.clone();
     let top = cx.solve(&ranks, &positions, top_mask);
-    let all_inhabited = matches!(top, Inhabited::Yes(_));
+    let all_inhabited = matches!(top, Verdict::Sat(_));
     let mut masks: Vec<u64> = (0..=top_mask).collect();
     masks.sort_by_key(|m| (m.count_ones(), *m));
     let mut index = std::collections::HashMap::new();
@@ -217,7 +217,7 @@ fn full(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
             (project(&top, &positions, m), false)
         } else if let Some(&e) = below
             .iter()
-            .find(|&&k| matches!(p.nodes[k].state, Inhabited::No(_)))
+            .find(|&&k| matches!(p.nodes[k].state, Verdict::Unsat(_)))
         {
             (p.nodes[e].state.clone(), false)
         } else {
@@ -242,8 +242,8 @@ fn full(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
 
 /// An inhabited node's migration with the positions not in `mask` back to `Dyn`
 /// (less precise, so still a migration: the gradual guarantee).
-fn project(top: &Inhabited, positions: &[(usize, usize)], mask: u64) -> Inhabited {
-    let Inhabited::Yes(w) = top else {
+fn project(top: &Verdict, positions: &[(usize, usize)], mask: u64) -> Verdict {
+    let Verdict::Sat(w) = top else {
         return top.clone();
     };
     let mut w = w.clone();
@@ -256,7 +256,7 @@ fn project(top: &Inhabited, positions: &[(usize, usize)], mask: u64) -> Inhabite
             }
         }
     }
-    Inhabited::Yes(w)
+    Verdict::Sat(w)
 }
 
 /// Fact 5's greedy pass: from the all-`Dyn` skeleton, make each position a number in
@@ -271,7 +271,7 @@ fn chain(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
     for b in 0..n {
         let m = mask | (1 << b);
         let state = cx.solve(&ranks, &positions, m);
-        let keep = matches!(state, Inhabited::Yes(_));
+        let keep = matches!(state, Verdict::Sat(_));
         let k = push(p, m, state, true);
         p.covers.push((at, k));
         if keep {

@@ -282,20 +282,20 @@ fn static_migration(
     for ranks in combos {
         let all = |_: usize, _: usize| true;
         match try_skeleton(model, checked, &ranks, &all, user, header, notes, fuel) {
-            Inhabited::Yes(witness) => return Verdict::Sat(witness),
-            Inhabited::Candidate(w, at) => {
+            sat @ Verdict::Sat(_) => return sat,
+            Verdict::Candidate(w, at) => {
                 candidate.get_or_insert((w, at));
             }
             // The rank most likely meant (the first tried) unless its conflict is only
             // structural (a rank an operation refuses) and a later one's says more.
-            Inhabited::No(conflict) => {
+            Verdict::Unsat(conflict) => {
                 let structural = |c: &[Origin]| c.iter().all(|o| o.constraint == Constraint::False);
                 match &first_conflict {
                     Some(old) if !structural(old) || structural(&conflict) => {}
                     _ => first_conflict = Some(conflict),
                 }
             }
-            Inhabited::Unknown(why) => {
+            Verdict::Unknown(why) => {
                 unknown.get_or_insert(why);
             }
         }
@@ -310,20 +310,9 @@ fn static_migration(
     }
 }
 
-/// Whether a skeleton has a migration: the parameters' ranks (for whole `Dyn`s) and
-/// which `Dyn` positions are numbers (the others stay `Dyn`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Inhabited {
-    /// A migration of this skeleton, re-checked.
-    Yes(Vec<(String, TensorType)>),
-    /// None: the conflicting requirements.
-    No(Vec<Origin>),
-    Unknown(String),
-    /// See [`Verdict::Candidate`].
-    Candidate(Vec<(String, TensorType)>, Option<Span>),
-}
-
-/// Solves one skeleton (see [`Inhabited`]) under the user's constraints.
+/// Whether a skeleton has a migration — the parameters' ranks (for whole `Dyn`s) and
+/// which `Dyn` positions are numbers, the others staying `Dyn` — under the user's
+/// constraints: `Sat` with a migration of it, re-checked, `Unsat` with the conflict.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn try_skeleton(
     model: &Built,
@@ -334,11 +323,11 @@ pub(crate) fn try_skeleton(
     header: Span,
     notes: &mut Vec<Diagnostic>,
     fuel: &Fuel,
-) -> Inhabited {
+) -> Verdict {
     let set = skeleton_constraints(model, checked, ranks, is_static, user, header, notes);
     let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
     if !fuel.take(&constraints) {
-        return Inhabited::Unknown(NO_FUEL.into());
+        return Verdict::Unknown(NO_FUEL.into());
     }
     match solve(&constraints) {
         Solution::Sat(m) => {
@@ -347,19 +336,19 @@ pub(crate) fn try_skeleton(
             if let Some(again) = rechecks(model, &witness) {
                 match first_dyn(&again) {
                     Some(at) if witness.iter().all(|(_, t)| t.is_static()) => {
-                        Inhabited::Candidate(witness, at)
+                        Verdict::Candidate(witness, at)
                     }
-                    _ => Inhabited::Yes(witness),
+                    _ => Verdict::Sat(witness),
                 }
             } else {
-                Inhabited::Unknown(
+                Verdict::Unknown(
                     "the solver's candidate did not type-check (a rule the constraints do not fully capture)".into(),
                 )
             }
         }
-        Solution::Unsat(core) => Inhabited::No(core.iter().map(|&i| set[i].clone()).collect()),
+        Solution::Unsat(core) => Verdict::Unsat(core.iter().map(|&i| set[i].clone()).collect()),
         Solution::Unknown(why) => {
-            Inhabited::Unknown(format!("the solver could not decide ({why:?})"))
+            Verdict::Unknown(format!("the solver could not decide ({why:?})"))
         }
     }
 }

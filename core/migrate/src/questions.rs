@@ -6,7 +6,7 @@
 use crate::forward::Checked;
 use crate::gen::Origin;
 use crate::lattice::{poset, Poset};
-use crate::migration::{answer, Answers, Fuel, Inhabited, Possibility, Verdict};
+use crate::migration::{answer, Answers, Fuel, Possibility, Verdict};
 use crate::modules::Built;
 use crate::types::TensorType;
 use shapex_migrate_syntax::user;
@@ -271,43 +271,43 @@ fn annotation_fix(source: &str, checked: &Checked, w: &[(String, TensorType)]) -
 /// solver run, in order.
 fn lattice(source: &str, p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
     let id = |k: usize| format!("s{k}");
-    let inhabited = |k: usize| matches!(p.nodes[k].state, Inhabited::Yes(_));
+    let inhabited = |k: usize| matches!(p.nodes[k].state, Verdict::Sat(_));
     let range = checked
         .forward
         .map(|s| Range::of(Span::new(s.start, s.start), index));
-    let nodes = p
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(k, n)| {
-            let frontier =
-                inhabited(k) && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi));
-            let (class, mark) = match &n.state {
-                Inhabited::Yes(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
-                Inhabited::Yes(_) => ("inhabited", None),
-                Inhabited::No(_) => ("empty", Some(VertexMark::Empty)),
-                Inhabited::Unknown(_) | Inhabited::Candidate(..) => ("unknown", None),
-            };
-            let fix = match &n.state {
-                Inhabited::Yes(w) if *w != checked.inputs => annotation_fix(source, checked, w)
-                    .map(|mut f| {
-                        f.title = "annotate forward with this migration".into();
-                        f.range = Range::of(f.span, index);
-                        f
-                    }),
-                _ => None,
-            };
-            Vertex {
-                id: id(k),
-                label: label(p, checked, n, true),
-                class: class.into(),
-                range,
-                mark,
-                fix,
-                ..Vertex::default()
-            }
-        })
-        .collect();
+    let nodes =
+        p.nodes
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let frontier =
+                    inhabited(k) && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi));
+                let (class, mark) = match &n.state {
+                    Verdict::Sat(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
+                    Verdict::Sat(_) => ("inhabited", None),
+                    Verdict::Unsat(_) => ("empty", Some(VertexMark::Empty)),
+                    Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
+                };
+                let fix = match &n.state {
+                    Verdict::Sat(w) if *w != checked.inputs => annotation_fix(source, checked, w)
+                        .map(|mut f| {
+                            f.title = "annotate forward with this migration".into();
+                            f.range = Range::of(f.span, index);
+                            f
+                        }),
+                    _ => None,
+                };
+                Vertex {
+                    id: id(k),
+                    label: label(p, checked, n, true),
+                    class: class.into(),
+                    range,
+                    mark,
+                    fix,
+                    ..Vertex::default()
+                }
+            })
+            .collect();
     let covers = p
         .covers
         .iter()
@@ -347,7 +347,7 @@ pub(crate) fn label(
         return "as annotated".into();
     };
     let witness = match &n.state {
-        Inhabited::Yes(w) if values => Some(w),
+        Verdict::Sat(w) if values => Some(w),
         _ => None,
     };
     let mut parts = Vec::new();

@@ -14,51 +14,13 @@
 //! (default 100).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod z3;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shapex_dims::smtlib;
 use shapex_migrate::migration::{answer, constraint_sets, Fuel, Verdict, FUEL};
 use shapex_text::Severity;
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn z3_available() -> bool {
-    let found = Command::new("z3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        if std::env::var_os("CI").is_some() {
-            panic!("z3 is not installed, and CI is set: the Q1 z3 check must run");
-        }
-        eprintln!("SKIP: z3 not found; Q1's Unsat answers are not checked against z3");
-    }
-    found
-}
-
-/// z3's first line on `script` (stdin, 10 s timeout).
-fn z3(script: &str) -> String {
-    let mut child = Command::new("z3")
-        .args(["-in", "-T:10"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run z3");
-    child
-        .stdin
-        .take()
-        .expect("z3's stdin")
-        .write_all(script.as_bytes())
-        .expect("write the script");
-    let out = child.wait_with_output().expect("wait for z3");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_string()
-}
 
 #[derive(Clone, Debug)]
 struct Spec {
@@ -161,7 +123,7 @@ struct Tally {
 
 #[test]
 fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
-    let with_z3 = z3_available();
+    let with_z3 = z3::installed(Some("the z3 check of Q1's Unsat answers"));
     let cases = std::env::var("Q1_RANDOM_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -216,7 +178,7 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
                         let Ok(script) = smtlib::script(&cs) else {
                             continue;
                         };
-                        match z3(&script).as_str() {
+                        match z3::first_line(&script).as_str() {
                             "unsat" => t.z3_confirmed += 1,
                             "sat" => prop_assert!(
                                 false,
@@ -246,7 +208,7 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
                         let Ok(script) = smtlib::script(&cs) else {
                             continue;
                         };
-                        match (name.starts_with("Q1"), z3(&script).as_str()) {
+                        match (name.starts_with("Q1"), z3::first_line(&script).as_str()) {
                             (false, _) => {}
                             (true, "sat") => t.unknown_z3_sat += 1,
                             (true, "unsat") => t.unknown_z3_unsat += 1,

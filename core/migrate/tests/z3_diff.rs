@@ -15,27 +15,13 @@
 //! skipped with a note, unless `CI` is set (then it fails).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod z3;
+
 use shapex_dims::{smtlib, solve, Constraint, Solution};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Sets compared per fixture and constraint text.
 const MAX_SETS: usize = 40;
-
-fn z3_available() -> bool {
-    let found = Command::new("z3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        if std::env::var_os("CI").is_some() {
-            panic!("z3 is not installed, and CI is set: the Z3 differential test must run");
-        }
-        eprintln!("SKIP: z3 not found; the Z3 differential test did not run");
-    }
-    found
-}
 
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 enum Z3 {
@@ -45,28 +31,13 @@ enum Z3 {
     NoVerdict,
 }
 
-/// Z3's verdict on `script`, read from stdin with a 10 s timeout.
+/// Z3's verdict on `script`.
 fn z3(script: &str) -> Z3 {
-    let mut child = Command::new("z3")
-        .args(["-in", "-T:10"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run z3");
-    child
-        .stdin
-        .take()
-        .expect("z3's stdin")
-        .write_all(script.as_bytes())
-        .expect("write the script to z3");
-    let out = child.wait_with_output().expect("wait for z3");
-    let text = String::from_utf8_lossy(&out.stdout);
-    match text.lines().next().map(str::trim) {
-        Some("sat") => Z3::Sat,
-        Some("unsat") => Z3::Unsat,
-        Some("unknown") | Some("timeout") => Z3::NoVerdict,
-        _ => panic!("z3 said {text:?} to\n{script}"),
+    match z3::first_line(script).as_str() {
+        "sat" => Z3::Sat,
+        "unsat" => Z3::Unsat,
+        "unknown" | "timeout" => Z3::NoVerdict,
+        other => panic!("z3 said {other:?} to\n{script}"),
     }
 }
 
@@ -80,44 +51,6 @@ fn fixtures() -> Vec<PathBuf> {
     out.sort();
     assert!(!out.is_empty(), "no fixtures in {}", dir.display());
     out
-}
-
-/// `src` with every number of forward's annotations replaced by `Dyn` (so Q1 has
-/// unknowns to solve for), or `None` when no annotation has a number.
-fn gradualised(src: &str) -> Option<String> {
-    let mut changed = false;
-    let lines: Vec<String> = src
-        .lines()
-        .map(|line| {
-            if !line.contains("def forward") {
-                return line.to_string();
-            }
-            let mut out = String::new();
-            let mut rest = line;
-            while let Some(at) = rest.find("TensorType(") {
-                let (head, tail) = rest.split_at(at);
-                out.push_str(head);
-                let end = tail.find(')').map_or(tail.len(), |i| i + 1);
-                let mut digits = false;
-                for ch in tail[..end].chars() {
-                    if ch.is_ascii_digit() {
-                        if !digits {
-                            out.push_str("Dyn");
-                            changed = true;
-                        }
-                        digits = true;
-                    } else {
-                        digits = false;
-                        out.push(ch);
-                    }
-                }
-                rest = &tail[end..];
-            }
-            out.push_str(rest);
-            out
-        })
-        .collect();
-    changed.then(|| lines.join("\n") + "\n")
 }
 
 /// The constraint texts tried on a model whose forward's first parameter is `x`.
@@ -209,7 +142,7 @@ fn compare(where_: &str, cs: &[Constraint], t: &mut Tally) -> Result<(), String>
 
 #[test]
 fn questions_agree_with_z3() {
-    if !z3_available() {
+    if !z3::installed(Some("the Z3 differential test")) {
         return;
     }
     let mut t = Tally::default();
@@ -217,7 +150,7 @@ fn questions_agree_with_z3() {
     for path in fixtures() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).expect("read fixture");
-        let dyn_src = gradualised(&src);
+        let dyn_src = z3::gradualised(&src);
         let versions = [
             (file.clone(), Some(src)),
             (format!("{file} (Dyn)"), dyn_src),
