@@ -346,11 +346,48 @@ pub(crate) fn try_skeleton(
                 )
             }
         }
-        Solution::Unsat(core) => Verdict::Unsat(core.iter().map(|&i| set[i].clone()).collect()),
+        Solution::Unsat(core) => Verdict::Unsat(explained(&set, &core)),
         Solution::Unknown(why) => {
             Verdict::Unknown(format!("the solver could not decide ({why:?})"))
         }
     }
+}
+
+/// A conflict (indices into `set`) with the definitions of the unknowns Gen named
+/// (`#3 == #1-1`, a window's output) that it mentions, transitively: still a
+/// conflict, and one a reader can follow back to the parameters' sizes.
+fn explained(set: &[Origin], core: &[usize]) -> Vec<Origin> {
+    let mut keep: Vec<usize> = core.to_vec();
+    let mut i = 0;
+    while i < keep.len() && keep.len() < 64 {
+        let names: Vec<String> = keep_names(&set[keep[i]].constraint);
+        for (j, o) in set.iter().enumerate() {
+            if keep.contains(&j) {
+                continue;
+            }
+            if let Constraint::Eq(a, _) = &o.constraint {
+                if a.as_atom()
+                    .and_then(|x| x.symbol())
+                    .is_some_and(|x| names.iter().any(|n| n == x.name()))
+                {
+                    keep.push(j);
+                }
+            }
+        }
+        i += 1;
+    }
+    keep.iter().map(|&k| set[k].clone()).collect()
+}
+
+/// The names of Gen's own unknowns (`#3`) a constraint mentions.
+fn keep_names(c: &Constraint) -> Vec<String> {
+    c.dims()
+        .iter()
+        .flat_map(|d| d.leaves())
+        .filter_map(|a| a.symbol())
+        .map(|x| x.name().to_string())
+        .filter(|n| n.starts_with('#'))
+        .collect()
 }
 
 /// What a skeleton's migrations must satisfy: Gen's requirements, every unknown at

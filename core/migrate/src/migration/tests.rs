@@ -183,3 +183,24 @@ fn a_huge_model_spends_a_bounded_budget_and_says_so() {
         a.q1
     );
 }
+
+#[test]
+fn a_conflict_names_the_windows_behind_its_unknowns() {
+    // Two convolutions, then Linear(175): 4·(h−2)·(w−2) can never be 175. The conflict
+    // says so through the windows' outputs, back to x's sizes.
+    let src = net(
+        "self.c0 = nn.Conv2d(5, 1, 2)\nself.c1 = nn.Conv2d(1, 4, 2)\nself.fc = nn.Linear(175, 10)",
+        "y = self.c1(self.c0(x))\nreturn self.fc(y.view(y.size(0), -1))",
+    );
+    let a = ask(&src, "");
+    let Verdict::Unsat(conflict) = &a.q1 else {
+        panic!("{:?}", a.q1)
+    };
+    let whys: Vec<String> = conflict.iter().map(Origin::describe).collect();
+    assert!(
+        whys.iter()
+            .any(|w| w.starts_with("Linear: the input features")),
+        "{whys:?}"
+    );
+    assert!(whys.iter().any(|w| w.contains("x[2]")), "{whys:?}");
+}
