@@ -59,11 +59,14 @@ fn q1q2_sets(src: &str, constraints: &str) -> Vec<Vec<Constraint>> {
     let checked = shapex_migrate::forward::check_model(&built);
     let (user, bad) = shapex_migrate_syntax::user::parse(constraints);
     assert!(bad.is_empty(), "{constraints:?}: {bad:?}");
-    shapex_migrate::migration::constraint_sets(&built, &checked, &user)
-        .into_iter()
-        .filter(|(name, _)| name.starts_with("Q1") || name.starts_with("Q2"))
-        .map(|(_, cs)| cs)
-        .collect()
+    shapex_migrate::migration::constraint_sets(
+        &shapex_migrate::pytorch::Forward::new(src, &built, &checked),
+        &user,
+    )
+    .into_iter()
+    .filter(|(name, _)| name.starts_with("Q1") || name.starts_with("Q2"))
+    .map(|(_, cs)| cs)
+    .collect()
 }
 
 fn analyze(c: &mut Criterion) {

@@ -2,11 +2,10 @@
 //! json` prints and the JSON view shows. Types print in the canonical form
 //! (`TensorType((1, 2, Dyn))`, `TensorType((4,))`, `Dyn`).
 
-use crate::forward::Checked;
 use crate::gen::Origin;
 use crate::lattice::Poset;
 use crate::migration::{Answers, Possibility, Verdict};
-use crate::modules::Built;
+use crate::subject::Subject;
 use serde::Serialize;
 use shapex_text::{LineIndex, Range};
 use std::collections::BTreeMap;
@@ -62,8 +61,7 @@ struct Branch {
 /// The answers, pretty-printed.
 pub fn json(
     source: &str,
-    built: &Built,
-    checked: &Checked,
+    subject: &dyn Subject,
     answers: &Answers,
     poset: Option<&Poset>,
 ) -> String {
@@ -108,15 +106,12 @@ pub fn json(
             )),
         },
     };
-    let mut types = BTreeMap::new();
-    for (n, t) in &checked.inputs {
-        types.insert(n.clone(), t.to_string());
-    }
-    for (_, defs) in checked.defs.values() {
-        for (n, t) in defs {
-            types.insert(n.clone(), t.to_string());
-        }
-    }
+    let summary = subject.summary();
+    let types = summary
+        .types
+        .iter()
+        .map(|(n, t)| (n.clone(), t.to_string()))
+        .collect();
     let word = |p: Possibility| match p {
         Possibility::Possible => "possible",
         Possibility::Impossible => "impossible",
@@ -126,10 +121,11 @@ pub fn json(
         .branches
         .iter()
         .map(|b| {
-            let test = checked
-                .branches
+            let test = summary
+                .tests
                 .get(&(b.span.start, b.span.end))
-                .map_or(b.span, |g| g.test);
+                .copied()
+                .unwrap_or(b.span);
             // A comparison kept as a value: its assignment's right-hand side.
             let test = match &b.var {
                 Some(_) => source
@@ -158,21 +154,23 @@ pub fn json(
         _ => Vec::new(),
     };
     let j = Json {
-        model: built.model.as_ref().map(|(n, _)| n.clone()),
-        class: built.model_class(),
+        model: summary.model.clone(),
+        class: summary.class.clone(),
         well_typed: !answers.ill_typed,
-        output: checked.output.as_ref().map(ToString::to_string),
+        output: summary.output.as_ref().map(ToString::to_string),
         types,
         static_migration: question(&answers.q1),
         constrained: answers.q2.as_ref().map(question),
         branches,
         conflict: top,
-        lattice: poset.map(|p| skeletons(p, checked)).unwrap_or_default(),
+        lattice: poset
+            .map(|p| skeletons(p, subject.declarations()))
+            .unwrap_or_default(),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
 
-fn skeletons(p: &Poset, checked: &Checked) -> Vec<Skeleton> {
+fn skeletons(p: &Poset, inputs: &[(String, crate::types::TensorType)]) -> Vec<Skeleton> {
     let inhabited = |k: usize| matches!(p.nodes[k].state, Verdict::Sat(_));
     p.nodes
         .iter()
@@ -187,7 +185,7 @@ fn skeletons(p: &Poset, checked: &Checked) -> Vec<Skeleton> {
                 Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
             };
             Skeleton {
-                skeleton: crate::questions::label(p, checked, n, false),
+                skeleton: crate::questions::label(p, inputs, n, false),
                 state,
                 frontier: inhabited(k)
                     && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi)),

@@ -2,7 +2,7 @@
 //! 3–5, §6.2 "Lattice UI"): a node says, for each `Dyn` position of `forward`'s
 //! parameters (at one rank per whole `Dyn`), whether it is a number or stays `Dyn`; an
 //! edge makes one more position a number. A node is *inhabited* when some migration
-//! has that skeleton ([`try_skeleton`]). Verdict nodes are downward closed (the
+//! has that skeleton ([`Migration::try_skeleton`]). Verdict nodes are downward closed (the
 //! gradual guarantee), so a node above an empty one is empty without asking, and below
 //! an inhabited one inhabited. The *frontier* is the maximal inhabited nodes.
 //! (Mig(P) itself has no top in general and is infinite: the UI never calls it a
@@ -12,12 +12,8 @@
 //! (one position at a time, kept when the node stays inhabited: fact 5) and the top,
 //! so a ResNet-size model stays a handful of solver runs.
 
-use crate::forward::Checked;
-use crate::migration::{try_skeleton, Fuel, Verdict, MAX_RANK};
-use crate::modules::Built;
+use crate::migration::{Migration, Verdict, MAX_RANK};
 use crate::types::TensorType;
-use shapex_migrate_syntax::user::Written;
-use shapex_text::{Diagnostic, Span};
 
 /// Positions up to which every skeleton is decided (2^6 = 64 nodes).
 pub const FULL: usize = 6;
@@ -47,63 +43,28 @@ pub struct Poset {
     pub complete: bool,
 }
 
-struct Ctx<'c, 'b> {
-    model: &'c Built<'b>,
-    checked: &'c Checked,
-    user: &'c [Written],
-    header: Span,
-    notes: &'c mut Vec<Diagnostic>,
-    fuel: &'c Fuel,
-}
-
-impl Ctx<'_, '_> {
-    fn solve(
-        &mut self,
-        ranks: &[Option<usize>],
-        positions: &[(usize, usize)],
-        mask: u64,
-    ) -> Verdict {
-        let is_static = |i: usize, j: usize| {
-            positions
-                .iter()
-                .position(|&p| p == (i, j))
-                .is_some_and(|k| mask & (1 << k) != 0)
-        };
-        try_skeleton(
-            self.model,
-            self.checked,
-            ranks,
-            &is_static,
-            self.user,
-            self.header,
-            self.notes,
-            self.fuel,
-        )
-    }
-}
-
-/// The skeleton poset of a well-typed model, at the ranks of `witness_ranks` (Q1's or
-/// Q2's witness) or else the lowest ranks whose all-`Dyn` skeleton is inhabited.
-pub fn poset(
-    model: &Built,
-    checked: &Checked,
-    user: &[Written],
-    witness: Option<&[(String, TensorType)]>,
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-    fuel: &Fuel,
-) -> Poset {
-    let mut cx = Ctx {
-        model,
-        checked,
-        user,
-        header,
-        notes,
-        fuel,
+/// Decides one skeleton: `mask` says which of `positions` are numbers.
+fn solve(
+    m: &Migration,
+    ranks: &[Option<usize>],
+    positions: &[(usize, usize)],
+    mask: u64,
+) -> Verdict {
+    let is_static = |i: usize, j: usize| {
+        positions
+            .iter()
+            .position(|&p| p == (i, j))
+            .is_some_and(|k| mask & (1 << k) != 0)
     };
-    let ranks = choose_ranks(&mut cx, witness);
-    let positions: Vec<(usize, usize)> = checked
-        .inputs
+    m.try_skeleton(ranks, &is_static)
+}
+
+/// The skeleton poset of a well-typed program, at the ranks of `witness` (Q1's or
+/// Q2's) or else the highest ranks whose all-`Dyn` skeleton is inhabited.
+pub fn poset(m: &Migration, witness: Option<&[(String, TensorType)]>) -> Poset {
+    let inputs = m.subject.declarations();
+    let ranks = choose_ranks(m, witness);
+    let positions: Vec<(usize, usize)> = inputs
         .iter()
         .zip(&ranks)
         .enumerate()
@@ -129,19 +90,19 @@ pub fn poset(
         order: Vec::new(),
         complete: false,
     };
-    let bottom = annotated_bottom(&mut p, checked);
+    let bottom = annotated_bottom(&mut p, inputs);
     if p.positions.len() <= FULL {
-        full(&mut cx, &mut p, bottom);
+        full(m, &mut p, bottom);
     } else {
-        chain(&mut cx, &mut p, bottom);
+        chain(m, &mut p, bottom);
     }
     p
 }
 
 /// The ranks the skeletons take: the witness's, else for each whole `Dyn` the highest
 /// rank whose all-`Dyn` skeleton (with the others as annotated) is inhabited.
-fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<Option<usize>> {
-    let inputs = &cx.checked.inputs;
+fn choose_ranks(m: &Migration, witness: Option<&[(String, TensorType)]>) -> Vec<Option<usize>> {
+    let inputs = m.subject.declarations();
     let mut ranks: Vec<Option<usize>> = vec![None; inputs.len()];
     for (i, (_, t)) in inputs.iter().enumerate() {
         if t.dims().is_some() {
@@ -154,7 +115,7 @@ fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<O
         for r in (1..=MAX_RANK).rev() {
             let mut trial = ranks.clone();
             trial[i] = Some(r);
-            if let Verdict::Sat(_) = cx.solve(&trial, &[], 0) {
+            if let Verdict::Sat(_) = solve(m, &trial, &[], 0) {
                 ranks[i] = Some(r);
                 break;
             }
@@ -165,16 +126,15 @@ fn choose_ranks(cx: &mut Ctx, witness: Option<&[(String, TensorType)]>) -> Vec<O
 
 /// A node for the parameters as annotated when a whole `Dyn` was given a rank: the
 /// program itself, inhabited as it is well typed.
-fn annotated_bottom(p: &mut Poset, checked: &Checked) -> Option<usize> {
-    let refined = checked
-        .inputs
+fn annotated_bottom(p: &mut Poset, inputs: &[(String, TensorType)]) -> Option<usize> {
+    let refined = inputs
         .iter()
         .zip(&p.ranks)
         .any(|((_, t), r)| t.dims().is_none() && r.is_some());
     refined.then(|| {
         p.nodes.push(Node {
             statics: None,
-            state: Verdict::Sat(checked.inputs.clone()),
+            state: Verdict::Sat(inputs.to_vec()),
             solved: false,
         });
         0
@@ -196,12 +156,12 @@ fn push(p: &mut Poset, mask: u64, state: Verdict, solved: bool) -> usize {
 
 /// Every skeleton, in order of how many positions are numbers; a node above an empty
 /// node is empty without a solver run, and when the top is inhabited, every node is.
-fn full(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
+fn full(mig: &Migration, p: &mut Poset, bottom: Option<usize>) {
     let n = p.positions.len();
     let top_mask = (1u64 << n) - 1;
     let ranks = p.ranks.clone();
     let positions = p.positions.clone();
-    let top = cx.solve(&ranks, &positions, top_mask);
+    let top = solve(mig, &ranks, &positions, top_mask);
     let all_inhabited = matches!(top, Verdict::Sat(_));
     let mut masks: Vec<u64> = (0..=top_mask).collect();
     masks.sort_by_key(|m| (m.count_ones(), *m));
@@ -221,7 +181,7 @@ fn full(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
         {
             (p.nodes[e].state.clone(), false)
         } else {
-            (cx.solve(&ranks, &positions, m), true)
+            (solve(mig, &ranks, &positions, m), true)
         };
         let k = push(p, m, state, solved);
         index.insert(m, k);
@@ -261,16 +221,16 @@ fn project(top: &Verdict, positions: &[(usize, usize)], mask: u64) -> Verdict {
 
 /// Fact 5's greedy pass: from the all-`Dyn` skeleton, make each position a number in
 /// turn and keep it while the skeleton stays inhabited; the top is asked too.
-fn chain(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
+fn chain(mig: &Migration, p: &mut Poset, bottom: Option<usize>) {
     let n = p.positions.len();
     let (ranks, positions) = (p.ranks.clone(), p.positions.clone());
-    let state = cx.solve(&ranks, &positions, 0);
+    let state = solve(mig, &ranks, &positions, 0);
     let mut at = push(p, 0, state, true);
     p.covers.extend(bottom.map(|b| (b, at)));
     let mut mask = 0u64;
     for b in 0..n {
         let m = mask | (1 << b);
-        let state = cx.solve(&ranks, &positions, m);
+        let state = solve(mig, &ranks, &positions, m);
         let keep = matches!(state, Verdict::Sat(_));
         let k = push(p, m, state, true);
         p.covers.push((at, k));
@@ -281,7 +241,7 @@ fn chain(cx: &mut Ctx, p: &mut Poset, bottom: Option<usize>) {
     }
     let top_mask = (1u64 << n) - 1;
     if mask != top_mask {
-        let state = cx.solve(&ranks, &positions, top_mask);
+        let state = solve(mig, &ranks, &positions, top_mask);
         let k = push(p, top_mask, state, true);
         p.covers.push((at, k));
     }

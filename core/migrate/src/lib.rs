@@ -18,6 +18,7 @@ pub mod migration;
 pub mod modules;
 pub mod pytorch;
 pub mod questions;
+pub mod subject;
 pub mod types;
 
 pub use language::Migrate;

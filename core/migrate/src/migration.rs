@@ -14,13 +14,13 @@
 //! success, see [`crate::gen`]), with the conflicting operations; anything else is
 //! "unknown", with the reason.
 
-use crate::forward::{check_symbolic, Checked};
 use crate::gen::{Gen, Origin};
-use crate::modules::Built;
+use crate::subject::{Recheck, Subject};
 use crate::types::{Dim, TensorType};
 use shapex_dims::{solve, Constraint, Dim as Poly, Solution, Symbol};
 use shapex_migrate_syntax::user::{Cmp, Term, UserConstraint, Written};
 use shapex_text::{Diagnostic, Span};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// The rank a whole `Dyn` may take (the paper's bound, §4).
@@ -114,50 +114,87 @@ pub struct Answers {
     pub notes: Vec<Diagnostic>,
 }
 
-/// The questions for a model whose gradual check is `checked`, under `user`.
-pub fn answer(model: &Built, checked: &Checked, user: &[Written], fuel: &Fuel) -> Answers {
-    let header = checked.forward.unwrap_or_default();
-    let header = Span::new(header.start, header.start);
-    let mut notes = Vec::new();
-    let q1 = if ill_typed(checked) {
-        Verdict::Unsat(errors(checked))
+/// The questions for `subject` (as annotated) under `user`.
+pub fn answer(subject: &dyn Subject, user: &[Written], fuel: &Fuel) -> Answers {
+    let notes = RefCell::new(Vec::new());
+    let m = Migration::new(subject, user, &notes, fuel);
+    let errors = errors(subject);
+    let ill_typed = !errors.is_empty();
+    let q1 = if ill_typed {
+        Verdict::Unsat(errors.clone())
     } else {
-        static_migration(model, checked, &[], header, &mut notes, fuel)
+        m.with_user(&[]).static_migration()
     };
-    let q2 = (!user.is_empty()).then(|| match &q1 {
-        Verdict::Unsat(c) if ill_typed(checked) => Verdict::Unsat(c.clone()),
-        _ => static_migration(model, checked, user, header, &mut notes, fuel),
+    let q2 = (!user.is_empty()).then(|| {
+        if ill_typed {
+            Verdict::Unsat(errors)
+        } else {
+            m.static_migration()
+        }
     });
-    let (branches, constraints) = branches(model, checked, user, header, &mut notes, fuel);
+    let (branches, constraints) = m.branches();
     Answers {
-        ill_typed: ill_typed(checked),
+        ill_typed,
         q1,
         q2,
         branches,
         constraints,
-        notes,
+        notes: notes.into_inner(),
     }
 }
 
-fn ill_typed(checked: &Checked) -> bool {
-    checked
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == shapex_text::Severity::Error)
-}
-
-/// The checker's errors as the conflict of an empty migration space.
-fn errors(checked: &Checked) -> Vec<Origin> {
-    checked
-        .diagnostics
-        .iter()
+/// The gradual checker's errors as the conflict of an empty migration space.
+fn errors(subject: &dyn Subject) -> Vec<Origin> {
+    subject
+        .errors()
+        .into_iter()
         .filter(|d| d.severity == shapex_text::Severity::Error)
         .map(|d| Origin {
             constraint: Constraint::False,
             span: d.span,
-            why: d.message.clone(),
+            why: d.message,
         })
         .collect()
+}
+
+/// The questions' context: the program, the user's constraints, where notes go, and
+/// what the solver may still spend.
+#[derive(Clone, Copy)]
+pub struct Migration<'a> {
+    pub subject: &'a dyn Subject,
+    pub user: &'a [Written],
+    /// Where the answers and the user's constraints are attached (an empty span at
+    /// the start of the subject's header).
+    pub header: Span,
+    pub notes: &'a RefCell<Vec<Diagnostic>>,
+    pub fuel: &'a Fuel,
+}
+
+impl<'a> Migration<'a> {
+    pub fn new(
+        subject: &'a dyn Subject,
+        user: &'a [Written],
+        notes: &'a RefCell<Vec<Diagnostic>>,
+        fuel: &'a Fuel,
+    ) -> Migration<'a> {
+        let h = subject.header();
+        Migration {
+            subject,
+            user,
+            header: Span::new(h.start, h.start),
+            notes,
+            fuel,
+        }
+    }
+
+    /// The same questions under other constraints (Q1 asks under none).
+    pub fn with_user(self, user: &'a [Written]) -> Migration<'a> {
+        Migration { user, ..self }
+    }
+
+    fn inputs(&self) -> &'a [(String, TensorType)] {
+        self.subject.declarations()
+    }
 }
 
 /// The name of the unknown for position `j` of parameter `x`.
@@ -259,96 +296,84 @@ fn rank_combinations(inputs: &[(String, TensorType)], user: &[Written]) -> Vec<V
     out
 }
 
-/// Q1 (`user` empty) or Q2: the all-static skeleton of each rank combination.
-fn static_migration(
-    model: &Built,
-    checked: &Checked,
-    user: &[Written],
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-    fuel: &Fuel,
-) -> Verdict {
-    let combos = rank_combinations(&checked.inputs, user);
-    if combos.is_empty() {
-        return Verdict::Unsat(vec![Origin {
-            constraint: Constraint::False,
-            span: header,
-            why: format!("your constraints allow no rank from 1 to {MAX_RANK}"),
-        }]);
-    }
-    let mut first_conflict: Option<Vec<Origin>> = None;
-    let mut unknown = None;
-    let mut candidate = None;
-    for ranks in combos {
-        let all = |_: usize, _: usize| true;
-        match try_skeleton(model, checked, &ranks, &all, user, header, notes, fuel) {
-            sat @ Verdict::Sat(_) => return sat,
-            Verdict::Candidate(w, at) => {
-                candidate.get_or_insert((w, at));
-            }
-            // The rank most likely meant (the first tried) unless its conflict is only
-            // structural (a rank an operation refuses) and a later one's says more.
-            Verdict::Unsat(conflict) => {
-                let structural = |c: &[Origin]| c.iter().all(|o| o.constraint == Constraint::False);
-                match &first_conflict {
-                    Some(old) if !structural(old) || structural(&conflict) => {}
-                    _ => first_conflict = Some(conflict),
-                }
-            }
-            Verdict::Unknown(why) => {
-                unknown.get_or_insert(why);
-            }
+impl Migration<'_> {
+    /// Q1 (no user constraints) or Q2: the all-static skeleton of each rank combination.
+    fn static_migration(&self) -> Verdict {
+        let combos = rank_combinations(self.inputs(), self.user);
+        if combos.is_empty() {
+            return Verdict::Unsat(vec![Origin {
+                constraint: Constraint::False,
+                span: self.header,
+                why: format!("your constraints allow no rank from 1 to {MAX_RANK}"),
+            }]);
         }
-    }
-    if let Some((w, at)) = candidate {
-        return Verdict::Candidate(w, at);
-    }
-    match (unknown, first_conflict) {
-        (Some(why), _) => Verdict::Unknown(why),
-        (None, Some(conflict)) => Verdict::Unsat(conflict),
-        (None, None) => Verdict::Unknown("nothing was tried".into()),
-    }
-}
-
-/// Whether a skeleton has a migration — the parameters' ranks (for whole `Dyn`s) and
-/// which `Dyn` positions are numbers, the others staying `Dyn` — under the user's
-/// constraints: `Sat` with a migration of it, re-checked, `Unsat` with the conflict.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn try_skeleton(
-    model: &Built,
-    checked: &Checked,
-    ranks: &[Option<usize>],
-    is_static: &dyn Fn(usize, usize) -> bool,
-    user: &[Written],
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-    fuel: &Fuel,
-) -> Verdict {
-    let set = skeleton_constraints(model, checked, ranks, is_static, user, header, notes);
-    let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
-    if !fuel.take(&constraints) {
-        return Verdict::Unknown(NO_FUEL.into());
-    }
-    match solve(&constraints) {
-        Solution::Sat(m) => {
-            let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
-            let witness = substitute(&checked.inputs, ranks, is_static, &value);
-            if let Some(again) = rechecks(model, &witness) {
-                match first_dyn(&again) {
-                    Some(at) if witness.iter().all(|(_, t)| t.is_static()) => {
-                        Verdict::Candidate(witness, at)
+        let mut first_conflict: Option<Vec<Origin>> = None;
+        let mut unknown = None;
+        let mut candidate = None;
+        for ranks in combos {
+            match self.try_skeleton(&ranks, &|_, _| true) {
+                sat @ Verdict::Sat(_) => return sat,
+                Verdict::Candidate(w, at) => {
+                    candidate.get_or_insert((w, at));
+                }
+                // The rank most likely meant (the first tried) unless its conflict is
+                // only structural (a rank an operation refuses) and a later one's says
+                // more.
+                Verdict::Unsat(conflict) => {
+                    let structural =
+                        |c: &[Origin]| c.iter().all(|o| o.constraint == Constraint::False);
+                    match &first_conflict {
+                        Some(old) if !structural(old) || structural(&conflict) => {}
+                        _ => first_conflict = Some(conflict),
                     }
-                    _ => Verdict::Sat(witness),
                 }
-            } else {
-                Verdict::Unknown(
-                    "the solver's candidate did not type-check (a rule the constraints do not fully capture)".into(),
-                )
+                Verdict::Unknown(why) => {
+                    unknown.get_or_insert(why);
+                }
             }
         }
-        Solution::Unsat(core) => Verdict::Unsat(explained(&set, &core)),
-        Solution::Unknown(why) => {
-            Verdict::Unknown(format!("the solver could not decide ({why:?})"))
+        if let Some((w, at)) = candidate {
+            return Verdict::Candidate(w, at);
+        }
+        match (unknown, first_conflict) {
+            (Some(why), _) => Verdict::Unknown(why),
+            (None, Some(conflict)) => Verdict::Unsat(conflict),
+            (None, None) => Verdict::Unknown("nothing was tried".into()),
+        }
+    }
+
+    /// Whether a skeleton has a migration — the declarations' ranks (for whole `Dyn`s)
+    /// and which `Dyn` positions are numbers, the others staying `Dyn` — under the
+    /// user's constraints: `Sat` with a migration of it, re-checked, `Unsat` with the
+    /// conflict.
+    pub(crate) fn try_skeleton(
+        &self,
+        ranks: &[Option<usize>],
+        is_static: &dyn Fn(usize, usize) -> bool,
+    ) -> Verdict {
+        let set = self.skeleton_constraints(ranks, is_static);
+        let constraints: Vec<Constraint> = set.iter().map(|o| o.constraint.clone()).collect();
+        if !self.fuel.take(&constraints) {
+            return Verdict::Unknown(NO_FUEL.into());
+        }
+        match solve(&constraints) {
+            Solution::Sat(m) => {
+                let value = |n: &str| m.get(&Symbol::user(n)).unwrap_or(1);
+                let witness = substitute(self.inputs(), ranks, is_static, &value);
+                let types = witness.iter().map(|(_, t)| t.clone()).collect();
+                let all_static = witness.iter().all(|(_, t)| t.is_static());
+                match self.subject.recheck(types) {
+                    Recheck::LosesTrack(at) if all_static => Verdict::Candidate(witness, at),
+                    Recheck::LosesTrack(_) | Recheck::Follows => Verdict::Sat(witness),
+                    Recheck::IllTyped => Verdict::Unknown(
+                        "the solver's candidate did not type-check (a rule the constraints do not fully capture)".into(),
+                    ),
+                }
+            }
+            Solution::Unsat(core) => Verdict::Unsat(explained(&set, &core)),
+            Solution::Unknown(why) => {
+                Verdict::Unknown(format!("the solver could not decide ({why:?})"))
+            }
         }
     }
 }
@@ -390,62 +415,67 @@ fn keep_names(c: &Constraint) -> Vec<String> {
         .collect()
 }
 
-/// What a skeleton's migrations must satisfy: Gen's requirements, every unknown at
-/// least 1, and the user's constraints.
-fn skeleton_constraints(
-    model: &Built,
-    checked: &Checked,
-    ranks: &[Option<usize>],
-    is_static: &dyn Fn(usize, usize) -> bool,
-    user: &[Written],
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-) -> Vec<Origin> {
-    let mut gen = Gen::symbolic();
-    let (types, names) = skeleton(&mut gen, &checked.inputs, ranks, is_static);
-    let (_, gen) = check_symbolic(model, types.clone(), gen);
-    let mut set = gen.required();
-    set.extend(names.iter().map(|n| Origin {
-        constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
-        span: header,
-        why: format!("{n} is a size, at least 1"),
-    }));
-    let given = resolve_all(user, &checked.inputs, &types, &gen, header, notes);
-    set.extend(given);
-    set
+impl Migration<'_> {
+    /// What a skeleton's migrations must satisfy: Gen's requirements, every unknown at
+    /// least 1, and the user's constraints.
+    fn skeleton_constraints(
+        &self,
+        ranks: &[Option<usize>],
+        is_static: &dyn Fn(usize, usize) -> bool,
+    ) -> Vec<Origin> {
+        let mut gen = Gen::symbolic();
+        let (types, names) = skeleton(&mut gen, self.inputs(), ranks, is_static);
+        let gen = self.subject.generate(types.clone(), gen);
+        let mut set = gen.required();
+        set.extend(names.iter().map(|n| Origin {
+            constraint: Constraint::le(&Poly::one(), &Poly::sym(n)),
+            span: self.header,
+            why: format!("{n} is a size, at least 1"),
+        }));
+        set.extend(self.resolve_all(&types, &gen));
+        set
+    }
+
+    /// Gen over the declarations as annotated (each `Dyn` position an unknown size, a
+    /// whole `Dyn` of the rank the constraints fix or left `Dyn`), and the user's
+    /// constraints over it.
+    fn as_annotated(&self) -> (Gen, Vec<Origin>) {
+        let ranks: Vec<Option<usize>> = self
+            .inputs()
+            .iter()
+            .map(|(x, t)| match t {
+                TensorType::Dyn => rank_fixed(x, self.user),
+                _ => None,
+            })
+            .collect();
+        let mut gen = Gen::symbolic();
+        let (types, _) = skeleton(&mut gen, self.inputs(), &ranks, &|_, _| true);
+        let gen = self.subject.generate(types.clone(), gen);
+        let given = self.resolve_all(&types, &gen);
+        (gen, given)
+    }
 }
 
 /// Every constraint set the questions solve, named (Q1's and Q2's all-static skeleton
 /// per rank combination; each `if` of Q3 with its condition and its negation): for
 /// differential tests against another solver, and for benchmarks.
-pub fn constraint_sets(
-    model: &Built,
-    checked: &Checked,
-    user: &[Written],
-) -> Vec<(String, Vec<Constraint>)> {
+pub fn constraint_sets(subject: &dyn Subject, user: &[Written]) -> Vec<(String, Vec<Constraint>)> {
     let mut out = Vec::new();
-    let mut notes = Vec::new();
-    let header = Span::new(0, 0);
+    let notes = RefCell::new(Vec::new());
+    let fuel = Fuel::new(0);
+    let m = Migration::new(subject, user, &notes, &fuel);
     let all = |_: usize, _: usize| true;
     for (q, given) in [("Q1", &[][..]), ("Q2", user)] {
         if q == "Q2" && user.is_empty() {
             continue;
         }
-        for ranks in rank_combinations(&checked.inputs, given) {
-            let set = skeleton_constraints(model, checked, &ranks, &all, given, header, &mut notes);
+        for ranks in rank_combinations(subject.declarations(), given) {
+            let set = m.with_user(given).skeleton_constraints(&ranks, &all);
             let name = format!("{q} ranks {ranks:?}");
             out.push((name, set.into_iter().map(|o| o.constraint).collect()));
         }
     }
-    let ranks: Vec<Option<usize>> = checked
-        .inputs
-        .iter()
-        .map(|(x, t)| t.dims().map_or_else(|| rank_fixed(x, user), |_| None))
-        .collect();
-    let mut gen = Gen::symbolic();
-    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks, &all);
-    let (_, gen) = check_symbolic(model, types.clone(), gen);
-    let given = resolve_all(user, &checked.inputs, &types, &gen, header, &mut notes);
+    let (gen, given) = m.as_annotated();
     for (k, test) in gen.tests.iter().enumerate() {
         let base: Vec<Constraint> = test
             .prefix
@@ -495,140 +525,92 @@ fn substitute(
         .collect()
 }
 
-/// Whether the gradual checker accepts the model with these parameter types.
-fn rechecks(model: &Built, witness: &[(String, TensorType)]) -> Option<Checked> {
-    let types = witness.iter().map(|(_, t)| t.clone()).collect();
-    let (checked, _) = check_symbolic(model, types, Gen::inert());
-    (!ill_typed(&checked)).then_some(checked)
-}
-
-/// Whether a check with static parameters still meets a value it cannot follow:
-/// `Some(Some(span))` at the first construct it does not model (a "not supported"
-/// note) or the first statement giving a `Dyn` (a rule that cannot tell the size),
-/// `Some(None)` when only `forward`'s result is not static; `None` when it follows
-/// everything.
-fn first_dyn(checked: &Checked) -> Option<Option<Span>> {
-    let unmodelled = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "mig.unsupported")
-        .map(|d| d.span)
-        .min_by_key(|s| s.start);
-    let first = [unmodelled, checked.first_dyn]
-        .into_iter()
-        .flatten()
-        .min_by_key(|s| s.start);
-    match (first, &checked.output) {
-        (Some(at), _) => Some(Some(at)),
-        (None, Some(t)) if !t.is_static() => Some(None),
-        _ => None,
-    }
-}
-
-/// Q3 over the parameters as annotated: each `Dyn` position an unknown size (≥ 0, as
-/// tensors may be empty), a whole `Dyn` of a rank the constraints fix or left `Dyn`.
-fn branches(
-    model: &Built,
-    checked: &Checked,
-    user: &[Written],
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-    fuel: &Fuel,
-) -> (Vec<BranchAnswer>, Vec<Origin>) {
-    let ranks: Vec<Option<usize>> = checked
-        .inputs
-        .iter()
-        .map(|(x, t)| match t {
-            TensorType::Dyn => rank_fixed(x, user),
-            _ => None,
-        })
-        .collect();
-    let mut gen = Gen::symbolic();
-    let (types, _) = skeleton(&mut gen, &checked.inputs, &ranks, &|_, _| true);
-    let (_, gen) = check_symbolic(model, types.clone(), gen);
-    let given = resolve_all(user, &checked.inputs, &types, &gen, header, notes);
-    let mut all = gen.required();
-    all.extend(given.iter().cloned());
-    // Per `if` (it may be reached several times): what each visit says of each arm.
-    type Visits = (Span, Option<String>, Vec<Possibility>, Vec<Possibility>);
-    let mut by_if: BTreeMap<(usize, usize), Visits> = BTreeMap::new();
-    for test in &gen.tests {
-        let base: Vec<Constraint> = test
-            .prefix
-            .iter()
-            .chain(&given)
-            .map(|o| o.constraint.clone())
-            .collect();
-        let possible = |c: Constraint| {
-            let mut set = base.clone();
-            set.push(c);
-            if !fuel.take(&set) {
-                return Possibility::Unknown;
-            }
-            match solve(&set) {
-                Solution::Sat(_) => Possibility::Possible,
-                Solution::Unsat(_) => Possibility::Impossible,
-                Solution::Unknown(_) => Possibility::Unknown,
+impl Migration<'_> {
+    /// Q3 over the declarations as annotated: each `Dyn` position an unknown size
+    /// (≥ 0, as tensors may be empty); also the whole constraint set asked.
+    fn branches(&self) -> (Vec<BranchAnswer>, Vec<Origin>) {
+        let (gen, given) = self.as_annotated();
+        let mut all = gen.required();
+        all.extend(given.iter().cloned());
+        // Per `if` (it may be reached several times): what each visit says of each arm.
+        type Visits = (Span, Option<String>, Vec<Possibility>, Vec<Possibility>);
+        let mut by_if: BTreeMap<(usize, usize), Visits> = BTreeMap::new();
+        for test in &gen.tests {
+            let base: Vec<Constraint> = test
+                .prefix
+                .iter()
+                .chain(&given)
+                .map(|o| o.constraint.clone())
+                .collect();
+            let possible = |c: Constraint| {
+                let mut set = base.clone();
+                set.push(c);
+                if !self.fuel.take(&set) {
+                    return Possibility::Unknown;
+                }
+                match solve(&set) {
+                    Solution::Sat(_) => Possibility::Possible,
+                    Solution::Unsat(_) => Possibility::Impossible,
+                    Solution::Unknown(_) => Possibility::Unknown,
+                }
+            };
+            let entry = by_if
+                .entry((test.span.start, test.span.end))
+                .or_insert_with(|| (test.span, test.var.clone(), Vec::new(), Vec::new()));
+            entry.2.push(possible(test.condition.clone()));
+            entry.3.push(possible(test.condition.not()));
+        }
+        let fold = |v: &[Possibility]| {
+            if v.contains(&Possibility::Possible) {
+                Possibility::Possible
+            } else if v.iter().all(|p| *p == Possibility::Impossible) {
+                Possibility::Impossible
+            } else {
+                Possibility::Unknown
             }
         };
-        let entry = by_if
-            .entry((test.span.start, test.span.end))
-            .or_insert_with(|| (test.span, test.var.clone(), Vec::new(), Vec::new()));
-        entry.2.push(possible(test.condition.clone()));
-        entry.3.push(possible(test.condition.not()));
+        let answers = by_if
+            .into_values()
+            .map(|(span, var, t, e)| BranchAnswer {
+                span,
+                var,
+                then: fold(&t),
+                orelse: fold(&e),
+            })
+            .collect();
+        (answers, all)
     }
-    let fold = |v: &[Possibility]| {
-        if v.contains(&Possibility::Possible) {
-            Possibility::Possible
-        } else if v.iter().all(|p| *p == Possibility::Impossible) {
-            Possibility::Impossible
-        } else {
-            Possibility::Unknown
-        }
-    };
-    let answers = by_if
-        .into_values()
-        .map(|(span, var, t, e)| BranchAnswer {
-            span,
-            var,
-            then: fold(&t),
-            orelse: fold(&e),
-        })
-        .collect();
-    (answers, all)
-}
 
-/// The user's constraints over a skeleton: each as a constraint on the unknowns.
-fn resolve_all(
-    user: &[Written],
-    inputs: &[(String, TensorType)],
-    types: &[TensorType],
-    gen: &Gen,
-    header: Span,
-    notes: &mut Vec<Diagnostic>,
-) -> Vec<Origin> {
-    let r = Resolver { inputs, types, gen };
-    let mut out = Vec::new();
-    for w in user {
-        match r.constraint(&w.constraint) {
-            Ok(c) => out.push(Origin {
-                constraint: c,
-                span: header,
-                why: format!("your constraint `{}` (line {})", w.text, w.line),
-            }),
-            Err(message) => {
-                let d = Diagnostic::warning(
-                    "mig.constraint",
-                    format!("constraint line {}: {message}; it is left out", w.line),
-                    header,
-                );
-                if !notes.contains(&d) {
-                    notes.push(d);
+    /// The user's constraints over a skeleton: each as a constraint on the unknowns.
+    fn resolve_all(&self, types: &[TensorType], gen: &Gen) -> Vec<Origin> {
+        let r = Resolver {
+            inputs: self.inputs(),
+            types,
+            gen,
+        };
+        let mut out = Vec::new();
+        for w in self.user {
+            match r.constraint(&w.constraint) {
+                Ok(c) => out.push(Origin {
+                    constraint: c,
+                    span: self.header,
+                    why: format!("your constraint `{}` (line {})", w.text, w.line),
+                }),
+                Err(message) => {
+                    let d = Diagnostic::warning(
+                        "mig.constraint",
+                        format!("constraint line {}: {message}; it is left out", w.line),
+                        self.header,
+                    );
+                    let mut notes = self.notes.borrow_mut();
+                    if !notes.contains(&d) {
+                        notes.push(d);
+                    }
                 }
             }
         }
+        out
     }
-    out
 }
 
 struct Resolver<'r> {

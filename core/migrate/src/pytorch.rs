@@ -4,12 +4,16 @@
 //! the type of what it defines (joined over every time it ran), the types table, the
 //! errors, and "not supported" notes where a value became `Dyn`.
 
-use crate::forward::{check_model, Checked};
+use crate::forward::{check_model, check_symbolic, Checked};
+use crate::gen::Gen;
 use crate::language::{def, shape_view, types_report};
-use crate::modules::build;
+use crate::modules::{build, Built};
+use crate::subject::{Recheck, Subject, Summary};
+use crate::types::TensorType;
 use shapex_report::view::{Cell, CellValue, Row, Table};
 use shapex_report::{CheckStatus, Options, Report, Severity, StatementReport};
 use shapex_text::{Diagnostic, LineIndex, Range, Span};
+use std::collections::BTreeMap;
 
 /// Whether `source` is Python rather than the paper's core calculus: it defines,
 /// imports or has a class.
@@ -32,11 +36,10 @@ pub fn report(source: &str, options: &Options) -> Report {
     let mut diagnostics = parsed.diagnostics.clone();
     diagnostics.extend(built.eval.notes.iter().cloned());
     let checked = check_model(&built);
-    let constraints = options.get("constraints").unwrap_or("");
     let questions = checked
         .forward
         .is_some()
-        .then(|| crate::questions::ask(source, &built, &checked, constraints));
+        .then(|| crate::questions::ask(source, &Forward::new(source, &built, &checked), options));
     match (&built.model, checked.forward) {
         // The builder said why the chosen model is not there.
         (None, _) if choice.is_some() => {}
@@ -227,5 +230,97 @@ fn row(line: u32, name: &str, t: &crate::types::TensorType, from: &str) -> Row {
                 title: String::new(),
             },
         ],
+    }
+}
+
+/// A model's `forward` as the migration questions see it: its parameters are the
+/// declarations, Gen runs `forward` over a skeleton with the PyTorch rules.
+pub struct Forward<'a, 'b> {
+    built: &'a Built<'b>,
+    checked: &'a Checked,
+    header: Span,
+}
+
+impl<'a, 'b> Forward<'a, 'b> {
+    /// `source` is the file `checked` came from (for the `def forward` line).
+    pub fn new(source: &str, built: &'a Built<'b>, checked: &'a Checked) -> Forward<'a, 'b> {
+        let header = checked.forward.map_or(Span::new(0, 0), |s| {
+            let rest = source.get(s.start..).unwrap_or("");
+            Span::new(s.start, s.start + rest.find('\n').unwrap_or(rest.len()))
+        });
+        Forward {
+            built,
+            checked,
+            header,
+        }
+    }
+}
+
+impl Subject for Forward<'_, '_> {
+    fn declarations(&self) -> &[(String, TensorType)] {
+        &self.checked.inputs
+    }
+
+    fn declaration_spans(&self) -> &[(Span, Option<Span>)] {
+        &self.checked.input_spans
+    }
+
+    fn header(&self) -> Span {
+        self.header
+    }
+
+    fn errors(&self) -> Vec<Diagnostic> {
+        self.checked.diagnostics.clone()
+    }
+
+    fn generate(&self, types: Vec<TensorType>, gen: Gen) -> Gen {
+        check_symbolic(self.built, types, gen).1
+    }
+
+    fn recheck(&self, types: Vec<TensorType>) -> Recheck {
+        let (again, _) = check_symbolic(self.built, types, Gen::inert());
+        if again
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            return Recheck::IllTyped;
+        }
+        // The first construct the checker does not model (a "not supported" note) or
+        // the first statement giving a `Dyn` (a rule that cannot tell the size).
+        let unmodelled = again
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "mig.unsupported")
+            .map(|d| d.span)
+            .min_by_key(|s| s.start);
+        let first = [unmodelled, again.first_dyn]
+            .into_iter()
+            .flatten()
+            .min_by_key(|s| s.start);
+        match (first, &again.output) {
+            (Some(at), _) => Recheck::LosesTrack(Some(at)),
+            (None, Some(t)) if !t.is_static() => Recheck::LosesTrack(None),
+            _ => Recheck::Follows,
+        }
+    }
+
+    fn summary(&self) -> Summary {
+        let mut types: BTreeMap<String, TensorType> = self.checked.inputs.iter().cloned().collect();
+        for (_, defs) in self.checked.defs.values() {
+            types.extend(defs.iter().cloned());
+        }
+        Summary {
+            model: self.built.model.as_ref().map(|(n, _)| n.clone()),
+            class: self.built.model_class(),
+            output: self.checked.output.clone(),
+            types,
+            tests: self
+                .checked
+                .branches
+                .iter()
+                .map(|(k, b)| (*k, b.test))
+                .collect(),
+        }
     }
 }

@@ -3,15 +3,14 @@
 //! line and column, and the Migration view (a listing of the answers and of the
 //! constraints they were asked of).
 
-use crate::forward::Checked;
 use crate::gen::Origin;
 use crate::lattice::{poset, Poset};
-use crate::migration::{answer, Answers, Fuel, Possibility, Verdict};
-use crate::modules::Built;
+use crate::migration::{answer, Answers, Fuel, Migration, Possibility, Verdict};
+use crate::subject::Subject;
 use crate::types::TensorType;
 use shapex_migrate_syntax::user;
 use shapex_report::view::{Edge, Lattice, Payload, Step, Text, Vertex, VertexMark, View};
-use shapex_report::Severity;
+use shapex_report::{Options, Severity};
 use shapex_text::{Diagnostic, Fix, LineIndex, Range, Span};
 
 pub const VIEW: &str = "migration";
@@ -24,10 +23,11 @@ pub struct Questions {
     pub views: Vec<View>,
 }
 
-pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) -> Questions {
-    let header = checked.forward.map_or(Span::new(0, 0), |s| {
-        Span::new(s.start, s.start + source[s.start..].find('\n').unwrap_or(0))
-    });
+/// The questions for `subject` under the settings `options` (its `constraints`).
+pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions {
+    let constraints = options.get("constraints").unwrap_or("");
+    let header = subject.header();
+    let inputs = subject.declarations();
     let (written, bad) = user::parse(constraints);
     let mut diagnostics: Vec<Diagnostic> = bad
         .iter()
@@ -43,12 +43,12 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
         })
         .collect();
     let fuel = Fuel::new(crate::migration::FUEL);
-    let answers = answer(built, checked, &written, &fuel);
+    let answers = answer(subject, &written, &fuel);
     let index = LineIndex::new(source);
     let at = |s: Span| Range::of(s, &index).line;
     // Nothing to write back when the annotations are already that migration.
     let annotate = |v: &Verdict| match v {
-        Verdict::Sat(w) if *w != checked.inputs => annotation_fix(source, checked, w),
+        Verdict::Sat(w) if w != inputs => annotation_fix(source, subject, w),
         _ => None,
     };
     let mut q1 = verdict(
@@ -73,23 +73,26 @@ pub fn ask(source: &str, built: &Built, checked: &Checked, constraints: &str) ->
             marker: Some("Q".into()),
         }),
     }];
-    let poset = (!answers.ill_typed && !checked.inputs.is_empty()).then(|| {
+    let poset = (!answers.ill_typed && !inputs.is_empty()).then(|| {
         let witness = match (&answers.q2, &answers.q1) {
             (Some(Verdict::Sat(w)), _) | (None, Verdict::Sat(w)) => Some(&w[..]),
             _ => None,
         };
-        poset(built, checked, &written, witness, header, &mut notes, &fuel)
+        let more = std::cell::RefCell::new(Vec::new());
+        let p = poset(&Migration::new(subject, &written, &more, &fuel), witness);
+        notes.extend(more.into_inner());
+        p
     });
     if let Some(p) = &poset {
         views.push(View {
             id: LATTICE.into(),
-            payload: Payload::Lattice(lattice(source, p, checked, &index)),
+            payload: Payload::Lattice(lattice(source, p, subject, &index)),
         });
     }
     views.push(View {
         id: crate::answers::VIEW.into(),
         payload: Payload::Text(Text {
-            text: crate::answers::json(source, built, checked, &answers, poset.as_ref()),
+            text: crate::answers::json(source, subject, &answers, poset.as_ref()),
             marker: None,
         }),
     });
@@ -234,8 +237,8 @@ fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<Stri
 }
 
 /// Rewrites `forward`'s parameter annotations to a migration (one edit, one undo).
-fn annotation_fix(source: &str, checked: &Checked, w: &[(String, TensorType)]) -> Option<Fix> {
-    let spans = &checked.input_spans;
+fn annotation_fix(source: &str, subject: &dyn Subject, w: &[(String, TensorType)]) -> Option<Fix> {
+    let spans = subject.declaration_spans();
     let start = spans.first()?.0.start;
     let end = spans
         .iter()
@@ -269,45 +272,45 @@ fn annotation_fix(source: &str, checked: &Checked, w: &[(String, TensorType)]) -
 /// migration (or `#` for "a number" where none exists), classed inhabited / empty /
 /// unknown, the frontier and the empty nodes also marked by outline; a state per
 /// solver run, in order.
-fn lattice(source: &str, p: &Poset, checked: &Checked, index: &LineIndex) -> Lattice {
+fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) -> Lattice {
     let id = |k: usize| format!("s{k}");
     let inhabited = |k: usize| matches!(p.nodes[k].state, Verdict::Sat(_));
-    let range = checked
-        .forward
-        .map(|s| Range::of(Span::new(s.start, s.start), index));
-    let nodes =
-        p.nodes
-            .iter()
-            .enumerate()
-            .map(|(k, n)| {
-                let frontier =
-                    inhabited(k) && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi));
-                let (class, mark) = match &n.state {
-                    Verdict::Sat(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
-                    Verdict::Sat(_) => ("inhabited", None),
-                    Verdict::Unsat(_) => ("empty", Some(VertexMark::Empty)),
-                    Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
-                };
-                let fix = match &n.state {
-                    Verdict::Sat(w) if *w != checked.inputs => annotation_fix(source, checked, w)
-                        .map(|mut f| {
-                            f.title = "annotate forward with this migration".into();
-                            f.range = Range::of(f.span, index);
-                            f
-                        }),
-                    _ => None,
-                };
-                Vertex {
-                    id: id(k),
-                    label: label(p, checked, n, true),
-                    class: class.into(),
-                    range,
-                    mark,
-                    fix,
-                    ..Vertex::default()
+    let h = subject.header();
+    let range = Some(Range::of(Span::new(h.start, h.start), index));
+    let nodes = p
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let frontier =
+                inhabited(k) && !p.covers.iter().any(|&(lo, hi)| lo == k && inhabited(hi));
+            let (class, mark) = match &n.state {
+                Verdict::Sat(_) if frontier => ("inhabited", Some(VertexMark::Frontier)),
+                Verdict::Sat(_) => ("inhabited", None),
+                Verdict::Unsat(_) => ("empty", Some(VertexMark::Empty)),
+                Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
+            };
+            let fix = match &n.state {
+                Verdict::Sat(w) if w != subject.declarations() => {
+                    annotation_fix(source, subject, w).map(|mut f| {
+                        f.title = "annotate forward with this migration".into();
+                        f.range = Range::of(f.span, index);
+                        f
+                    })
                 }
-            })
-            .collect();
+                _ => None,
+            };
+            Vertex {
+                id: id(k),
+                label: label(p, subject.declarations(), n, true),
+                class: class.into(),
+                range,
+                mark,
+                fix,
+                ..Vertex::default()
+            }
+        })
+        .collect();
     let covers = p
         .covers
         .iter()
@@ -339,7 +342,7 @@ fn lattice(source: &str, p: &Poset, checked: &Checked, index: &LineIndex) -> Lat
 /// in the skeleton but no migration was found; `as annotated` for the program itself.
 pub(crate) fn label(
     p: &Poset,
-    checked: &Checked,
+    inputs: &[(String, TensorType)],
     n: &crate::lattice::Node,
     values: bool,
 ) -> String {
@@ -351,7 +354,7 @@ pub(crate) fn label(
         _ => None,
     };
     let mut parts = Vec::new();
-    for (i, ((x, t), r)) in checked.inputs.iter().zip(&p.ranks).enumerate() {
+    for (i, ((x, t), r)) in inputs.iter().zip(&p.ranks).enumerate() {
         let Some(rank) = t.rank().or(*r) else {
             parts.push(format!("{x}: Dyn"));
             continue;

@@ -146,7 +146,11 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
         );
         let built = shapex_migrate::modules::build(&parsed.module, None);
         let checked = shapex_migrate::forward::check_model(&built);
-        let a = answer(&built, &checked, &[], &Fuel::new(FUEL));
+        let a = answer(
+            &shapex_migrate::pytorch::Forward::new(&src, &built, &checked),
+            &[],
+            &Fuel::new(FUEL),
+        );
         let mut t = tally.borrow_mut();
         match &a.q1 {
             Verdict::Sat(w) => {
@@ -171,7 +175,10 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
             Verdict::Unsat(_) => {
                 t.unsat += 1;
                 if with_z3 {
-                    for (name, cs) in constraint_sets(&built, &checked, &[]) {
+                    for (name, cs) in constraint_sets(
+                        &shapex_migrate::pytorch::Forward::new(&src, &built, &checked),
+                        &[],
+                    ) {
                         if !name.starts_with("Q1") {
                             continue;
                         }
@@ -204,7 +211,10 @@ fn q1_witnesses_recheck_and_conflicts_are_unsat_for_z3() {
                 }
                 if with_z3 {
                     // What z3 says of the Q1 sets we leave open (counted, not checked).
-                    for (name, cs) in constraint_sets(&built, &checked, &[]) {
+                    for (name, cs) in constraint_sets(
+                        &shapex_migrate::pytorch::Forward::new(&src, &built, &checked),
+                        &[],
+                    ) {
                         let Ok(script) = smtlib::script(&cs) else {
                             continue;
                         };

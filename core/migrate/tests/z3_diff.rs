@@ -186,7 +186,10 @@ fn check_fixture(name: &str, src: &str, t: &mut Tally, failures: &mut Vec<String
     for text in texts {
         let (user, bad) = shapex_migrate_syntax::user::parse(text);
         assert!(bad.is_empty(), "{text:?}: {bad:?}");
-        let sets = shapex_migrate::migration::constraint_sets(&built, &checked, &user);
+        let sets = shapex_migrate::migration::constraint_sets(
+            &shapex_migrate::pytorch::Forward::new(src, &built, &checked),
+            &user,
+        );
         if sets.len() > MAX_SETS {
             eprintln!(
                 "{name} with {text:?}: {} sets, the first {MAX_SETS} compared",

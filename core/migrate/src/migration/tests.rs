@@ -11,7 +11,11 @@ fn ask(src: &str, constraints: &str) -> Answers {
     let checked = check_model(&built);
     let (user, bad) = user::parse(constraints);
     assert!(bad.is_empty(), "{bad:?}");
-    answer(&built, &checked, &user, &Fuel::new(FUEL))
+    answer(
+        &crate::pytorch::Forward::new(src, &built, &checked),
+        &user,
+        &Fuel::new(FUEL),
+    )
 }
 
 fn net(init: &str, forward: &str) -> String {

@@ -1,0 +1,53 @@
+//! What the migration questions ([`crate::migration`]) are asked of: a program whose
+//! *declarations* a migration refines — `forward`'s parameters of a PyTorch model, or
+//! the `x : τ` declarations of the paper's core calculus. The questions, the lattice
+//! and the JSON answers only go through this trait, so both syntaxes get all three
+//! questions from one implementation.
+
+use crate::gen::Gen;
+use crate::types::TensorType;
+use shapex_text::{Diagnostic, Span};
+use std::collections::BTreeMap;
+
+/// How the gradual checker takes a candidate migration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recheck {
+    /// It finds an error.
+    IllTyped,
+    /// It accepts, and follows every value.
+    Follows,
+    /// It accepts, but from the span on (or only for the result: `None`) it meets a
+    /// value it cannot follow, so the run may still fail.
+    LosesTrack(Option<Span>),
+}
+
+/// A program the questions are asked of.
+pub trait Subject {
+    /// The declarations as annotated, in order.
+    fn declarations(&self) -> &[(String, TensorType)];
+    /// Each declaration's name span and annotation span (for writing a migration back).
+    fn declaration_spans(&self) -> &[(Span, Option<Span>)];
+    /// The line the answers are attached to (`def forward…`, the first declaration).
+    fn header(&self) -> Span;
+    /// The gradual checker's errors with the declarations as annotated.
+    fn errors(&self) -> Vec<Diagnostic>;
+    /// Gen over declarations of these types (a skeleton: unknowns made by `gen`).
+    fn generate(&self, types: Vec<TensorType>, gen: Gen) -> Gen;
+    /// The gradual checker with declarations of these (static) types.
+    fn recheck(&self, types: Vec<TensorType>) -> Recheck;
+    /// What the JSON answers say of the program itself.
+    fn summary(&self) -> Summary;
+}
+
+/// The program's own facts in the JSON answers (issue #21 item 10).
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub model: Option<String>,
+    pub class: Option<String>,
+    /// The type of the result (`forward`'s, the `return`'s).
+    pub output: Option<TensorType>,
+    /// Every named value's type.
+    pub types: BTreeMap<String, TensorType>,
+    /// Each `if`'s test span, by the `if`'s span.
+    pub tests: BTreeMap<(usize, usize), Span>,
+}
