@@ -489,7 +489,9 @@ impl Searcher<'_> {
 /// Whether an equation (or a conjunct of one) has no integer solution by the gcd test:
 /// in `Σ cᵢ·mᵢ + k == 0` over integer-valued atoms (as the facts normalise it), every
 /// non-constant term is a multiple of `g = gcd(cᵢ)`, so `g` must divide `k`
-/// (`4·(h−2)·(w−2) == 175`, expanded, has none). A proof, so the search may prune.
+/// (`4·(h−2)·(w−2) == 175`, expanded, has none); a conjunction with a conjunct that
+/// has none, a disjunction whose every alternative has none. A proof, so the search
+/// may prune.
 fn no_integer_solution(facts: &Facts, c: &Constraint) -> bool {
     match c {
         Constraint::Eq(a, b) => {
@@ -506,6 +508,9 @@ fn no_integer_solution(facts: &Facts, c: &Constraint) -> bool {
             g > 1 && d.constant() % g != 0
         }
         Constraint::And(v) => v.iter().any(|c| no_integer_solution(facts, c)),
+        // A disjunction none of whose alternatives has one (`x == 2·q ∨ 9·q == 2` at
+        // `x = 9`, a reshape's divisibility either way).
+        Constraint::Or(v) => !v.is_empty() && v.iter().all(|c| no_integer_solution(facts, c)),
         _ => false,
     }
 }

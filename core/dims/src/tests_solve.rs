@@ -483,3 +483,26 @@ fn an_expanded_product_with_no_integer_solution_is_unsat_by_its_gcd() {
     ];
     assert!(matches!(solve(&set), Solution::Sat(_)));
 }
+
+#[test]
+fn a_disjunction_of_equations_without_integer_solutions_is_unsat() {
+    // The calculus's reshape of x = (s) to (2, Dyn): s = 2·q1 or 2 = q2·s. At s = 9
+    // neither has an integer solution (gcd 2 ∤ 9, gcd 9 ∤ 2), whatever q1 and q2.
+    let (x, q1, q2) = (s("x"), s("q1"), s("q2"));
+    let divides = Constraint::or([eq(&x, &k(2).mul(&q1)), eq(&k(2), &q2.mul(&x))]);
+    let set = [divides.clone(), eq(&x, &k(9))];
+    assert!(
+        matches!(solve(&set), Solution::Unsat(_)),
+        "{:?}",
+        solve(&set)
+    );
+    // At s = 4 the first holds (q1 = 2); at s = 1 the second (q2 = 2).
+    for v in [4, 1] {
+        let set = [divides.clone(), eq(&x, &k(v))];
+        assert!(
+            matches!(solve(&set), Solution::Sat(_)),
+            "{v}: {:?}",
+            solve(&set)
+        );
+    }
+}

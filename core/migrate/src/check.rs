@@ -12,7 +12,9 @@ use crate::consistent::{
     apply_broadcasting, calc_conv, consistent, dim_consistent, divides, join_star, matches,
     static_product, ConvError,
 };
+use crate::gen::Gen;
 use crate::types::{Dim, TensorType};
+use shapex_dims::{Constraint, Dim as Poly};
 use shapex_migrate_syntax::ast::{Expr, ExprKind, Item, Nat, Program};
 use shapex_report::CheckStatus;
 use shapex_text::{Diagnostic, Span};
@@ -105,11 +107,21 @@ impl Checked {
 
 /// Types `program`. Never panics.
 pub fn check(program: &Program) -> Checked {
+    check_with(program, None, &mut Gen::inert())
+}
+
+/// Types `program` with its declarations (the first of each name, in order) of the
+/// types `types` when given — a migration, or a skeleton whose unknowns `gen` made —
+/// and `gen` recording what each rule needs of the unknowns.
+pub fn check_with(program: &Program, types: Option<&[TensorType]>, gen: &mut Gen) -> Checked {
     let mut out = Checked::default();
     let mut gamma: HashMap<&str, TensorType> = HashMap::new();
     for d in program.decls() {
-        let ty = TensorType::from_ann(&d.ty);
         let duplicate = gamma.contains_key(d.name.name.as_str());
+        let ty = match types.and_then(|ts| ts.get(gamma.len())) {
+            Some(t) if !duplicate => t.clone(),
+            _ => TensorType::from_ann(&d.ty),
+        };
         if duplicate {
             out.diagnostics.push(Diagnostic::error(
                 "mig.duplicate",
@@ -135,6 +147,7 @@ pub fn check(program: &Program) -> Checked {
                 gamma: &gamma,
                 item,
                 out: &mut out,
+                gen,
             };
             cx.expr(&r.expr);
         }
@@ -146,6 +159,9 @@ struct Cx<'a, 'p> {
     gamma: &'a HashMap<&'p str, TensorType>,
     item: usize,
     out: &'a mut Checked,
+    /// Inert for the gradual checker; over a skeleton it meets unknowns (`Dim::Sym`),
+    /// which the rules treat as numbers whose constraints it records.
+    gen: &'a mut Gen,
 }
 
 impl Cx<'_, '_> {
@@ -167,6 +183,10 @@ impl Cx<'_, '_> {
     }
 
     fn error(&mut self, code: &str, message: String, span: Span, rule: Rule) -> Option<TensorType> {
+        // Over a skeleton, a certain failure makes the constraints false.
+        self.gen.at = span;
+        let message = self.gen.spell(&message);
+        self.gen.require(Constraint::False, message.clone());
         self.out
             .diagnostics
             .push(Diagnostic::error(code, message, span).with_help(rule.describe()));
@@ -218,6 +238,9 @@ impl Cx<'_, '_> {
 
     /// t-add: broadcast "virtually" (Appendix B), check consistency, join with ⊔*.
     fn add(&mut self, span: Span, t1: &TensorType, t2: &TensorType) -> Option<TensorType> {
+        if has_unknown(t1) || has_unknown(t2) {
+            return self.add_symbolic(span, t1, t2);
+        }
         let (b1, b2) = apply_broadcasting(t1, t2);
         let joined = consistent(&b1, &b2).then(|| join_star(&b1, &b2)).flatten();
         match joined {
@@ -275,6 +298,10 @@ impl Cx<'_, '_> {
         let sigma = [sigma[0], sigma[1], sigma[2], sigma[3]];
         // A constant too large for a u64 has a syntax error; it is read as unknown.
         let c_in_dim = c_in.value.map_or(Dim::Dyn, Dim::Nat);
+        let sigma = match self.symbolic_channels(span, c_in_dim, sigma) {
+            Some(sigma) => sigma,
+            None => sigma,
+        };
         if !dim_consistent(c_in_dim, sigma[1]) {
             return self.error(
                 "mig.conv.channels",
@@ -290,6 +317,10 @@ impl Cx<'_, '_> {
             return self.node(span, None, Rule::Conv, CheckStatus::None);
         };
         match calc_conv(&sigma, out, (k0, k1)) {
+            Ok(ty) if sigma.iter().any(|d| matches!(d, Dim::Sym(_))) => {
+                let ty = self.symbolic_window(span, &sigma, ty, (k0, k1));
+                self.node(span, ty, Rule::Conv, CheckStatus::Runtime)
+            }
             Ok(ty) => {
                 let known = |d: Dim| !d.is_dyn();
                 let status = if known(sigma[1]) && known(sigma[2]) && known(sigma[3]) && t.rank().is_some() {
@@ -323,6 +354,9 @@ impl Cx<'_, '_> {
 
     /// reshape by spec 004 §1.5's case table; the result is always the target δ.
     fn reshape(&mut self, span: Span, t: &TensorType, target: &TensorType) -> Option<TensorType> {
+        if has_unknown(t) {
+            return self.reshape_symbolic(span, t, target);
+        }
         let (Some(input), Some(goal)) = (t.dims(), target.dims()) else {
             // Input Dyn: t-reshape, nothing to check. Target a whole Dyn: nothing to
             // compare with [X].
@@ -378,6 +412,129 @@ impl Cx<'_, '_> {
             )
         };
         self.error("mig.reshape", message, span, rule)
+    }
+}
+
+/// Whether a type has an unknown of constraint generation.
+fn has_unknown(t: &TensorType) -> bool {
+    t.dims()
+        .is_some_and(|ds| ds.iter().any(|d| matches!(d, Dim::Sym(_))))
+}
+
+/// The rules over unknowns (Gen, Migeed et al. 2024 §4, Figure 5's t-add, t-conv and
+/// t-reshape): each unknown is a number, and what the rule needs of it is recorded
+/// with the operation's span. Each requirement is implied by the rule succeeding, so
+/// the conjunction is implied by the program being well typed.
+impl Cx<'_, '_> {
+    /// t-add: Appendix B's broadcasting, position by position (an unknown facing `n`
+    /// is 1 or `n`), joined with ⊔*.
+    fn add_symbolic(&mut self, span: Span, t1: &TensorType, t2: &TensorType) -> Option<TensorType> {
+        self.gen.at = span;
+        match crate::forward::ops::broadcast(self.gen, t1, t2) {
+            Ok(t) => self.node(span, Some(t), Rule::Add, CheckStatus::Runtime),
+            Err(why) => {
+                let why = self.gen.spell(&why);
+                self.error("mig.add", format!("add: {why}"), span, Rule::Add)
+            }
+        }
+    }
+
+    /// t-conv's `c_in ~ σ2` when σ2 is an unknown: it must equal `c_in`. `None` when
+    /// nothing is unknown there.
+    fn symbolic_channels(&mut self, span: Span, c_in: Dim, sigma: [Dim; 4]) -> Option<[Dim; 4]> {
+        if !matches!(sigma[1], Dim::Sym(_)) {
+            return None;
+        }
+        self.gen.at = span;
+        let joined = self
+            .gen
+            .join(c_in, sigma[1], "Conv2D: c_in ~ σ2, the input channels")?;
+        let mut out = sigma;
+        out[1] = joined;
+        Some(out)
+    }
+
+    /// calc-conv's spatial dimensions over unknowns: `σ − (κ − 1)`, at least 1.
+    fn symbolic_window(
+        &mut self,
+        span: Span,
+        sigma: &[Dim; 4],
+        ty: TensorType,
+        kernel: (u64, u64),
+    ) -> Option<TensorType> {
+        let TensorType::Tensor(mut dims) = ty else {
+            return Some(ty);
+        };
+        self.gen.at = span;
+        for (axis, k) in [(2, kernel.0), (3, kernel.1)] {
+            let Some(h) = self
+                .gen
+                .poly(sigma[axis])
+                .filter(|_| matches!(sigma[axis], Dim::Sym(_)))
+            else {
+                continue;
+            };
+            let k = Poly::known(i64::try_from(k).ok()?);
+            let out = h.sub(&k).add(&Poly::one());
+            self.gen.require(
+                Constraint::le(&Poly::one(), &out),
+                "calc-conv: the kernel fits the input (an output size is at least 1)",
+            );
+            dims[axis] = self.gen.dim(out);
+        }
+        Some(TensorType::Tensor(dims))
+    }
+
+    /// reshape over unknowns, by the same case split as [`Cx::reshape`]: no `Dyn` on
+    /// either side, the element counts agree; one, the static products divide one
+    /// another either way (a fresh quotient each way); more, nothing to check.
+    fn reshape_symbolic(
+        &mut self,
+        span: Span,
+        t: &TensorType,
+        target: &TensorType,
+    ) -> Option<TensorType> {
+        let (Some(input), Some(goal)) = (t.dims(), target.dims()) else {
+            return self.node(
+                span,
+                Some(target.clone()),
+                Rule::Reshape,
+                CheckStatus::Runtime,
+            );
+        };
+        self.gen.at = span;
+        let dyns = input.iter().chain(goal).filter(|d| d.is_dyn()).count();
+        let product = |g: &Gen, ds: &[Dim]| {
+            ds.iter()
+                .filter_map(|d| g.poly(*d))
+                .fold(Poly::one(), |acc, p| acc.mul(&p))
+        };
+        let (p_in, p_out) = (product(self.gen, input), product(self.gen, goal));
+        let (rule, c) = match dyns {
+            0 => (Rule::ReshapeS, Constraint::eq(&p_in, &p_out)),
+            1 => {
+                let (q1, q2) = (self.gen.fresh(), self.gen.fresh());
+                let c = Constraint::or([
+                    Constraint::eq(&p_in, &q1.mul(&p_out)),
+                    Constraint::eq(&p_out, &q2.mul(&p_in)),
+                ]);
+                (Rule::ReshapeG, c)
+            }
+            _ => (Rule::Reshape, Constraint::True),
+        };
+        if c == Constraint::False {
+            let message = format!(
+                "reshape: {} cannot have as many elements as the target {target}",
+                self.gen.spell(&t.to_string())
+            );
+            return self.error("mig.reshape", message, span, rule);
+        }
+        let why = match rule {
+            Rule::ReshapeS => "t-reshape-s: the element counts agree (∏D = ∏U)",
+            _ => "t-reshape-g: the static products divide one another, either way",
+        };
+        self.gen.require(c, why);
+        self.node(span, Some(target.clone()), rule, CheckStatus::Runtime)
     }
 }
 

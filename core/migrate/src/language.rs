@@ -5,6 +5,7 @@
 //! line), and the `types` view: a table of every name and subexpression with its type
 //! and the rule that gave it.
 
+use crate::calculus::Calculus;
 use crate::check::{check, Checked, Node};
 use crate::types::{Dim, TensorType};
 use shapex_migrate_syntax::ast::{Item, Program};
@@ -105,7 +106,17 @@ impl Language for Migrate {
         } else {
             let parsed = shapex_migrate_syntax::parse(source);
             let checked = check(&parsed.program);
-            report(source, &parsed.program, parsed.diagnostics, checked)
+            let questions = parsed.program.returns().next().is_some().then(|| {
+                let subject = Calculus::new(source, &parsed.program, &checked);
+                crate::questions::ask(source, &subject, options)
+            });
+            let mut report = report(source, &parsed.program, parsed.diagnostics, checked);
+            if let Some(q) = questions {
+                report.diagnostics.extend(q.diagnostics);
+                report.views.extend(q.views);
+                report.resolve_positions(source);
+            }
+            report
         };
         // The settings in force, every option of the language (the CLI and the
         // fixtures read them back).
@@ -383,7 +394,9 @@ mod tests {
         let report =
             analyze("x : TensorType([Dyn,2,Dyn])\ny : TensorType([1,2,2])\nreturn add(x, y)");
         assert!(report.parse_ok);
-        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+        // Only the questions' answers (Info), no error or warning.
+        let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["mig.q1"], "{:#?}", report.diagnostics);
         let kinds: Vec<&str> = report.statements.iter().map(|s| s.kind.as_str()).collect();
         assert_eq!(kinds, ["decl", "decl", "return"]);
         let ret = &report.statements[2];
@@ -422,7 +435,11 @@ mod tests {
             report.statements[2].defs[0].shape,
             ShapeView::Illegal { illegal: true }
         );
-        assert_eq!(report.diagnostics[0].range.line, 3);
+        let error = report
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error);
+        assert_eq!(error.map(|d| d.range.line), Some(3));
     }
 
     #[test]

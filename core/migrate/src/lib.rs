@@ -8,6 +8,7 @@
 //! The front end is `shapex-migrate-syntax`. Migration (Q1–Q3) comes later (issue #21).
 
 pub mod answers;
+pub mod calculus;
 pub mod check;
 pub mod consistent;
 pub mod forward;

@@ -265,6 +265,10 @@ impl Subject for Forward<'_, '_> {
         &self.checked.input_spans
     }
 
+    fn declared(&self) -> &'static str {
+        "forward's parameters"
+    }
+
     fn header(&self) -> Span {
         self.header
     }

@@ -69,7 +69,7 @@ pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions 
     let mut views = vec![View {
         id: VIEW.into(),
         payload: Payload::Text(Text {
-            text: listing(&answers, &at, !written.is_empty()).join("\n"),
+            text: listing(&answers, &at, !written.is_empty(), subject.declared()).join("\n"),
             marker: Some("Q".into()),
         }),
     }];
@@ -155,7 +155,12 @@ fn conflict_text(conflict: &[Origin], at: &dyn Fn(Span) -> u32) -> String {
     format!("these cannot all hold: {}", parts.join("; "))
 }
 
-fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<String> {
+fn listing(
+    a: &Answers,
+    at: &dyn Fn(Span) -> u32,
+    constrained: bool,
+    declared: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     // One requirement per line: a conflict of a real model is long.
     let says = |v: &Verdict| -> Vec<String> {
@@ -221,7 +226,9 @@ fn listing(a: &Answers, at: &dyn Fn(Span) -> u32, constrained: bool) -> Vec<Stri
         });
     }
     out.push(String::new());
-    out.push("What the model needs of its parameters as annotated (Gen, §4):".into());
+    out.push(format!(
+        "What the program needs of {declared} as annotated (Gen, §4):"
+    ));
     if a.constraints.is_empty() {
         out.push("  (nothing: every size it uses is annotated, or none is used)".into());
     }
@@ -262,7 +269,7 @@ fn annotation_fix(source: &str, subject: &dyn Subject, w: &[(String, TensorType)
     }
     text.push_str(source.get(at..end)?);
     Some(Fix::new(
-        "annotate forward with this static migration",
+        format!("annotate {} with this static migration", subject.declared()),
         Span::new(start, end),
         text,
     ))

@@ -27,6 +27,8 @@ pub trait Subject {
     fn declarations(&self) -> &[(String, TensorType)];
     /// Each declaration's name span and annotation span (for writing a migration back).
     fn declaration_spans(&self) -> &[(Span, Option<Span>)];
+    /// What the declarations are, in a sentence (`forward's parameters`).
+    fn declared(&self) -> &'static str;
     /// The line the answers are attached to (`def forward…`, the first declaration).
     fn header(&self) -> Span;
     /// The gradual checker's errors with the declarations as annotated.
