@@ -48,6 +48,14 @@ fn fixtures() -> Vec<PathBuf> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .collect();
+    // The core calculus's fixtures: its own Gen (t-reshape-g either way).
+    let core = dir.join("core");
+    if let Ok(rd) = std::fs::read_dir(&core) {
+        out.extend(
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "gt")),
+        );
+    }
     out.sort();
     assert!(!out.is_empty(), "no fixtures in {}", dir.display());
     out
@@ -176,6 +184,9 @@ fn questions_agree_with_z3() {
 }
 
 fn check_fixture(name: &str, src: &str, t: &mut Tally, failures: &mut Vec<String>) {
+    if name.contains(".gt") {
+        return check_calculus(name, src, t, failures);
+    }
     let parsed = shapex_migrate_syntax::python::parse(src);
     let built = shapex_migrate::modules::build(&parsed.module, None);
     let checked = shapex_migrate::forward::check_model(&built);
@@ -211,5 +222,31 @@ fn check_fixture(name: &str, src: &str, t: &mut Tally, failures: &mut Vec<String
             t.unsat - before.2,
             t.unknown - before.3
         );
+    }
+}
+
+/// A core-calculus fixture's sets, with no constraints and with its own front matter's.
+fn check_calculus(name: &str, src: &str, t: &mut Tally, failures: &mut Vec<String>) {
+    let parsed = shapex_migrate_syntax::parse(src);
+    let checked = shapex_migrate::check::check(&parsed.program);
+    let subject = shapex_migrate::calculus::Calculus::new(src, &parsed.program, &checked);
+    let own: Vec<&str> = src
+        .lines()
+        .filter_map(|l| l.strip_prefix("# constraints:"))
+        .map(str::trim)
+        .collect();
+    let own = own.join("\n");
+    let texts = std::iter::once("").chain((!own.is_empty()).then_some(own.as_str()));
+    for text in texts {
+        let (user, bad) = shapex_migrate_syntax::user::parse(text);
+        assert!(bad.is_empty(), "{text:?}: {bad:?}");
+        let before = t.sets;
+        for (set, cs) in shapex_migrate::migration::constraint_sets(&subject, &user) {
+            let where_ = format!("{name}, constraints {text:?}, set {set}");
+            if let Err(e) = compare(&where_, &cs, t) {
+                failures.push(e);
+            }
+        }
+        eprintln!("  {name} with {text:?}: {} sets", t.sets - before);
     }
 }
