@@ -405,7 +405,11 @@ impl Searcher<'_> {
         }
         let (x, iv) = first?;
         self.complete.set(false);
-        Some((x, self.open_candidates(iv)))
+        let values = match congruence(x, &eqs) {
+            Some((r, m)) => stepped(iv, r, m),
+            None => self.open_candidates(iv),
+        };
+        Some((x, values))
     }
 
     /// Every value `x` may take, ascending, when they are finitely many (a product
@@ -484,6 +488,98 @@ impl Searcher<'_> {
         }
         ok.then_some(values)
     }
+}
+
+/// The residue class `x ≡ r (mod m)` an equation puts `x` in when `x` occurs in it only
+/// as a term `c·x`: the other terms and the constant are `k` plus multiples of `g`, the
+/// gcd of the other coefficients, so `c·x + k ≡ 0 (mod g)` (`27·n == 183·q` makes `q` a
+/// multiple of 9). Of every such equation, the largest modulus; `None` when none says
+/// more than "any integer". What `x` must satisfy, so trying only those values loses
+/// no model, and a large witness (`n = 61`) is among the first tried.
+fn congruence(x: &Atom, eqs: &[Dim]) -> Option<(i64, i64)> {
+    let mut best: Option<(i64, i64)> = None;
+    for d in eqs {
+        let mut c = None;
+        let mut g: i64 = 0;
+        let mut alone = true;
+        for (m, coef) in d.terms() {
+            let atoms = m.atoms();
+            if atoms.is_empty() {
+                continue;
+            }
+            if atoms.contains(x) {
+                alone &= atoms.len() == 1 && c.is_none();
+                c = Some(*coef);
+            } else {
+                g = gcd(g, coef.unsigned_abs().min(i64::MAX as u64) as i64);
+            }
+        }
+        let (Some(c), true) = (c, alone) else {
+            continue;
+        };
+        if let Some((r, m)) = residue(c, d.constant(), g) {
+            if best.is_none_or(|(_, b)| m > b) {
+                best = Some((r, m));
+            }
+        }
+    }
+    best
+}
+
+/// The solutions of `c·x + k ≡ 0 (mod g)` as `x ≡ r (mod m)`, when there are some and
+/// `m > 1`.
+fn residue(c: i64, k: i64, g: i64) -> Option<(i64, i64)> {
+    let (c, k, g) = (i128::from(c), i128::from(k), i128::from(g));
+    if g <= 1 {
+        return None;
+    }
+    let d = gcd128(c.rem_euclid(g), g);
+    if k.rem_euclid(d) != 0 {
+        return None;
+    }
+    let m = g / d;
+    if m <= 1 {
+        return None;
+    }
+    let inv = inverse((c / d).rem_euclid(m), m)?;
+    let r = ((-k / d).rem_euclid(m) * inv).rem_euclid(m);
+    Some((i64::try_from(r).ok()?, i64::try_from(m).ok()?))
+}
+
+fn gcd128(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd128(b, a % b)
+    }
+}
+
+/// `a⁻¹ mod m` for coprime `a` and `m` (the extended Euclidean algorithm).
+fn inverse(a: i128, m: i128) -> Option<i128> {
+    let (mut r0, mut r1, mut s0, mut s1) = (a, m, 1i128, 0i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (s0, s1) = (s1, s0 - q * s1);
+    }
+    (r0 == 1).then(|| s0.rem_euclid(m))
+}
+
+/// The first [`TRIES`] values of `iv` (from its lower bound, or 0) that are `≡ r (mod m)`.
+fn stepped(iv: Iv, r: i64, m: i64) -> Vec<i64> {
+    let lo = iv.lo.and_then(|l| i64::try_from(l).ok()).unwrap_or(0);
+    let hi = iv.hi.and_then(|h| i64::try_from(h).ok());
+    let Some(first) = lo
+        .checked_sub(lo.rem_euclid(m))
+        .and_then(|b| b.checked_add(r))
+        .map(|v| if v < lo { v.saturating_add(m) } else { v })
+    else {
+        return Vec::new();
+    };
+    (0..TRIES as i64)
+        .map_while(|i| first.checked_add(i.checked_mul(m)?))
+        .take_while(|v| hi.is_none_or(|h| *v <= h))
+        .collect()
 }
 
 /// Whether an equation (or a conjunct of one) has no integer solution by the gcd test:

@@ -506,3 +506,20 @@ fn a_disjunction_of_equations_without_integer_solutions_is_unsat() {
         );
     }
 }
+
+#[test]
+fn a_witness_past_the_small_values_is_found_by_its_residue_class() {
+    // A pooled map of p rows, a batch of n, viewed as (-1, 183): 27·n·p == 183·q. Its
+    // smallest models need a 61 (n = 61 or p = 61), past the small values tried first;
+    // 183·q ≡ 0 (mod 27) puts q in 9ℤ, and then n·p = 61·q/9.
+    let (n, p, q) = (s("n"), s("p"), s("q"));
+    let set = [
+        eq(&k(27).mul(&n).mul(&p), &k(183).mul(&q)),
+        Constraint::le(&k(1), &n),
+        Constraint::le(&k(1), &p),
+    ];
+    let Solution::Sat(m) = solve(&set) else {
+        panic!("{:?}", solve(&set))
+    };
+    assert!(set.iter().all(|c| m.satisfies(c)), "{m:?}");
+}
