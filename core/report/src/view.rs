@@ -187,6 +187,11 @@ pub struct Vertex {
     /// annotations): a face may offer to apply it when the vertex is picked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<shapex_text::Fix>,
+    /// A node of a lattice shown in part that has neighbours not shown yet: a face may
+    /// offer to expand it (the language's `expand` setting; Migeed's lattice past six
+    /// positions).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub expandable: bool,
 }
 
 impl Vertex {
