@@ -16,10 +16,10 @@ use shapex_text::{Diagnostic, Fix, LineIndex, Range, Span};
 pub const VIEW: &str = "migration";
 pub const LATTICE: &str = "lattice";
 
-/// The setting that lists the lattice's expanded nodes (their masks in hexadecimal, as
-/// in the vertex ids `m1f`, separated by commas): a face adds a node the reader asks to
-/// expand; stale or malformed entries are ignored.
-pub const EXPAND: &str = "expand";
+/// The setting that lists the lattice's expanded nodes: their vertex ids (`m1f`, the
+/// mask in hexadecimal), which a face adds when the reader asks to expand a node; stale
+/// or malformed entries are ignored.
+pub use shapex_report::view::EXPAND;
 
 /// What the questions add to a PyTorch report.
 pub struct Questions {

@@ -32,17 +32,18 @@ class Net(nn.Module):
 const CHAIN: [u64; 10] = [0, 1, 3, 5, 0xd, 0x1d, 0x3d, 0x7d, 0xfd, 0xff];
 
 fn poset_of(src: &str, expanded: &[u64]) -> Poset {
+    poset_fuelled(src, expanded, FUEL)
+}
+
+fn poset_fuelled(src: &str, expanded: &[u64], units: u32) -> Poset {
     let parsed = parse(src);
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
     let built = build(&parsed.module, None);
     let checked = check_model(&built);
     let subject = Forward::new(src, &built, &checked);
-    let (notes, fuel) = (RefCell::new(Vec::new()), Fuel::new(FUEL));
-    poset(
-        &Migration::new(&subject, &[], &notes, &fuel),
-        None,
-        expanded,
-    )
+    let (notes, fuel) = (RefCell::new(Vec::new()), Fuel::new(units));
+    let m = Migration::new(&subject, &[], &notes, &fuel);
+    poset(&m, None, expanded)
 }
 
 fn masks(p: &Poset) -> BTreeSet<u64> {
@@ -155,6 +156,24 @@ fn an_expanded_empty_node_brings_empty_upper_covers_and_solves_the_lower() {
     );
     assert_eq!(p.order.len(), chain.order.len() + 1);
     assert_eq!(&covers(&p) - &covers(&chain), expected_covers(&p, &new));
+    assert_closed(&p);
+}
+
+#[test]
+fn out_of_fuel_an_expanded_node_is_unknown_never_a_guess() {
+    // Fuel for the chain's runs (small sets, a unit each) and no more.
+    let chain = poset_of(EIGHT, &[]);
+    let units = chain.order.len() as u32;
+    assert_eq!(
+        poset_fuelled(EIGHT, &[], units),
+        chain,
+        "the chain has its fuel"
+    );
+    let p = poset_fuelled(EIGHT, &[3], units);
+    let two = &p.nodes[p.index()[&2]];
+    assert!(matches!(two.state, Verdict::Unknown(_)), "{two:?}");
+    // Closure still decides what it can without the solver.
+    assert!(matches!(state(&p, 7), Verdict::Unsat(_)));
     assert_closed(&p);
 }
 
