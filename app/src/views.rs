@@ -633,7 +633,7 @@ fn svg_of(
             };
             Some(view! {
                 <g class=mark class:here=here class:picked=move || picked.get() == Some(i)
-                    class:expandable=v.expandable
+                    class:expandable=v.expandable data-id=v.id.clone()
                     transform=format!("translate({x},{y})")
                     on:click=move |_| {
                         picked.set(Some(i));
