@@ -193,6 +193,14 @@ mod tests {
     }
 
     #[test]
+    fn a_link_keeps_settings_no_option_box_shows() {
+        // The lattice's expanded nodes are a setting without a control.
+        let mut s = sample();
+        s.settings.insert("expand".into(), "m1,m3d".into());
+        assert_eq!(decode(&encode(&s)), Ok(s));
+    }
+
+    #[test]
     fn v1_links_still_open() {
         let s = sample();
         let json = serde_json::to_string(&s).unwrap();

@@ -493,21 +493,26 @@ fn GraphView(
             </span>
         </div>
     };
-    // The picked vertex, and what it offers: a lattice node's migration to apply.
+    // The picked vertex, and what it offers: a lattice node's migration to apply, and
+    // its neighbours not shown yet.
     let picked = RwSignal::new(None::<usize>);
     let picks = StoredValue::new(vertices.clone());
     let offer = move || {
-        let i = picked.get()?;
-        let (label, fix) =
-            picks.with_value(|vs| vs.get(i).map(|v| (v.label.clone(), v.fix.clone())))?;
-        let fix = fix?;
-        Some(view! {
-            <div class="graph-pick" role="status">
-                <span>{format!("{label}: ")}</span>
-                <button type="button" class="fix" id="apply-pick"
-                    title=format!("Write {} (Ctrl+Z undoes it); the Types view then shows every value's type under it", fix.replacement)
-                    on:click=move |_| crate::editor::apply_fix(ctx, &fix)>"Apply as annotations"</button>
-            </div>
+        let v = picks.with_value(|vs| vs.get(picked.get()?).cloned())?;
+        let apply = v.fix.map(|fix| view! {
+            <button type="button" class="fix" id="apply-pick"
+                title=format!("Write {} (Ctrl+Z undoes it); the Types view then shows every value's type under it", fix.replacement)
+                on:click=move |_| crate::editor::apply_fix(ctx, &fix)>"Apply as annotations"</button>
+        });
+        let expand = v.expandable.then(|| expand_button(ctx, v.id));
+        (apply.is_some() || expand.is_some()).then(|| {
+            view! {
+                <div class="graph-pick" role="status">
+                    <span>{format!("{}: ", v.label)}</span>
+                    {apply}
+                    {expand}
+                </div>
+            }
         })
     };
     let svg = move || classes.with(|c| svg_of(ctx, zoom, picked, &drawing, &vertices, &edges, c));
@@ -521,6 +526,23 @@ fn GraphView(
         </div>
     }
     .into_any()
+}
+
+/// Asks the analysis for a lattice node's neighbours: its id joins the `expand`
+/// setting, so the worker analyses again and the share link keeps the expansion.
+fn expand_button(ctx: Ctx, id: String) -> impl IntoView {
+    let expand = move |_| {
+        ctx.settings.update(|s| {
+            let now = s.get(view::EXPAND).map_or("", String::as_str);
+            let next = view::expanded_with(now, &id);
+            s.insert(view::EXPAND.to_string(), next);
+        })
+    };
+    view! {
+        <button type="button" id="expand-pick"
+            title="Show this node's neighbours: one more or one fewer position a number"
+            on:click=expand>"Expand neighbours"</button>
+    }
 }
 
 /// The zoom one step in or out (`dir` ±1) from `z`: factors of 1.25 from 10 % to 400 %,
@@ -589,11 +611,14 @@ fn svg_of(
             let w = layout.widths.get(i).copied().unwrap_or(120.0);
             let range = v.range;
             let fill = palette.fill(&class);
-            let title = if class.is_empty() {
+            let mut title = if class.is_empty() {
                 v.label.clone()
             } else {
                 format!("{} (class {class})", v.label)
             };
+            if v.expandable {
+                title.push_str(" — some neighbours not shown: pick it to expand them");
+            }
             let mark = match v.mark {
                 Some(view::VertexMark::Checked) => "vertex checked",
                 Some(view::VertexMark::Conflict) => "vertex conflict",
@@ -608,6 +633,7 @@ fn svg_of(
             };
             Some(view! {
                 <g class=mark class:here=here class:picked=move || picked.get() == Some(i)
+                    class:expandable=v.expandable data-id=v.id.clone()
                     transform=format!("translate({x},{y})")
                     on:click=move |_| {
                         picked.set(Some(i));

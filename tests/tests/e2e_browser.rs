@@ -836,6 +836,78 @@ async fn migration_questions(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// Issue #21 item 6: past six `Dyn` positions the lattice shows the greedy chain and
+/// the top, each node expandable; picking one and pressing "Expand neighbours" adds
+/// its id to the `expand` setting, and the analysis adds its covers.
+#[test]
+fn e2e_the_lattice_expands_lazily_past_six_positions() {
+    run(|env| Box::pin(lazy_lattice(env)));
+}
+
+/// The lattice's vertex count, its expandable ones, and whether `id` is shown and
+/// expandable.
+const LATTICE_COUNTS: &str = "const q = s => document.querySelectorAll(s).length;
+    const v = document.querySelector(`.graph-svg g.vertex[data-id='${arguments[0]}']`);
+    return [q('.graph-svg g.vertex'), q('.graph-svg g.vertex.expandable'),
+            v ? (v.classList.contains('expandable') ? 2 : 1) : 0];";
+
+async fn lazy_lattice(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.choose_example("mig-listing2").await?;
+    app.settle().await?;
+    // A second input of four Dyn extents: eight positions (x's channel count cannot
+    // be a number, so the chain skips it: 0, 1, 3 (empty), 5, …, fd, and the top).
+    let code = app.editor_text().await?;
+    let at = code.find("])):").ok_or("Listing 2's forward not found")? + 2;
+    // The caret counts UTF-16 units (the file's comments have a `§`).
+    let at = code[..at].encode_utf16().count();
+    app.insert_at(at, ", y: TensorType([Dyn, Dyn, Dyn, Dyn])")
+        .await?;
+    let counts = |id: &'static str, want: [u64; 3]| {
+        let app = &app;
+        async move {
+            let v = app.session.js(LATTICE_COUNTS, vec![json!(id)]).await?;
+            let got: Vec<u64> = (0..3).map(|i| v[i].as_u64().unwrap_or(99)).collect();
+            let shown: Result<Option<()>> = Ok((got == want).then_some(()));
+            shown
+        }
+    };
+    app.session
+        .wait_until("the chain of 10 expandable nodes", ANALYSIS, || {
+            counts("m1", [10, 10, 2])
+        })
+        .await?;
+    app.session
+        .js(
+            "document.querySelector(\".graph-svg g.vertex[data-id='m1']\")
+                .dispatchEvent(new MouseEvent('click', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    app.session
+        .wait_until("the Expand neighbours button", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "const b = document.querySelector('#expand-pick'); if (b) b.click(); return !!b;",
+                    vec![],
+                )
+                .await?;
+            Ok((v.as_bool() == Some(true)).then_some(()))
+        })
+        .await?;
+    // 1's covers not on the chain: 9, 11, 21, 41, 81; all of 1's neighbours are shown.
+    app.session
+        .wait_until("m1's neighbours", ANALYSIS, || counts("m1", [15, 14, 1]))
+        .await?;
+    app.session
+        .wait_until("m81 shown", ANALYSIS, || counts("m81", [15, 14, 2]))
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
+
 /// Issue #20 item 9: the page's wasm holds the registry's faces and display code, not
 /// the analysers (they are the worker's), so a new language grows the worker only.
 /// Markers: the MATLAB builtin table's text, a Language T and a PyTorch explanation, all

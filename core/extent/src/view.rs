@@ -113,7 +113,7 @@ fn view_vertex(proc: &ProcAnalysis, v: VertexId, index: &LineIndex) -> view::Ver
         dimension,
         extent,
         mark,
-        fix: None,
+        ..view::Vertex::default()
     }
 }
 

@@ -10,13 +10,20 @@
 //!
 //! Up to [`FULL`] positions every node is decided; past that only the greedy chain
 //! (one position at a time, kept when the node stays inhabited: fact 5) and the top,
-//! so a ResNet-size model stays a handful of solver runs.
+//! so a ResNet-size model stays a handful of solver runs. The reader then expands the
+//! nodes they ask about (lazy expansion, issue #21 item 6): an expanded node brings
+//! its upper and lower covers, decided by downward closure where it applies.
 
 use crate::migration::{Migration, Verdict, MAX_RANK};
 use crate::types::TensorType;
+use std::collections::HashMap;
 
 /// Positions up to which every skeleton is decided (2^6 = 64 nodes).
 pub const FULL: usize = 6;
+
+/// At most this many expanded nodes are honoured: each brings up to 63 nodes, and a
+/// reader expands by hand, so a longer list (a crafted link) only costs drawing time.
+pub const MAX_EXPANDED: usize = 64;
 
 /// One skeleton: the set of positions that are numbers (a bit per position), or the
 /// parameters as annotated (below the all-`Dyn` skeleton of the chosen ranks).
@@ -43,6 +50,46 @@ pub struct Poset {
     pub complete: bool,
 }
 
+impl Poset {
+    /// Each shown skeleton's node.
+    fn index(&self) -> HashMap<u64, usize> {
+        let shown = self.nodes.iter().enumerate();
+        shown.filter_map(|(k, n)| Some((n.statics?, k))).collect()
+    }
+
+    /// The skeletons one position away from `mask`: its upper covers (one more
+    /// position a number) and lower covers (one fewer).
+    fn neighbours(&self, mask: u64) -> impl Iterator<Item = u64> {
+        (0..self.positions.len()).map(move |b| mask ^ (1 << b))
+    }
+
+    /// For each node, whether it has a neighbour not shown (the reader may expand it).
+    pub fn expandable(&self) -> Vec<bool> {
+        let index = self.index();
+        let hidden = |mask: u64| self.neighbours(mask).any(|m| !index.contains_key(&m));
+        self.nodes
+            .iter()
+            .map(|n| n.statics.is_some_and(hidden))
+            .collect()
+    }
+}
+
+/// The expanded skeletons of the `expand` setting: hexadecimal masks (a vertex id's
+/// `m` may prefix them) separated by commas or spaces; a malformed entry is left out.
+pub fn parse_expanded(setting: &str) -> Vec<u64> {
+    let mut masks: Vec<u64> = setting
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter_map(|e| {
+            let hex = e.strip_prefix('m').unwrap_or(e);
+            u64::from_str_radix(hex, 16).ok()
+        })
+        .collect();
+    masks.sort_unstable();
+    masks.dedup();
+    masks.truncate(MAX_EXPANDED);
+    masks
+}
+
 /// Decides one skeleton: `mask` says which of `positions` are numbers.
 fn solve(
     m: &Migration,
@@ -60,8 +107,10 @@ fn solve(
 }
 
 /// The skeleton poset of a well-typed program, at the ranks of `witness` (Q1's or
-/// Q2's) or else the highest ranks whose all-`Dyn` skeleton is inhabited.
-pub fn poset(m: &Migration, witness: Option<&[(String, TensorType)]>) -> Poset {
+/// Q2's) or else the highest ranks whose all-`Dyn` skeleton is inhabited. Past
+/// [`FULL`] positions, each node of `expanded` (masks) that is shown brings its
+/// covers; a mask of no shown node (stale: the program changed) is ignored.
+pub fn poset(m: &Migration, witness: Option<&[(String, TensorType)]>, expanded: &[u64]) -> Poset {
     let inputs = m.subject.declarations();
     let ranks = choose_ranks(m, witness);
     let positions: Vec<(usize, usize)> = inputs
@@ -95,6 +144,7 @@ pub fn poset(m: &Migration, witness: Option<&[(String, TensorType)]>) -> Poset {
         full(m, &mut p, bottom);
     } else {
         chain(m, &mut p, bottom);
+        expand(m, &mut p, expanded);
     }
     p
 }
@@ -165,7 +215,7 @@ fn full(mig: &Migration, p: &mut Poset, bottom: Option<usize>) {
     let all_inhabited = matches!(top, Verdict::Sat(_));
     let mut masks: Vec<u64> = (0..=top_mask).collect();
     masks.sort_by_key(|m| (m.count_ones(), *m));
-    let mut index = std::collections::HashMap::new();
+    let mut index = HashMap::new();
     for m in masks {
         let below: Vec<usize> = (0..n)
             .filter(|b| m & (1 << b) != 0)
@@ -246,3 +296,66 @@ fn chain(mig: &Migration, p: &mut Poset, bottom: Option<usize>) {
         p.covers.push((at, k));
     }
 }
+
+/// Lazy expansion: every expanded node shown brings its neighbours. Nodes are
+/// expanded in rounds until none of the rest is shown, so a node shown only by another
+/// expansion is expanded too, and the result depends on the set, not its order.
+fn expand(mig: &Migration, p: &mut Poset, expanded: &[u64]) {
+    let mut index = p.index();
+    let mut pending: Vec<u64> = expanded.to_vec();
+    loop {
+        let (now, later): (Vec<u64>, Vec<u64>) =
+            pending.into_iter().partition(|m| index.contains_key(m));
+        if now.is_empty() {
+            return;
+        }
+        for mask in now {
+            let missing: Vec<u64> = p.neighbours(mask).collect();
+            for m in missing {
+                if !index.contains_key(&m) {
+                    let k = add(mig, p, &index, m);
+                    index.insert(m, k);
+                }
+            }
+        }
+        pending = later;
+    }
+}
+
+/// Adds skeleton `mask` with cover edges to every shown node one position away.
+fn add(mig: &Migration, p: &mut Poset, index: &HashMap<u64, usize>, mask: u64) -> usize {
+    let (state, solved) = match closure(p, mask) {
+        Some(state) => (state, false),
+        None => (solve(mig, &p.ranks, &p.positions, mask), true),
+    };
+    let k = push(p, mask, state, solved);
+    let shown: Vec<(u64, usize)> = p
+        .neighbours(mask)
+        .filter_map(|m| index.get(&m).map(|&j| (m, j)))
+        .collect();
+    for (m, j) in shown {
+        p.covers.push(if m < mask { (j, k) } else { (k, j) });
+    }
+    k
+}
+
+/// A skeleton's verdict by downward closure from the shown nodes, if it follows: above
+/// an empty node, empty; below an inhabited node, inhabited with that node's migration
+/// projected to `mask`. Unknown nodes decide nothing.
+fn closure(p: &Poset, mask: u64) -> Option<Verdict> {
+    let subset = |a: u64, b: u64| a & !b == 0;
+    let below_empty = p.nodes.iter().find(|n| {
+        matches!(n.state, Verdict::Unsat(_)) && n.statics.is_some_and(|s| subset(s, mask))
+    });
+    if let Some(e) = below_empty {
+        return Some(e.state.clone());
+    }
+    let above_inhabited = p
+        .nodes
+        .iter()
+        .find(|n| matches!(n.state, Verdict::Sat(_)) && n.statics.is_some_and(|s| subset(mask, s)));
+    above_inhabited.map(|n| project(&n.state, &p.positions, mask))
+}
+
+#[cfg(test)]
+mod tests;

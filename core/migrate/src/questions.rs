@@ -4,7 +4,7 @@
 //! constraints they were asked of).
 
 use crate::gen::Origin;
-use crate::lattice::{poset, Poset};
+use crate::lattice::{parse_expanded, poset, Node, Poset};
 use crate::migration::{answer, Answers, Fuel, Migration, Possibility, Verdict};
 use crate::subject::Subject;
 use crate::types::TensorType;
@@ -15,6 +15,11 @@ use shapex_text::{Diagnostic, Fix, LineIndex, Range, Span};
 
 pub const VIEW: &str = "migration";
 pub const LATTICE: &str = "lattice";
+
+/// The setting that lists the lattice's expanded nodes: their vertex ids (`m1f`, the
+/// mask in hexadecimal), which a face adds when the reader asks to expand a node; stale
+/// or malformed entries are ignored.
+pub use shapex_report::view::EXPAND;
 
 /// What the questions add to a PyTorch report.
 pub struct Questions {
@@ -79,7 +84,9 @@ pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions 
             _ => None,
         };
         let more = std::cell::RefCell::new(Vec::new());
-        let p = poset(&Migration::new(subject, &written, &more, &fuel), witness);
+        let expanded = parse_expanded(options.get(EXPAND).unwrap_or(""));
+        let m = Migration::new(subject, &written, &more, &fuel);
+        let p = poset(&m, witness, &expanded);
         notes.extend(more.into_inner());
         p
     });
@@ -277,10 +284,11 @@ fn annotation_fix(source: &str, subject: &dyn Subject, w: &[(String, TensorType)
 
 /// The poset of skeletons as a Lattice payload: a node per skeleton, labelled with its
 /// migration (or `#` for "a number" where none exists), classed inhabited / empty /
-/// unknown, the frontier and the empty nodes also marked by outline; a state per
-/// solver run, in order.
+/// unknown, the frontier and the empty nodes also marked by outline, the nodes with
+/// neighbours not shown expandable; a state per solver run, in order.
 fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) -> Lattice {
-    let id = |k: usize| format!("s{k}");
+    let id = |k: usize| vertex_id(&p.nodes[k]);
+    let expandable = p.expandable();
     let inhabited = |k: usize| matches!(p.nodes[k].state, Verdict::Sat(_));
     let h = subject.header();
     let range = Some(Range::of(Span::new(h.start, h.start), index));
@@ -314,6 +322,7 @@ fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) ->
                 range,
                 mark,
                 fix,
+                expandable: expandable[k],
                 ..Vertex::default()
             }
         })
@@ -345,14 +354,19 @@ fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) ->
     }
 }
 
+/// A node's vertex id, from its skeleton alone (`m1f`: positions 0–4 are numbers), so
+/// that it names the same skeleton in every analysis of the program whatever was
+/// expanded: the face sends it back in the [`EXPAND`] setting.
+pub fn vertex_id(n: &Node) -> String {
+    match n.statics {
+        Some(mask) => format!("m{mask:x}"),
+        None => "annotated".into(),
+    }
+}
+
 /// `x: (1, Dyn, 28, 28)` for a node's migration; `#` where a position is a number
 /// in the skeleton but no migration was found; `as annotated` for the program itself.
-pub(crate) fn label(
-    p: &Poset,
-    inputs: &[(String, TensorType)],
-    n: &crate::lattice::Node,
-    values: bool,
-) -> String {
+pub(crate) fn label(p: &Poset, inputs: &[(String, TensorType)], n: &Node, values: bool) -> String {
     let Some(mask) = n.statics else {
         return "as annotated".into();
     };

@@ -187,6 +187,11 @@ pub struct Vertex {
     /// annotations): a face may offer to apply it when the vertex is picked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<shapex_text::Fix>,
+    /// A node of a lattice shown in part that has neighbours not shown yet: a face may
+    /// offer to expand it by adding its id to the [`EXPAND`] setting (Migeed's lattice
+    /// past six positions).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub expandable: bool,
 }
 
 impl Vertex {
@@ -194,6 +199,24 @@ impl Vertex {
     pub fn line(&self) -> Option<u32> {
         self.range.map(|r| r.line)
     }
+}
+
+/// The setting that lists the expanded vertices of a lattice shown in part (their ids,
+/// comma separated): the language shows their neighbours too. Settings are the only
+/// channel from a face to the analysis, so the expansion survives a share link.
+pub const EXPAND: &str = "expand";
+
+/// The [`EXPAND`] setting `setting` with the vertex `id` added (once).
+pub fn expanded_with(setting: &str, id: &str) -> String {
+    let mut ids: Vec<&str> = setting
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !ids.contains(&id) {
+        ids.push(id);
+    }
+    ids.join(",")
 }
 
 /// What a check found at a vertex: drawn outlined, or red.
@@ -352,6 +375,13 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
 mod tests {
     use super::*;
     use crate::statement::{CheckStatus, Def, DimView};
+
+    #[test]
+    fn an_expanded_vertex_is_added_once() {
+        assert_eq!(expanded_with("", "m1"), "m1");
+        assert_eq!(expanded_with("m1, m3", "m1f"), "m1,m3,m1f");
+        assert_eq!(expanded_with("m1,m1f", "m1f"), "m1,m1f");
+    }
 
     fn stmt(line: u32, name: &str, dims: Vec<DimView>, check: CheckStatus) -> StatementReport {
         StatementReport {
