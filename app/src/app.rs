@@ -589,7 +589,7 @@ fn Header() -> impl IntoView {
                     <span>"Language"</span>
                     <select id="lang" on:change=on_lang>{language_options}</select>
                 </label>
-                {move || language.with(|l| l.options.iter().map(|o| view! { <OptionControl spec=o.clone() /> }).collect::<Vec<_>>())}
+                {move || language.with(|l| l.options.iter().filter(|o| !o.hidden).map(|o| view! { <OptionControl spec=o.clone() /> }).collect::<Vec<_>>())}
                 <label class="field" class:hidden=move || language.with(|l| !l.prints_shapes)>
                     <span>"Notation"</span>
                     <select id="notation" on:change=move |ev| {

@@ -114,6 +114,7 @@ fn info() -> LanguageInfo {
             ],
             placeholder: "",
             multiline: false,
+            hidden: false,
         }],
         views: vec![
             ViewSpec {

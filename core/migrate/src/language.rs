@@ -58,6 +58,7 @@ fn info() -> LanguageInfo {
             help: vec![("", "Which model to check: a module-level variable (`model`) or a class of the file (built with no arguments). Empty: the last module-level instance, else the last class whose __init__ needs no arguments.")],
             placeholder: "(the last one)",
             multiline: false,
+            hidden: false,
         }, OptionSpec {
             key: "constraints",
             label: "Constraints",
@@ -66,6 +67,16 @@ fn info() -> LanguageInfo {
             help: vec![("", "What you know about the input, one per line: x.shape == (b, 3, h, w), rank(x) == 4, h <= 20, b in (2, 4, 8), x != Dyn. Migeed et al.'s Q2 (a static migration under these) and Q3 (which branches can run) use them.")],
             placeholder: "x.shape == (b, 3, h, w)\nh <= 256",
             multiline: true,
+            hidden: false,
+        }, OptionSpec {
+            key: shapex_report::view::EXPAND,
+            label: "Expanded lattice nodes",
+            // Set by the Lattice view's "Expand neighbours", not typed.
+            choices: Vec::new(),
+            help: vec![("", "The migration lattice's nodes whose neighbours are shown (vertex ids such as m1f), past six Dyn positions; stale ids are ignored.")],
+            placeholder: "",
+            multiline: false,
+            hidden: true,
         }],
         prints_shapes: true,
         views: vec![ViewSpec {
@@ -126,7 +137,12 @@ impl Language for Migrate {
                 options.get(k).map_or("", str::trim).to_string(),
             )
         };
-        report.settings = [setting("model"), setting("constraints")].into();
+        report.settings = [
+            setting("model"),
+            setting("constraints"),
+            setting(shapex_report::view::EXPAND),
+        ]
+        .into();
         report
     }
 

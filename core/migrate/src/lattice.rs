@@ -145,8 +145,40 @@ pub fn poset(m: &Migration, witness: Option<&[(String, TensorType)]>, expanded: 
     } else {
         chain(m, &mut p, bottom);
         expand(m, &mut p, expanded);
+        reduce(&mut p);
     }
     p
+}
+
+/// Keeps the drawing a Hasse diagram of the nodes shown: the chain's edge to the top
+/// may span several positions, and once expansion shows nodes between its ends it is
+/// no longer a cover; it is replaced by edges to its upper end from the highest of
+/// them (the expansion already joins them to the rest).
+fn reduce(p: &mut Poset) {
+    let mask = |k: usize| p.nodes[k].statics;
+    let below = |a: u64, b: u64| a != b && a & !b == 0;
+    let mut covers: Vec<(usize, usize)> = Vec::new();
+    for &(lo, hi) in &p.covers {
+        let (Some(a), Some(b)) = (mask(lo), mask(hi)) else {
+            covers.push((lo, hi));
+            continue;
+        };
+        let between: Vec<(usize, u64)> = (0..p.nodes.len())
+            .filter_map(|k| Some((k, mask(k)?)))
+            .filter(|&(_, m)| below(a, m) && below(m, b))
+            .collect();
+        if between.is_empty() {
+            covers.push((lo, hi));
+        }
+        for &(k, m) in &between {
+            if !between.iter().any(|&(_, n)| below(m, n)) {
+                covers.push((k, hi));
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    covers.retain(|e| seen.insert(*e));
+    p.covers = covers;
 }
 
 /// The ranks the skeletons take: the witness's, else for each whole `Dyn` the highest

@@ -108,6 +108,10 @@ pub struct OptionSpec {
     /// A free-text option of several lines (one constraint per line): a text area.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub multiline: bool,
+    /// Set by a view rather than typed (the lattice's expanded nodes): faces show no
+    /// control, but keep it in the settings, autosave and share links like any other.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 impl OptionSpec {

@@ -232,3 +232,38 @@ fn up_to_six_positions_every_node_is_shown_and_expand_changes_nothing() {
     assert!(full.nodes.iter().all(|v| !v.expandable));
     assert_eq!(lattice_of(src, "m1,m3"), full);
 }
+
+#[test]
+fn the_chain_edge_to_the_top_gives_way_to_the_nodes_shown_between() {
+    // Two empty positions (x's channels, 1, and y's last extent, 7, wanted as 5 and as
+    // 6): the chain ends at 0x7d, two positions below the top, so its edge to the top
+    // spans both — but the chain's last try, the empty 0xfd, lies between them, so the
+    // top hangs from it. Expanding 0x7d shows 0x7f between them too.
+    let src = EIGHT
+        .replace(
+            "self.fc = nn.Linear(5, 3)",
+            "self.fc = nn.Linear(5, 3)\n        self.fc2 = nn.Linear(6, 3)",
+        )
+        .replace(
+            "return self.fc(y)",
+            "c = self.fc2(y)\n        return self.fc(y)",
+        );
+    let chain = poset_of(&src, &[]);
+    let edges = covers(&chain);
+    assert!(
+        edges.contains(&(0xfd, 0xff)) && !edges.contains(&(0x7d, 0xff)),
+        "{edges:x?}"
+    );
+    let p = poset_of(&src, &[0x7d]);
+    let edges = covers(&p);
+    assert!(!edges.contains(&(0x7d, 0xff)), "{edges:x?}");
+    assert!(
+        edges.contains(&(0x7f, 0xff)) && edges.contains(&(0xfd, 0xff)),
+        "{edges:x?}"
+    );
+    assert!(
+        edges.iter().all(|(lo, hi)| (lo ^ hi).count_ones() == 1),
+        "only covers: {edges:x?}"
+    );
+    assert_closed(&p);
+}
