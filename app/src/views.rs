@@ -426,6 +426,10 @@ fn GraphView(
         view! { <li><span class=format!("swatch mark-{class}")></span>{text}</li> }
     })
     .collect::<Vec<_>>();
+    // A lattice past six positions shows a part: say how to see more.
+    let more = vertices.iter().any(|v| v.expandable).then(|| {
+        view! { <li><span class="swatch mark-expandable"></span>"more around it: pick it, then Expand neighbours"</li> }
+    });
     let controls = (last > 0).then(|| {
         let title = move || {
             let k = step.get();
@@ -520,7 +524,7 @@ fn GraphView(
         <div class="graph-view">
             {controls}
             {exports}
-            <ul class="graph-legend" aria-label="Classes">{legend}{marks}</ul>
+            <ul class="graph-legend" aria-label="Classes">{legend}{marks}{more}</ul>
             {offer}
             <div class="graph" class:lattice=lattice tabindex="0" on:keydown=on_key>{svg}</div>
         </div>
