@@ -509,12 +509,15 @@ fn GraphView(
                 on:click=move |_| crate::editor::apply_fix(ctx, &fix)>"Apply as annotations"</button>
         });
         let expand = v.expandable.then(|| expand_button(ctx, v.id));
-        (apply.is_some() || expand.is_some()).then(|| {
+        let detail =
+            (!v.detail.is_empty()).then(|| view! { <pre class="pick-detail">{v.detail}</pre> });
+        (apply.is_some() || expand.is_some() || detail.is_some()).then(|| {
             view! {
                 <div class="graph-pick" role="status">
                     <span>{format!("{}: ", v.label)}</span>
                     {apply}
                     {expand}
+                    {detail}
                 </div>
             }
         })

@@ -802,6 +802,24 @@ async fn migration_questions(env: &Env) -> Result<()> {
             vec![],
         )
         .await?;
+    // Picked, the node shows every value's type under its migration (item 6).
+    app.session
+        .wait_until("the picked node's types", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "const d = document.querySelector('.graph-pick .pick-detail');
+                     return d ? d.textContent : '';",
+                    vec![],
+                )
+                .await?;
+            let text = v.as_str().unwrap_or_default().to_string();
+            Ok(
+                (text.starts_with("x: TensorType((1, Dyn, 2, 2))") && text.lines().count() > 2)
+                    .then_some(()),
+            )
+        })
+        .await?;
     app.session
         .wait_until("the picked node's migration to be written", ANALYSIS, || async {
             let done = app

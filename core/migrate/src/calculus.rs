@@ -91,6 +91,25 @@ impl Subject for Calculus<'_> {
         }
     }
 
+    fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)> {
+        let again = self.run(&types, &mut Gen::inert());
+        let mut out: Vec<(String, TensorType)> = again
+            .decls
+            .iter()
+            .filter(|d| !d.duplicate)
+            .map(|d| (d.name.clone(), d.ty.clone()))
+            .collect();
+        let result = self
+            .program
+            .items
+            .iter()
+            .position(|i| matches!(i, Item::Return(_)))
+            .and_then(|k| again.result(k))
+            .and_then(|n| n.ty.clone());
+        out.extend(result.map(|t| (crate::language::RESULT.to_string(), t)));
+        out
+    }
+
     fn summary(&self) -> Summary {
         let result = self
             .program

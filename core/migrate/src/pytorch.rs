@@ -309,6 +309,15 @@ impl Subject for Forward<'_, '_> {
         }
     }
 
+    fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)> {
+        let (again, _) = check_symbolic(self.built, types, Gen::inert());
+        let mut out = again.inputs.clone();
+        for (_, defs) in again.defs.values() {
+            out.extend(defs.iter().cloned());
+        }
+        out
+    }
+
     fn summary(&self) -> Summary {
         let mut types: BTreeMap<String, TensorType> = self.checked.inputs.iter().cloned().collect();
         for (_, defs) in self.checked.defs.values() {

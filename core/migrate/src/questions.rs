@@ -308,7 +308,7 @@ fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) ->
             let fix = match &n.state {
                 Verdict::Sat(w) if w != subject.declarations() => {
                     annotation_fix(source, subject, w).map(|mut f| {
-                        f.title = "annotate forward with this migration".into();
+                        f.title = format!("annotate {} with this migration", subject.declared());
                         f.range = Range::of(f.span, index);
                         f
                     })
@@ -323,6 +323,7 @@ fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) ->
                 mark,
                 fix,
                 expandable: expandable[k],
+                detail: detail(&n.state, subject, &|s| Range::of(s, index).line),
                 ..Vertex::default()
             }
         })
@@ -361,6 +362,38 @@ pub fn vertex_id(n: &Node) -> String {
     match n.statics {
         Some(mask) => format!("m{mask:x}"),
         None => "annotated".into(),
+    }
+}
+
+/// What a lattice node shows when picked: every value's type under its migration, or
+/// why it has none.
+fn detail(state: &Verdict, subject: &dyn Subject, at: &dyn Fn(Span) -> u32) -> String {
+    match state {
+        Verdict::Sat(w) => {
+            let types = w.iter().map(|(_, t)| t.clone()).collect();
+            let lines: Vec<String> = subject
+                .types_under(types)
+                .iter()
+                .map(|(n, t)| format!("{n}: {t}"))
+                .collect();
+            lines.join("\n")
+        }
+        Verdict::Unsat(c) => {
+            let mut lines = vec!["no migration: these cannot all hold".to_string()];
+            for o in c {
+                let l = format!("line {}: {}", at(o.span), o.describe());
+                if !lines.contains(&l) {
+                    lines.push(l);
+                }
+            }
+            lines.join("\n")
+        }
+        Verdict::Unknown(why) => format!("unknown: {why}"),
+        Verdict::Candidate(w, span) => format!(
+            "unknown: {} type-checks, but {}",
+            witness(w),
+            candidate_why(span.map(at))
+        ),
     }
 }
 

@@ -37,6 +37,9 @@ pub trait Subject {
     fn generate(&self, types: Vec<TensorType>, gen: Gen) -> Gen;
     /// The gradual checker with declarations of these (static) types.
     fn recheck(&self, types: Vec<TensorType>) -> Recheck;
+    /// Every named value's type, in source order, with declarations of these types
+    /// (what a lattice node shows when picked).
+    fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)>;
     /// What the JSON answers say of the program itself.
     fn summary(&self) -> Summary;
 }

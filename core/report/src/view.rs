@@ -192,6 +192,10 @@ pub struct Vertex {
     /// past six positions).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub expandable: bool,
+    /// What picking the vertex shows, a line per fact (a lattice node: every value's
+    /// type under its migration, or why it has none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
 }
 
 impl Vertex {

@@ -267,3 +267,37 @@ fn the_chain_edge_to_the_top_gives_way_to_the_nodes_shown_between() {
     );
     assert_closed(&p);
 }
+
+#[test]
+fn a_picked_node_shows_every_value_s_type_under_its_migration_or_why_it_has_none() {
+    let l = lattice_of(EIGHT, "");
+    let detail = |id: &str| l.nodes.iter().find(|v| v.id == id).unwrap().detail.clone();
+    // The frontier node 0xfd: x's channels stay Dyn; conv1 and conv2 give 2 channels,
+    // y's last extent is the Linear's 5, and the result its 3 features.
+    let fd = detail("mfd");
+    let lines: Vec<&str> = fd.lines().collect();
+    assert_eq!(lines.len(), 5, "{fd}");
+    assert!(
+        lines[0].starts_with("x: TensorType((") && lines[0].contains(", Dyn, "),
+        "{fd}"
+    );
+    assert!(
+        lines[1].starts_with("y: TensorType((") && lines[1].ends_with(", 5))"),
+        "{fd}"
+    );
+    assert!(
+        lines[2].starts_with("a: TensorType((") && lines[2].contains(", 2, "),
+        "{fd}"
+    );
+    assert!(
+        lines[4].starts_with("return: TensorType((") && lines[4].ends_with(", 3))"),
+        "{fd}"
+    );
+    // The empty node 3 (x's channels a number): both convolutions' requirements.
+    let three = detail("m3");
+    assert!(three.starts_with("no migration"), "{three}");
+    assert!(
+        three.contains("x[1] == 2") && three.contains("x[1] == 4"),
+        "{three}"
+    );
+}
