@@ -354,9 +354,6 @@ impl Cx<'_, '_> {
 
     /// reshape by spec 004 §1.5's case table; the result is always the target δ.
     fn reshape(&mut self, span: Span, t: &TensorType, target: &TensorType) -> Option<TensorType> {
-        if has_unknown(t) {
-            return self.reshape_symbolic(span, t, target);
-        }
         let (Some(input), Some(goal)) = (t.dims(), target.dims()) else {
             // Input Dyn: t-reshape, nothing to check. Target a whole Dyn: nothing to
             // compare with [X].
@@ -367,6 +364,9 @@ impl Cx<'_, '_> {
                 CheckStatus::Runtime,
             );
         };
+        if has_unknown(t) {
+            return self.reshape_symbolic(span, input, goal, target);
+        }
         // Figure 3's side conditions (as rebuilt in spec 004 §1.5) count the `Dyn`s of
         // input and target together: t-reshape-g when "Dyn occurs exactly once in
         // d1..dm, σ1..σn", t-reshape when more than once ("too many dimensions are
@@ -491,17 +491,10 @@ impl Cx<'_, '_> {
     fn reshape_symbolic(
         &mut self,
         span: Span,
-        t: &TensorType,
+        input: &[Dim],
+        goal: &[Dim],
         target: &TensorType,
     ) -> Option<TensorType> {
-        let (Some(input), Some(goal)) = (t.dims(), target.dims()) else {
-            return self.node(
-                span,
-                Some(target.clone()),
-                Rule::Reshape,
-                CheckStatus::Runtime,
-            );
-        };
         self.gen.at = span;
         let dyns = input.iter().chain(goal).filter(|d| d.is_dyn()).count();
         let product = |g: &Gen, ds: &[Dim]| {
@@ -525,7 +518,8 @@ impl Cx<'_, '_> {
         if c == Constraint::False {
             let message = format!(
                 "reshape: {} cannot have as many elements as the target {target}",
-                self.gen.spell(&t.to_string())
+                self.gen
+                    .spell(&TensorType::Tensor(input.to_vec()).to_string())
             );
             return self.error("mig.reshape", message, span, rule);
         }

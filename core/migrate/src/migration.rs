@@ -14,7 +14,7 @@
 //! success, see [`crate::gen`]), with the conflicting operations; anything else is
 //! "unknown", with the reason.
 
-use crate::gen::{Gen, Origin};
+use crate::gen::{Gen, Origin, Test};
 use crate::subject::{Recheck, Subject};
 use crate::types::{Dim, TensorType};
 use shapex_dims::{solve, Constraint, Dim as Poly, Solution, Symbol};
@@ -477,12 +477,7 @@ pub fn constraint_sets(subject: &dyn Subject, user: &[Written]) -> Vec<(String, 
     }
     let (gen, given) = m.as_annotated();
     for (k, test) in gen.tests.iter().enumerate() {
-        let base: Vec<Constraint> = test
-            .prefix
-            .iter()
-            .chain(&given)
-            .map(|o| o.constraint.clone())
-            .collect();
+        let base = prefix_and(test, &given);
         for (arm, c) in [
             ("then", test.condition.clone()),
             ("else", test.condition.not()),
@@ -493,6 +488,12 @@ pub fn constraint_sets(subject: &dyn Subject, user: &[Written]) -> Vec<(String, 
         }
     }
     out
+}
+
+/// What Q3 asks an `if` under (Algorithm 2's prefix) with the user's constraints.
+fn prefix_and(test: &Test, given: &[Origin]) -> Vec<Constraint> {
+    let all = test.prefix.iter().chain(given);
+    all.map(|o| o.constraint.clone()).collect()
 }
 
 /// The parameters' types with the unknowns' values.
@@ -536,12 +537,7 @@ impl Migration<'_> {
         type Visits = (Span, Option<String>, Vec<Possibility>, Vec<Possibility>);
         let mut by_if: BTreeMap<(usize, usize), Visits> = BTreeMap::new();
         for test in &gen.tests {
-            let base: Vec<Constraint> = test
-                .prefix
-                .iter()
-                .chain(&given)
-                .map(|o| o.constraint.clone())
-                .collect();
+            let base = prefix_and(test, &given);
             let possible = |c: Constraint| {
                 let mut set = base.clone();
                 set.push(c);
