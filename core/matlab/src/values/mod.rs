@@ -148,7 +148,7 @@ impl Value {
     pub fn is_finite(&self) -> bool {
         self.finite
             || self.integral
-            || transfer::is_integral_class(self)
+            || is_integral_class(self)
             || self.class == Some("char")
             || self.number.is_some_and(f64::is_finite)
             || self.scalar.as_ref().is_some_and(|d| !maybe_real(d))
@@ -375,6 +375,12 @@ pub(super) fn maybe_real(d: &Dim) -> bool {
         }
         _ => false,
     })
+}
+
+/// Logical and integer classes hold only integers.
+pub(super) fn is_integral_class(v: &Value) -> bool {
+    v.class
+        .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
 }
 
 /// Why an extent that differs between a rule's open cases (stem `~c`) is a symbol.

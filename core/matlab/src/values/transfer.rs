@@ -1,7 +1,7 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::{maybe_real, Class, Env, Symbols, Value};
+use super::{is_integral_class, maybe_real, Class, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
@@ -1243,12 +1243,6 @@ fn range_class(env: &Env, bounds: [Option<&Var>; 3]) -> Class {
     } else {
         "double"
     })
-}
-
-/// Logical and integer classes hold only integers.
-pub(super) fn is_integral_class(v: &Value) -> bool {
-    v.class
-        .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
 }
 
 fn is_numeric(v: &Value) -> bool {
