@@ -9,7 +9,8 @@
 //! iteration (§12), and the per-iteration shapes give the preallocation hints of
 //! Figures 7–8.
 
-use super::results::{collect, StmtResult};
+use super::program::collect;
+use super::results::StmtResult;
 use super::transfer::ValueAnalysis;
 use super::{Env, Value};
 use crate::flow::{self, Analysis, State};

@@ -12,6 +12,7 @@ mod eval;
 mod gloss;
 mod loops;
 mod memo;
+mod program;
 mod results;
 mod resume;
 mod summary;
@@ -34,10 +35,8 @@ mod tests;
 
 pub use gloss::Gloss;
 pub use memo::FunctionMemo;
-pub use results::{
-    analyze_program, analyze_program_in, analyze_program_with, FunctionResult, ProgramResult,
-    StmtResult,
-};
+pub use program::{analyze_program, analyze_program_in, analyze_program_with};
+pub use results::{FunctionResult, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};
