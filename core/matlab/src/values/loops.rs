@@ -10,12 +10,12 @@
 //! Figures 7–8.
 
 use super::program::collect;
-use super::results::StmtResult;
+use super::results::{LoopStudy, StmtResult};
 use super::transfer::ValueAnalysis;
 use super::{Env, Value};
 use crate::flow::{self, Analysis, State};
 use crate::shape::Notation;
-use crate::tame::{ForIter, Function, Stmt, StmtId, StmtKind, Var};
+use crate::tame::{ForIter, Function, Stmt, StmtKind, Var};
 use shapex_dims::{Dim, Truth};
 use std::rc::Rc;
 
@@ -36,27 +36,6 @@ pub const SIMULATION_BUDGET: usize = 5_000;
 /// The facts' split weight (`Facts::split_weight`) that makes one more statement's
 /// worth of work.
 pub const SPLIT_WEIGHT_PER_STATEMENT: usize = 2;
-
-/// One loop's simulated iterations.
-pub struct LoopStudy {
-    /// Per simulated iteration, the results of every statement of the body.
-    pub iterations: Vec<Vec<StmtResult>>,
-    /// Whether iteration `j` certainly runs (known trip count or a condition that folds).
-    pub certain: Vec<bool>,
-    /// Per simulated iteration, the loop variable's value when it is known (`t = 3`).
-    pub bindings: Vec<Option<String>>,
-    /// The variables on entry and after each simulated iteration.
-    pub entry: Env,
-    pub exits: Vec<Env>,
-    /// True when the simulated iterations are all there are (the state stopped changing
-    /// or the loop provably ended), so their results are exact.
-    pub settled: bool,
-    /// The state after the loop when every iteration was simulated and each certainly
-    /// ran: then the code after the loop continues from it, not from the fixed point.
-    pub exact_exit: Option<State<Env>>,
-    /// Statements at the top level of the body (they run whenever the iteration runs).
-    pub top_level: Vec<StmtId>,
-}
 
 /// An analysis that starts from a given environment instead of a function's entry.
 struct Seeded<'a, 'b> {

@@ -33,10 +33,9 @@ mod size_tests;
 #[cfg(test)]
 mod tests;
 
-pub use gloss::Gloss;
 pub use memo::FunctionMemo;
 pub use program::{analyze_program, analyze_program_in, analyze_program_with};
-pub use results::{FunctionResult, ProgramResult, StmtResult};
+pub use results::{FunctionResult, Gloss, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};

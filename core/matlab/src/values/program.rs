@@ -2,11 +2,11 @@
 //! one top-level statement at a time, and the results collected per IR statement.
 
 use super::gloss;
-use super::loops::{self, LoopStudy};
+use super::loops;
 use super::memo::FunctionMemo;
-use super::results::{FunctionResult, ProgramResult, StmtResult};
+use super::results::{Effect, FunctionResult, LoopStudy, ProgramResult, StmtResult};
 use super::resume::{self, Boundary, Step, Trace};
-use super::transfer::{Effect, ValueAnalysis};
+use super::transfer::ValueAnalysis;
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{self, Analysis, FlowResult, State};

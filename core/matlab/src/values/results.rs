@@ -1,12 +1,17 @@
-//! The results of the value analysis, per IR statement, function and program: what
-//! the Report shows (the values a statement defines, the outcome of its shape rules,
-//! whether it is reachable).
+//! What the value analysis finds, per IR statement, function and program: what the
+//! Report shows (the values a statement defines, the outcome of its shape rules,
+//! whether it is reachable), what a statement did ([`Effect`]), a loop's simulated
+//! iterations ([`LoopStudy`]) and what a shown symbol stands for ([`Gloss`]).
+//!
+//! Types only, and the leaf of the module: every other file of `values` may use them,
+//! and they use nothing of `values` but `Value` and `Env` (in `mod.rs`).
 
-use super::gloss::Gloss;
-use super::transfer::Effect;
-use super::Value;
+use super::{Env, Value};
+use crate::flow::State;
+use crate::shape::{Outcome, Shape};
 use crate::tame::StmtId;
-use shapex_dims::Facts;
+use crate::Mode;
+use shapex_dims::{Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
 
@@ -49,4 +54,73 @@ pub struct ProgramResult {
     pub functions: Vec<FunctionResult>,
     /// Loop notes and possible later-iteration failures (spans cover the whole loop).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What one statement did: the shape outcomes it applied (for the check status, the
+/// condition θ and the rule) and whether execution continues after it.
+#[derive(Clone, Debug, Default)]
+pub struct Effect {
+    pub outcomes: Vec<Outcome>,
+    /// Operands' shapes, for error messages (`<3,2>`, `<4,4>`).
+    pub operands: Vec<Shape>,
+    /// The callee or operation (`mtimes`, `index`, …).
+    pub op: String,
+    /// The named variables among the operands, with their shapes and the statements
+    /// those came from: a definite error's evidence.
+    pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
+    pub diverges: bool,
+    /// When the statement fails by the rules of the analysed mode but not by those of
+    /// the other one: that mode, and whether it proves the statement (`Proven`) or
+    /// leaves it to run time (`Unknown`). A definite error then says it is one of
+    /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
+    pub other_mode: Option<(Mode, Truth)>,
+    /// When a matrix operator (`*`, `/`, `\`, `^`) fails but its element-wise
+    /// counterpart conforms without expansion (same shapes, or a scalar): that
+    /// counterpart's builtin (`times`). The classic slip a fix offers to undo.
+    pub elementwise: Option<&'static str>,
+    /// When `a * b` fails, neither conforms element-wise, but the product with one
+    /// operand transposed would: which (0 left, 1 right), for a hint.
+    pub transposed: Option<usize>,
+}
+
+/// One loop's simulated iterations.
+pub struct LoopStudy {
+    /// Per simulated iteration, the results of every statement of the body.
+    pub iterations: Vec<Vec<StmtResult>>,
+    /// Whether iteration `j` certainly runs (known trip count or a condition that folds).
+    pub certain: Vec<bool>,
+    /// Per simulated iteration, the loop variable's value when it is known (`t = 3`).
+    pub bindings: Vec<Option<String>>,
+    /// The variables on entry and after each simulated iteration.
+    pub entry: Env,
+    pub exits: Vec<Env>,
+    /// True when the simulated iterations are all there are (the state stopped changing
+    /// or the loop provably ended), so their results are exact.
+    pub settled: bool,
+    /// The state after the loop when every iteration was simulated and each certainly
+    /// ran: then the code after the loop continues from it, not from the fixed point.
+    pub exact_exit: Option<State<Env>>,
+    /// Statements at the top level of the body (they run whenever the iteration runs).
+    pub top_level: Vec<StmtId>,
+}
+
+/// One symbol a statement shows: its name, what it stands for, the source statement it
+/// comes from when it has one, and how faces should show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gloss {
+    pub name: String,
+    /// What it stands for, in a student's words, without where: "rows of c", "the
+    /// value of n".
+    pub meaning: String,
+    /// The statement whose run makes it known.
+    pub site: Option<Span>,
+    /// Which simulated iteration of a loop (" in iteration 2 of the loop"), or empty.
+    pub iteration: String,
+    /// Why it is unknown before then, when that is more than "it is computed there"
+    /// ("the check there passes for more than one size").
+    pub why: Option<&'static str>,
+    /// What alias to give it (`shapex_report::legend::{KEEP, UNKNOWN}` or a variable
+    /// for another value of it): names the user wrote or can read (`n`, `x_1`) are
+    /// kept; what the analysis invented (`c~c1`, `a~j1`, `n#2`) gets a short alias.
+    pub alias: String,
 }

@@ -1,6 +1,7 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
+use super::results::Effect;
 use super::{is_integral_class, maybe_real, Class, Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{Analysis, State};
@@ -10,33 +11,6 @@ use crate::tame::{
 };
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
-
-/// What one statement did: the shape outcomes it applied (for the check status, the
-/// condition θ and the rule) and whether execution continues after it.
-#[derive(Clone, Debug, Default)]
-pub struct Effect {
-    pub outcomes: Vec<Outcome>,
-    /// Operands' shapes, for error messages (`<3,2>`, `<4,4>`).
-    pub operands: Vec<Shape>,
-    /// The callee or operation (`mtimes`, `index`, …).
-    pub op: String,
-    /// The named variables among the operands, with their shapes and the statements
-    /// those came from: a definite error's evidence.
-    pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
-    pub diverges: bool,
-    /// When the statement fails by the rules of the analysed mode but not by those of
-    /// the other one: that mode, and whether it proves the statement (`Proven`) or
-    /// leaves it to run time (`Unknown`). A definite error then says it is one of
-    /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
-    pub other_mode: Option<(Mode, Truth)>,
-    /// When a matrix operator (`*`, `/`, `\`, `^`) fails but its element-wise
-    /// counterpart conforms without expansion (same shapes, or a scalar): that
-    /// counterpart's builtin (`times`). The classic slip a fix offers to undo.
-    pub elementwise: Option<&'static str>,
-    /// When `a * b` fails, neither conforms element-wise, but the product with one
-    /// operand transposed would: which (0 left, 1 right), for a hint.
-    pub transposed: Option<usize>,
-}
 
 /// `array(indices…)`: the target of an indexed read or assignment.
 pub struct Subscripted<'a> {
@@ -170,7 +144,7 @@ fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<Works
 /// A loop and the simulated iterations around it.
 pub type StudyKey = (StmtId, Vec<u32>);
 /// A loop's study and the entry it started from.
-pub type StudyEntry = (Env, Option<std::rc::Rc<super::loops::LoopStudy>>);
+pub type StudyEntry = (Env, Option<std::rc::Rc<super::results::LoopStudy>>);
 
 /// Loop studies by loop and iteration context, and the order they were stored in: the
 /// cache as it was at any earlier point is a replay of a prefix of that log (see
