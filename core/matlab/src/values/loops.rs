@@ -11,7 +11,7 @@
 
 use super::program::collect;
 use super::results::{LoopStudy, StmtResult};
-use super::transfer::ValueAnalysis;
+use super::state::ValueAnalysis;
 use super::{Env, Value};
 use crate::flow::{self, Analysis, State};
 use crate::shape::Notation;
@@ -26,12 +26,6 @@ pub const SIMULATED_ITERATIONS: usize = 4;
 /// A counted loop with at most this many iterations is simulated through every one of
 /// them, so the shapes after it are exact; longer loops use the fixed point (widening).
 pub const MAX_EXACT_ITERATIONS: usize = 1_000;
-
-/// Statements (counted once per simulated iteration, inner loops included, each
-/// weighed by the facts it starts from: [`SPLIT_WEIGHT_PER_STATEMENT`]) that one analysis
-/// may simulate in all: nested counted loops multiply, and past this the fixed point,
-/// which is sound, takes over.
-pub const SIMULATION_BUDGET: usize = 5_000;
 
 /// The facts' split weight (`Facts::split_weight`) that makes one more statement's
 /// worth of work.

@@ -22,7 +22,7 @@
 
 use super::results::{FunctionResult, StmtResult};
 use super::resume::Trace;
-use super::transfer::ValueAnalysis;
+use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
 use shapex_text::Span;
 use std::collections::{HashMap, HashSet};

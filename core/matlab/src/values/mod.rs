@@ -15,6 +15,7 @@ mod memo;
 mod program;
 mod results;
 mod resume;
+mod state;
 mod summary;
 mod transfer;
 

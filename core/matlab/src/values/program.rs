@@ -6,7 +6,7 @@ use super::loops;
 use super::memo::FunctionMemo;
 use super::results::{Effect, FunctionResult, LoopStudy, ProgramResult, StmtResult};
 use super::resume::{self, Boundary, Step, Trace};
-use super::transfer::ValueAnalysis;
+use super::state::ValueAnalysis;
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{self, Analysis, FlowResult, State};
@@ -46,32 +46,7 @@ pub fn analyze_program_in(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
-    let analysis = ValueAnalysis {
-        builtins: table,
-        mode,
-        user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
-        temp_prefix: program.temp_prefix.clone(),
-        symbols: Default::default(),
-        simulation_budget: std::cell::Cell::new(loops::SIMULATION_BUDGET),
-        studies: Default::default(),
-        template: Default::default(),
-        nested_in: program
-            .functions
-            .iter()
-            .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
-            .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
-            .collect(),
-        reaches_caller: program
-            .functions
-            .iter()
-            .filter(|f| writes_into_caller(f))
-            .map(|f| f.name.clone())
-            .collect(),
-        globals: Default::default(),
-        variables: Default::default(),
-        read_variables: Default::default(),
-        stepped: Default::default(),
-    };
+    let analysis = ValueAnalysis::new(program, table, mode);
     let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
         analyze_function(&analysis, program, f, &source, old)
     });
@@ -83,19 +58,6 @@ pub fn analyze_program_in(
         functions,
         diagnostics,
     }
-}
-
-/// `f` calls `assignin` or `evalin` (whatever the workspace it names: a name known
-/// only at run time may be `'caller'`), so a call to `f` may change its caller's
-/// variables.
-fn writes_into_caller(f: &Function) -> bool {
-    fn any(stmts: &[Stmt]) -> bool {
-        stmts.iter().any(|s| {
-            matches!(&s.kind, StmtKind::Call { func, .. } if matches!(func.as_str(), "assignin" | "evalin"))
-                || s.children().into_iter().any(any)
-        })
-    }
-    any(&f.body)
 }
 
 /// Analyses `f` (in the text `source`), resuming `old` (the trace of an earlier
@@ -110,13 +72,13 @@ pub(super) fn analyze_function(
     old: Option<&Trace>,
 ) -> (FunctionResult, Trace) {
     let is_temp = |n: &str| program.is_temp(n);
-    prepare(a, f);
+    a.prepare(f);
     let context = resume::context(a, f);
     let trace = match run_steps(a, &is_temp, f, &context, source, old) {
         Some(trace) => trace,
         // An origin of the old run had no place in this text after all: from the top.
         None => {
-            prepare(a, f);
+            a.prepare(f);
             run_steps(a, &is_temp, f, &context, source, None)
                 .expect("a run without an old trace takes nothing from it")
         }
@@ -192,28 +154,6 @@ fn run_steps(
         end,
         (resumed, moved, suffix.map_or(0, |s| s.tries)),
     ))
-}
-
-/// Puts `a` in the state every function's analysis starts from: its own symbols, the
-/// whole simulation budget, no studies. So a function's result depends on its own text
-/// alone and can be reused while other functions are edited (see `memo`).
-fn prepare(a: &ValueAnalysis, f: &Function) {
-    *a.template.borrow_mut() = Some(Function {
-        name: f.name.clone(),
-        kind: f.kind,
-        parent: None,
-        params: vec![],
-        outputs: vec![],
-        body: vec![],
-        variables: vec![],
-        span: f.span,
-    });
-    a.symbols.clear();
-    a.simulation_budget.set(loops::SIMULATION_BUDGET);
-    a.studies.borrow_mut().clear();
-    a.stepped.borrow_mut().clear();
-    *a.globals.borrow_mut() = declared_globals(&f.body);
-    *a.variables.borrow_mut() = f.variables.clone();
 }
 
 /// Analyses the top-level statement `stmt` from `state`: its step, and the state after
@@ -508,18 +448,4 @@ pub(super) fn collect(
             collect(a, is_temp, flow, child, out);
         }
     }
-}
-
-/// The names declared `global` anywhere in `stmts`.
-fn declared_globals(stmts: &[Stmt]) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in stmts {
-        if let StmtKind::Global(vars) = &s.kind {
-            out.extend(vars.iter().cloned());
-        }
-        for c in s.children() {
-            out.extend(declared_globals(c));
-        }
-    }
-    out
 }

@@ -2,13 +2,11 @@
 
 use super::eval::{self, Call};
 use super::results::Effect;
-use super::{is_integral_class, maybe_real, Class, Env, Symbols, Value};
-use crate::builtins::BuiltinTable;
+use super::state::{Stepped, ValueAnalysis};
+use super::{is_integral_class, maybe_real, Class, Env, Value};
 use crate::flow::{Analysis, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
-use crate::tame::{
-    Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var,
-};
+use crate::tame::{Clearing, ForIter, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var};
 use crate::Mode;
 use shapex_dims::{Atom, Constraint, Dim, Truth};
 
@@ -16,41 +14,6 @@ use shapex_dims::{Atom, Constraint, Dim, Truth};
 pub struct Subscripted<'a> {
     pub array: &'a Var,
     pub indices: &'a [Index],
-}
-
-pub struct ValueAnalysis<'a> {
-    pub builtins: &'a BuiltinTable,
-    pub mode: Mode,
-    /// Names of the functions defined in the analysed file (calls to them are not
-    /// builtins; until the interprocedural analysis lands their results are unknown).
-    pub user_functions: Vec<String>,
-    /// The lowering's temporary prefix: temporaries never name symbolic values.
-    pub temp_prefix: String,
-    /// The unknowns minted so far (fresh per statement and simulated iteration).
-    pub symbols: Symbols,
-    /// Simulated loop iterations left (see `loops`): a bound on the whole program's
-    /// simulation cost, beyond which loops fall back to the fixed point alone.
-    pub simulation_budget: std::cell::Cell<usize>,
-    /// Loop studies by loop and iteration context, with the entry they started from.
-    pub studies: std::cell::RefCell<StudyCache>,
-    /// The function being analysed, without its body (what a simulated block needs).
-    pub template: std::cell::RefCell<Option<Function>>,
-    /// Nested functions of the file and the function whose workspace each shares.
-    pub nested_in: Vec<(String, String)>,
-    /// The file's functions that may change their caller's workspace
-    /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
-    /// variable of the caller is known.
-    pub reaches_caller: Vec<String>,
-    /// Set when a statement reads [`ValueAnalysis::variables`] (a call that may
-    /// change any variable): its result then depends on every variable the function
-    /// has, not only on its own text (see `values::resume`).
-    pub read_variables: std::cell::Cell<bool>,
-    /// The last step the flow took at each statement (see [`ValueAnalysis::step_again`]).
-    pub stepped: std::cell::RefCell<std::collections::HashMap<StmtId, Stepped>>,
-    /// The names the function being analysed declares `global`.
-    pub globals: std::cell::RefCell<Vec<String>>,
-    /// Every variable of the function being analysed (the lowering's kind analysis).
-    pub variables: std::cell::RefCell<Vec<String>>,
 }
 
 /// What a workspace mutator does to the variables.
@@ -139,64 +102,6 @@ fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<Works
         f if mutates_workspace(f) => Some(WorkspaceEffect::Havoc),
         _ => None,
     }
-}
-
-/// A loop and the simulated iterations around it.
-pub type StudyKey = (StmtId, Vec<u32>);
-/// A loop's study and the entry it started from.
-pub type StudyEntry = (Env, Option<std::rc::Rc<super::results::LoopStudy>>);
-
-/// Loop studies by loop and iteration context, and the order they were stored in: the
-/// cache as it was at any earlier point is a replay of a prefix of that log (see
-/// `values::resume`).
-#[derive(Default)]
-pub struct StudyCache {
-    map: std::collections::HashMap<StudyKey, StudyEntry>,
-    log: Vec<(StudyKey, StudyEntry)>,
-}
-
-impl StudyCache {
-    pub fn get(&self, key: &StudyKey) -> Option<&StudyEntry> {
-        self.map.get(key)
-    }
-
-    pub fn insert(&mut self, key: StudyKey, entry: StudyEntry) {
-        self.log.push((key.clone(), entry.clone()));
-        self.map.insert(key, entry);
-    }
-
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.log.clear();
-    }
-
-    /// How many studies have been stored: a point to [`StudyCache::restore`] to.
-    pub fn mark(&self) -> usize {
-        self.log.len()
-    }
-
-    /// Every study stored, taken out: the cache is cleared.
-    pub fn take_history(&mut self) -> Vec<(StudyKey, StudyEntry)> {
-        self.map.clear();
-        std::mem::take(&mut self.log)
-    }
-
-    /// The cache as it was when `history`'s run stood at `mark`.
-    pub fn restore(&mut self, history: &[(StudyKey, StudyEntry)], mark: usize) {
-        self.clear();
-        for (key, entry) in &history[..mark.min(history.len())] {
-            self.insert(key.clone(), entry.clone());
-        }
-    }
-}
-
-/// The last step the flow took at a statement: what [`ValueAnalysis::step_again`]
-/// gives back instead of computing it a second time.
-pub struct Stepped {
-    input: Env,
-    path: Vec<u32>,
-    out: State<Env>,
-    effect: Effect,
 }
 
 impl ValueAnalysis<'_> {
@@ -701,44 +606,6 @@ impl ValueAnalysis<'_> {
         } else {
             self.havoc_globals(env);
         }
-    }
-
-    /// Takes `cost` from the simulation budget; false (and nothing taken) when too
-    /// little is left.
-    pub fn spend_simulation(&self, cost: usize) -> bool {
-        let left = self.simulation_budget.get();
-        if left < cost {
-            return false;
-        }
-        self.simulation_budget.set(left - cost);
-        true
-    }
-
-    /// The join at merge point `site`; at a loop's head (`head`), a variable defined on
-    /// the back edge only keeps its class and known parts but not the symbols the body
-    /// minted: in the next iteration the same statements mint them again for new values.
-    pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
-        let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
-        let dead = |name: &str| self.is_temp(name);
-        let mut env = a.join_dropping(b, &fresh, &dead);
-        if head {
-            // Only what differs: `diff` skips the subtrees both maps share, so a loop
-            // head costs what the body changed, not the size of the environment.
-            for item in a.vars.diff(&b.vars) {
-                if let imbl::ordmap::DiffItem::Add(name, v) = item {
-                    if dead(name) {
-                        continue;
-                    }
-                    env.vars
-                        .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
-                }
-            }
-        }
-        env
-    }
-
-    pub fn is_temp(&self, name: &str) -> bool {
-        crate::tame::ir::is_temp(&self.temp_prefix, name)
     }
 
     fn bind(
@@ -1359,26 +1226,6 @@ fn literal(value: &Literal) -> Value {
                 ..Value::of_shape(Some("char"), shape)
             }
         }
-    }
-}
-
-impl ValueAnalysis<'_> {
-    /// The fact at function entry: parameters of unknown shape and rank.
-    pub fn entry(&self, func: &Function) -> Env {
-        let mut env = Env::default();
-        for p in &func.params {
-            let shape = Shape::tuple(vec![
-                self.symbols.input_extent(p, 0),
-                self.symbols.input_extent(p, 1),
-            ]);
-            let value = Value {
-                open_rank: true,
-                trailing: Some(self.symbols.input_extent(p, 2)),
-                ..Value::of_shape(None, shape)
-            };
-            env.vars.insert(p.clone(), value);
-        }
-        env
     }
 }
 
