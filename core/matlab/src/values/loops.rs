@@ -9,9 +9,9 @@
 //! iteration (§12), and the per-iteration shapes give the preallocation hints of
 //! Figures 7–8.
 
-use super::program::collect;
 use super::results::{LoopStudy, StmtResult};
 use super::state::ValueAnalysis;
+use super::transfer::collect;
 use super::{Env, Value};
 use crate::flow::{self, Analysis, State};
 use crate::shape::Notation;
@@ -272,7 +272,7 @@ fn iteration(
     // The iteration's start: the loop variable bound, or the condition evaluated.
     let start = match (&stmt.kind, iterator) {
         (StmtKind::For { var, iter, .. }, Some(it)) => {
-            let mut start = a.for_iteration(stmt, var, iter, env);
+            let mut start = a.bind_loop_variable(stmt, var, iter, env);
             if let (State::Reachable(e), Some(v)) = (&mut start, it.element(j)) {
                 binding = Some(format!("{var} = {}", v.display()));
                 e.vars.insert(var.clone(), v);

@@ -8,6 +8,7 @@
 //! reach the Joisha rules through it. A definite shape error makes the code after it
 //! nonviable, as the thesis's error builtins do.
 
+mod analysis;
 mod eval;
 mod gloss;
 mod loops;

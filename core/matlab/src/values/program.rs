@@ -4,12 +4,13 @@
 use super::gloss;
 use super::loops;
 use super::memo::FunctionMemo;
-use super::results::{Effect, FunctionResult, LoopStudy, ProgramResult, StmtResult};
+use super::results::{FunctionResult, LoopStudy, ProgramResult, StmtResult};
 use super::resume::{self, Boundary, Step, Trace};
 use super::state::ValueAnalysis;
-use super::{Env, Value};
+use super::transfer::collect;
+use super::Env;
 use crate::builtins::BuiltinTable;
-use crate::flow::{self, Analysis, FlowResult, State};
+use crate::flow::{self, FlowResult, State};
 use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt, StmtKind};
 use crate::Mode;
@@ -397,55 +398,4 @@ fn prealloc_hints(
         }
     }
     hints
-}
-
-pub(super) fn collect(
-    a: &ValueAnalysis,
-    is_temp: &dyn Fn(&str) -> bool,
-    flow: &FlowResult<Env>,
-    stmts: &[Stmt],
-    out: &mut Vec<StmtResult>,
-) {
-    for s in stmts {
-        let before = flow.before.get(&s.id).and_then(|st| st.fact()).cloned();
-        let (after, effect) = match (&before, &s.kind) {
-            (Some(env), StmtKind::For { var, iter, .. }) => {
-                (a.for_iteration(s, var, iter, env), Effect::default())
-            }
-            (Some(env), _) => a.step_again(s, env),
-            (None, _) => (State::Nonviable, Effect::default()),
-        };
-        // A `for` whose body runs no iteration binds its variable never: no value to
-        // show (MATLAB leaves it `[]`, Octave an empty row), and certainly not π.
-        let unbound = matches!(s.kind, StmtKind::For { .. })
-            && before.is_some()
-            && matches!(after, State::Nonviable);
-        let defs = s
-            .defs()
-            .into_iter()
-            .filter(|v| !is_temp(v) && !unbound)
-            .map(|v| {
-                let value = match &after {
-                    State::Reachable(env) => env.get(v).cloned().unwrap_or_else(Value::unknown),
-                    State::Nonviable => Value::of_shape(None, crate::shape::Shape::Illegal),
-                };
-                (v.clone(), value)
-            })
-            .collect();
-        out.push(StmtResult {
-            id: s.id,
-            origin: s.origin,
-            span: s.span,
-            operator: s.operator,
-            viable: before.is_some(),
-            defs,
-            effect,
-            facts_before: before.map(|env| env.facts),
-            iteration: None,
-            glossary: Vec::new(),
-        });
-        for child in s.children() {
-            collect(a, is_temp, flow, child, out);
-        }
-    }
 }

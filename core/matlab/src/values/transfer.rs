@@ -1,10 +1,10 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
 use super::eval::{self, Call};
-use super::results::Effect;
-use super::state::{Stepped, ValueAnalysis};
+use super::results::{Effect, StmtResult};
+use super::state::ValueAnalysis;
 use super::{is_integral_class, maybe_real, Class, Env, Value};
-use crate::flow::{Analysis, State};
+use crate::flow::{FlowResult, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
 use crate::tame::{Clearing, ForIter, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var};
 use crate::Mode;
@@ -1229,49 +1229,17 @@ fn literal(value: &Literal) -> Value {
     }
 }
 
-impl Analysis for ValueAnalysis<'_> {
-    type Graph = crate::flow::Tame;
-    type Fact = Env;
-
-    fn join(&self, a: &Env, b: &Env) -> Env {
-        // Only the function's exit joins without a statement (fall-through and returns).
-        self.join_at_site(StmtId(u32::MAX), false, a, b)
-    }
-
-    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
-        let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
-        self.join_at_site(at.id, head, a, b)
-    }
-
-    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
-        super::loops::exact_exit(self, stmt, input)
-    }
-
-    fn for_exit(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
-        super::loops::for_exit(var, iter, exit)
-    }
-
-    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
-        let (out, effect) = self.step(stmt, input);
-        let stepped = Stepped {
-            input: input.clone(),
-            path: self.symbols.iteration_path(),
-            out: out.clone(),
-            effect,
-        };
-        self.stepped.borrow_mut().insert(stmt.id, stepped);
-        out
-    }
-
-    fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
-        // A condition with a known constant value prunes the branch it rules out.
-        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
-            Some(c) if (c != 0) != taken => State::Nonviable,
-            _ => State::Reachable(input.clone()),
-        }
-    }
-
-    fn for_iteration(&self, stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+impl ValueAnalysis<'_> {
+    /// The state an iteration of `for var = iter` starts in from `input` (the flow
+    /// framework's `Analysis::for_iteration`): `var` one of `iter`'s elements, as far as
+    /// it is known; nonviable when no iteration runs.
+    pub(super) fn bind_loop_variable(
+        &self,
+        stmt: &Stmt,
+        var: &Var,
+        iter: &ForIter,
+        input: &Env,
+    ) -> State<Env> {
         let mut env = input.clone();
         let v = match iter {
             ForIter::Range { lower, step, upper } => {
@@ -1335,5 +1303,59 @@ impl Analysis for ValueAnalysis<'_> {
         }
         env.vars.insert(var.clone(), v);
         State::Reachable(env)
+    }
+}
+
+/// The results of `stmts` (and the statements in them) after the flow ran over them:
+/// each statement stepped again from the state the flow recorded before it (the step
+/// the flow took, when [`ValueAnalysis::step_again`] still has it).
+pub(super) fn collect(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    flow: &FlowResult<Env>,
+    stmts: &[Stmt],
+    out: &mut Vec<StmtResult>,
+) {
+    for s in stmts {
+        let before = flow.before.get(&s.id).and_then(|st| st.fact()).cloned();
+        let (after, effect) = match (&before, &s.kind) {
+            (Some(env), StmtKind::For { var, iter, .. }) => {
+                (a.bind_loop_variable(s, var, iter, env), Effect::default())
+            }
+            (Some(env), _) => a.step_again(s, env),
+            (None, _) => (State::Nonviable, Effect::default()),
+        };
+        // A `for` whose body runs no iteration binds its variable never: no value to
+        // show (MATLAB leaves it `[]`, Octave an empty row), and certainly not π.
+        let unbound = matches!(s.kind, StmtKind::For { .. })
+            && before.is_some()
+            && matches!(after, State::Nonviable);
+        let defs = s
+            .defs()
+            .into_iter()
+            .filter(|v| !is_temp(v) && !unbound)
+            .map(|v| {
+                let value = match &after {
+                    State::Reachable(env) => env.get(v).cloned().unwrap_or_else(Value::unknown),
+                    State::Nonviable => Value::of_shape(None, crate::shape::Shape::Illegal),
+                };
+                (v.clone(), value)
+            })
+            .collect();
+        out.push(StmtResult {
+            id: s.id,
+            origin: s.origin,
+            span: s.span,
+            operator: s.operator,
+            viable: before.is_some(),
+            defs,
+            effect,
+            facts_before: before.map(|env| env.facts),
+            iteration: None,
+            glossary: Vec::new(),
+        });
+        for child in s.children() {
+            collect(a, is_temp, flow, child, out);
+        }
     }
 }
