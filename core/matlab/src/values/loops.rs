@@ -13,7 +13,7 @@ use super::results::{LoopStudy, StmtResult};
 use super::state::ValueAnalysis;
 use super::transfer::collect;
 use super::{Env, Value};
-use crate::flow::{self, Analysis, State};
+use crate::flow::{self, State};
 use crate::shape::Notation;
 use crate::tame::{ForIter, Function, Stmt, StmtKind, Var};
 use shapex_dims::{Dim, Truth};
@@ -30,38 +30,6 @@ pub const MAX_EXACT_ITERATIONS: usize = 1_000;
 /// The facts' split weight (`Facts::split_weight`) that makes one more statement's
 /// worth of work.
 pub const SPLIT_WEIGHT_PER_STATEMENT: usize = 2;
-
-/// An analysis that starts from a given environment instead of a function's entry.
-struct Seeded<'a, 'b> {
-    inner: &'a ValueAnalysis<'b>,
-    seed: Env,
-}
-
-impl Analysis for Seeded<'_, '_> {
-    type Graph = flow::Tame;
-    type Fact = Env;
-    fn join(&self, a: &Env, b: &Env) -> Env {
-        self.inner.join(a, b)
-    }
-    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
-        self.inner.join_at(at, a, b)
-    }
-    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
-        self.inner.transfer(stmt, input)
-    }
-    fn branch(&self, stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
-        self.inner.branch(stmt, cond, taken, input)
-    }
-    fn for_iteration(&self, s: &Stmt, v: &Var, it: &ForIter, input: &Env) -> State<Env> {
-        self.inner.for_iteration(s, v, it, input)
-    }
-    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
-        self.inner.exact_loop(stmt, input)
-    }
-    fn for_exit(&self, s: &Stmt, v: &Var, it: &ForIter, input: &Env) -> State<Env> {
-        self.inner.for_exit(s, v, it, input)
-    }
-}
 
 /// Runs `body` from `seed` as if it were a function body.
 fn run_block(
@@ -82,15 +50,11 @@ fn run_block(
         variables: vec![],
         span: template.span,
     };
-    let seeded = Seeded { inner: a, seed };
-    (
-        flow::analyze_function(&seeded, &func, seeded.seed.clone()),
-        func,
-    )
+    (flow::analyze_function(a, &func, seed), func)
 }
 
 /// The state after loop `stmt` from `entry` when its study accounts for every
-/// iteration (the flow framework's [`Analysis::exact_loop`]).
+/// iteration (the flow framework's [`flow::Analysis::exact_loop`]).
 pub fn exact_exit(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<State<Env>> {
     // Only a loop whose trip count is known can be accounted for exactly; simulating
     // the others here (inside every iteration of an enclosing loop) would cost much and
