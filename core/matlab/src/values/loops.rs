@@ -66,7 +66,7 @@ pub fn exact_exit(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<State<E
     // the others here (inside every iteration of an enclosing loop) would cost much and
     // give nothing the fixed point does not.
     let counted = match &stmt.kind {
-        StmtKind::For { iter, .. } => Iterator::of(entry, iter)
+        StmtKind::For { iter, .. } => ForValues::of(entry, iter)
             .trips
             .is_some_and(|n| n <= MAX_EXACT_ITERATIONS as i64),
         StmtKind::While { header, cond, .. } => {
@@ -102,116 +102,249 @@ fn cached_study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<Rc<LoopSt
 /// Simulates loop `stmt` from `entry`; `None` for loops it cannot simulate faithfully
 /// (bodies that jump out with break/continue/return).
 fn study(a: &ValueAnalysis, stmt: &Stmt, entry: &Env) -> Option<LoopStudy> {
-    let (header, cond, body): (&[Stmt], Option<&Var>, &[Stmt]) = match &stmt.kind {
-        StmtKind::For { body, .. } => (&[], None, body),
-        StmtKind::While { header, cond, body } => (header, Some(cond), body),
-        _ => return None,
-    };
-    if jumps(body) {
-        return None;
-    }
-    let template = a.template.borrow().clone()?;
-    let statements = size(body) + size(header) + 1;
-    let iterator = match &stmt.kind {
-        StmtKind::For { iter, .. } => Some(Iterator::of(entry, iter)),
-        _ => None,
-    };
-    let trips = iterator.as_ref().and_then(|i| i.trips);
-    // A counted loop, or a while loop whose condition keeps folding, may be simulated
-    // to its end; others only for their first iterations (below).
-    let limit = match (trips, cond) {
-        (Some(n), _) if n <= MAX_EXACT_ITERATIONS as i64 => n as usize,
-        (None, Some(_)) => MAX_EXACT_ITERATIONS,
-        _ => SIMULATED_ITERATIONS,
-    };
-    let mut study = LoopStudy {
-        iterations: vec![],
-        certain: vec![],
-        bindings: vec![],
-        entry: entry.clone(),
-        exits: vec![],
-        settled: false,
-        exact_exit: None,
-        top_level: body.iter().map(|s| s.id).collect(),
-    };
-    let mut env = entry.clone();
-    let mut certain = true;
-    let mut complete = false;
-    for j in 1..=limit + 1 {
-        if trips.is_some_and(|n| j as i64 > n) {
-            study.settled = true;
-            complete = certain;
-            break;
+    let mut sim = LoopSim::new(a, stmt, entry)?;
+    while sim.next() {}
+    Some(sim.finish())
+}
+
+/// One loop simulated iteration by iteration, without joins (see the module's docs):
+/// the state the next iteration starts from, and what the iterations so far showed.
+struct LoopSim<'a, 'b> {
+    a: &'a ValueAnalysis<'b>,
+    /// The enclosing function without its body: what a simulated block runs in.
+    template: Function,
+    /// The loop.
+    stmt: &'a Stmt,
+    /// A while loop's header (computes `cond`) and condition; none for a for loop.
+    header: &'a [Stmt],
+    cond: Option<&'a Var>,
+    body: &'a [Stmt],
+    /// A for loop's values.
+    values: Option<ForValues>,
+    trips: Option<i64>,
+    /// The iterations it may simulate.
+    limit: usize,
+    /// The cost of one iteration, before the facts weigh it.
+    statements: usize,
+    /// The state the next iteration starts from.
+    env: Env,
+    /// The next iteration, 1-based.
+    j: usize,
+    /// Every iteration so far certainly ran.
+    certain: bool,
+    /// The loop ended, and every iteration certainly ran.
+    complete: bool,
+    study: LoopStudy,
+}
+
+impl<'a, 'b> LoopSim<'a, 'b> {
+    /// `None` for what is not a loop, a body that jumps out, or no function to run it in.
+    fn new(a: &'a ValueAnalysis<'b>, stmt: &'a Stmt, entry: &Env) -> Option<Self> {
+        let (header, cond, body): (&[Stmt], Option<&Var>, &[Stmt]) = match &stmt.kind {
+            StmtKind::For { body, .. } => (&[], None, body),
+            StmtKind::While { header, cond, body } => (header, Some(cond), body),
+            _ => return None,
+        };
+        if jumps(body) {
+            return None;
         }
-        let uncertain = study.certain.last() == Some(&false);
+        let template = a.template.borrow().clone()?;
+        let values = match &stmt.kind {
+            StmtKind::For { iter, .. } => Some(ForValues::of(entry, iter)),
+            _ => None,
+        };
+        let trips = values.as_ref().and_then(|v| v.trips);
+        // A counted loop, or a while loop whose condition keeps folding, may be simulated
+        // to its end; others only for their first iterations (see `next`).
+        let limit = match (trips, cond) {
+            (Some(n), _) if n <= MAX_EXACT_ITERATIONS as i64 => n as usize,
+            (None, Some(_)) => MAX_EXACT_ITERATIONS,
+            _ => SIMULATED_ITERATIONS,
+        };
+        let study = LoopStudy {
+            iterations: vec![],
+            certain: vec![],
+            bindings: vec![],
+            entry: entry.clone(),
+            exits: vec![],
+            settled: false,
+            exact_exit: None,
+            top_level: body.iter().map(|s| s.id).collect(),
+        };
+        Some(LoopSim {
+            a,
+            template,
+            stmt,
+            header,
+            cond,
+            body,
+            values,
+            trips,
+            limit,
+            statements: size(body) + size(header) + 1,
+            env: entry.clone(),
+            j: 1,
+            certain: true,
+            complete: false,
+            study,
+        })
+    }
+
+    /// Simulates iteration `j` from `env` and records it in the study: true when it ran
+    /// and another may follow, false when the simulation is over, because the loop
+    /// ended (or settled) or because it stops here. Not called again after false.
+    fn next(&mut self) -> bool {
+        if self.trips.is_some_and(|n| self.j as i64 > n) {
+            return self.ended();
+        }
+        if !self.may_simulate() {
+            return false;
+        }
+        let j = self.j;
+        let iteration = self.a.symbols.in_iteration(j as u32, || self.iteration());
+        self.j += 1;
+        match iteration {
+            Iteration::Ended(end) => {
+                // A while condition that folded to false: the loop ends here.
+                self.env = end;
+                self.ended()
+            }
+            Iteration::Unknown => false,
+            Iteration::Ran {
+                results,
+                certain,
+                binding,
+                exit,
+            } => self.record(results, certain, binding, exit),
+        }
+    }
+
+    /// Whether iteration `j` may be simulated; if so its cost is taken from the budget.
+    fn may_simulate(&self) -> bool {
+        let uncertain = self.study.certain.last() == Some(&false);
         // The budget counts work, not statements: each statement of the iteration is
         // weighed by the disjunctions its questions may split on, which grow with
         // every iteration whose checks pass on extents of unknown size (`c = a.*b` on
         // inputs). A thousand such iterations took tens of seconds; weighed, they stop
         // after a few dozen and the fixed point, which is sound, gives the loop's result.
-        let cost = statements * (1 + env.facts.split_weight() / SPLIT_WEIGHT_PER_STATEMENT);
-        if j > limit || (uncertain && j > SIMULATED_ITERATIONS) || !a.spend_simulation(cost) {
-            break;
-        }
-        let step = a.symbols.in_iteration(j as u32, || {
-            iteration(
-                a,
-                &template,
-                stmt,
-                header,
-                cond,
-                body,
-                iterator.as_ref(),
-                j,
-                &env,
-            )
-        });
-        let (results, start_certain, binding, exit) = match step {
-            Step::Ended(end) => {
-                // A while condition that folded to false: the loop ends here.
-                study.settled = true;
-                complete = certain;
-                env = end;
-                break;
-            }
-            Step::Unknown => break,
-            Step::Ran {
-                results,
-                certain,
-                binding,
-                exit,
-            } => (results, certain, binding, exit),
-        };
-        certain &= start_certain && (trips.is_some() || cond.is_some());
-        study.iterations.push(results);
-        study.certain.push(certain);
-        study.bindings.push(binding);
+        let cost =
+            self.statements * (1 + self.env.facts.split_weight() / SPLIT_WEIGHT_PER_STATEMENT);
+        !(self.j > self.limit
+            || (uncertain && self.j > SIMULATED_ITERATIONS)
+            || !self.a.spend_simulation(cost))
+    }
+
+    /// The loop ended before iteration `j`: the iterations simulated are all there are.
+    fn ended(&mut self) -> bool {
+        self.study.settled = true;
+        self.complete = self.certain;
+        false
+    }
+
+    /// Records an iteration that ran; whether another may follow.
+    fn record(
+        &mut self,
+        results: Vec<StmtResult>,
+        start_certain: bool,
+        binding: Option<String>,
+        exit: Option<Env>,
+    ) -> bool {
+        self.certain &= start_certain && (self.trips.is_some() || self.cond.is_some());
+        self.study.iterations.push(results);
+        self.study.certain.push(self.certain);
+        self.study.bindings.push(binding);
         let Some(exit) = exit else {
             // The iteration never reaches its end (a definite error or `error(...)`).
-            study.settled = true;
-            if certain {
-                study.exact_exit = Some(State::Nonviable);
+            self.study.settled = true;
+            if self.certain {
+                self.study.exact_exit = Some(State::Nonviable);
             }
-            return Some(study);
+            return false;
         };
-        let unchanged = trips.is_none() && same_but(&exit, &env, stmt);
-        study.exits.push(exit.clone());
-        env = exit;
+        let unchanged = self.trips.is_none() && same_but(&exit, &self.env, self.stmt);
+        self.study.exits.push(exit.clone());
+        self.env = exit;
         if unchanged {
             // Another iteration would start from the same state (its loop variable is
             // a fresh unknown again), so it would do the same: nothing more to learn.
-            study.settled = true;
-            break;
+            self.study.settled = true;
+            return false;
+        }
+        true
+    }
+
+    /// The study; when the loop ended and each iteration certainly ran, the code after
+    /// the loop continues from the last iteration's end.
+    fn finish(mut self) -> LoopStudy {
+        if self.complete {
+            self.study.exact_exit = Some(State::Reachable(self.env));
+        }
+        self.study
+    }
+
+    /// Iteration `j` from `env`.
+    fn iteration(&self) -> Iteration {
+        let (start, certain, binding) = match self.start() {
+            Ok(start) => start,
+            Err(ended) => return ended,
+        };
+        let (flow, func) = run_block(self.a, &self.template, self.body, start);
+        let mut results = Vec::new();
+        collect(
+            self.a,
+            &|n| self.a.is_temp(n),
+            &flow,
+            &func.body,
+            &mut results,
+        );
+        Iteration::Ran {
+            results,
+            certain,
+            binding,
+            exit: flow.exit.fact().cloned(),
         }
     }
-    if complete {
-        study.exact_exit = Some(State::Reachable(env));
+
+    /// Iteration `j`'s start: the loop variable bound, or the condition evaluated (and
+    /// whether it certainly holds), with the loop variable's value when known; or why
+    /// the iteration does not run its body.
+    fn start(&self) -> Result<(Env, bool, Option<String>), Iteration> {
+        let mut certain = true;
+        let mut binding = None;
+        let start = match (&self.stmt.kind, &self.values) {
+            (StmtKind::For { var, iter, .. }, Some(values)) => {
+                let mut start = self.a.bind_loop_variable(self.stmt, var, iter, &self.env);
+                if let (State::Reachable(e), Some(v)) = (&mut start, values.element(self.j)) {
+                    binding = Some(format!("{var} = {}", v.display()));
+                    e.vars.insert(var.clone(), v);
+                }
+                start
+            }
+            _ => {
+                let (flow, _) = run_block(self.a, &self.template, self.header, self.env.clone());
+                let Some(after) = flow.exit.fact().cloned() else {
+                    return Err(Iteration::Unknown);
+                };
+                let Some(cond) = self.cond else {
+                    return Err(Iteration::Unknown);
+                };
+                match after.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
+                    Some(0) => return Err(Iteration::Ended(after)),
+                    Some(_) => {}
+                    None => certain = false,
+                }
+                State::Reachable(after)
+            }
+        };
+        let Some(start) = start.fact().cloned() else {
+            return Err(Iteration::Unknown);
+        };
+        Ok((start, certain, binding))
     }
-    Some(study)
 }
 
 /// What one simulated iteration did.
-enum Step {
+enum Iteration {
     /// The while condition folded to false before the body: the loop has ended.
     Ended(Env),
     /// The iteration's start could not be computed.
@@ -223,60 +356,6 @@ enum Step {
         binding: Option<String>,
         exit: Option<Env>,
     },
-}
-
-#[allow(clippy::too_many_arguments)]
-fn iteration(
-    a: &ValueAnalysis,
-    template: &Function,
-    stmt: &Stmt,
-    header: &[Stmt],
-    cond: Option<&Var>,
-    body: &[Stmt],
-    iterator: Option<&Iterator>,
-    j: usize,
-    env: &Env,
-) -> Step {
-    let mut certain = true;
-    let mut binding = None;
-    // The iteration's start: the loop variable bound, or the condition evaluated.
-    let start = match (&stmt.kind, iterator) {
-        (StmtKind::For { var, iter, .. }, Some(it)) => {
-            let mut start = a.bind_loop_variable(stmt, var, iter, env);
-            if let (State::Reachable(e), Some(v)) = (&mut start, it.element(j)) {
-                binding = Some(format!("{var} = {}", v.display()));
-                e.vars.insert(var.clone(), v);
-            }
-            start
-        }
-        _ => {
-            let (flow, _) = run_block(a, template, header, env.clone());
-            let Some(after) = flow.exit.fact().cloned() else {
-                return Step::Unknown;
-            };
-            let Some(cond) = cond else {
-                return Step::Unknown;
-            };
-            match after.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
-                Some(0) => return Step::Ended(after),
-                Some(_) => {}
-                None => certain = false,
-            }
-            State::Reachable(after)
-        }
-    };
-    let Some(start) = start.fact().cloned() else {
-        return Step::Unknown;
-    };
-    let (flow, func) = run_block(a, template, body, start);
-    let mut results = Vec::new();
-    collect(a, &|n| a.is_temp(n), &flow, &func.body, &mut results);
-    Step::Ran {
-        results,
-        certain,
-        binding,
-        exit: flow.exit.fact().cloned(),
-    }
 }
 
 /// Whether two states agree on every variable but `stmt`'s loop variable.
@@ -307,7 +386,7 @@ fn size(stmts: &[Stmt]) -> usize {
 /// count known to be positive: `exit` joins every way out, the loop entry included, so
 /// a constant bound there is the one the loop started with.
 pub fn for_exit(var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
-    let ran = Iterator::of(exit, iter).trips.is_some_and(|n| n > 0);
+    let ran = ForValues::of(exit, iter).trips.is_some_and(|n| n > 0);
     let mut env = exit.clone();
     if !ran {
         env.vars.insert(var.clone(), Value::unknown());
@@ -316,7 +395,7 @@ pub fn for_exit(var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
 }
 
 /// What a `for` loop iterates over, as far as it is known.
-struct Iterator {
+struct ForValues {
     /// The number of iterations, capped at `i64::MAX` (which then stands for "at least
     /// that many": every use compares it with small numbers).
     trips: Option<i64>,
@@ -325,8 +404,8 @@ struct Iterator {
     elems: Option<Vec<Dim>>,
 }
 
-impl Iterator {
-    fn of(env: &Env, iter: &ForIter) -> Iterator {
+impl ForValues {
+    fn of(env: &Env, iter: &ForIter) -> ForValues {
         match iter {
             ForIter::Range { lower, step, upper } => {
                 let val = |v: &Var| env.get(v)?.scalar.as_ref()?.as_known();
@@ -337,13 +416,13 @@ impl Iterator {
                 match (val(lower), st, val(upper)) {
                     (Some(lo), Some(st), Some(hi)) => {
                         let trips = range_trips(lo, st, hi);
-                        Iterator {
+                        ForValues {
                             trips: Some(trips),
                             range: Some((lo, st)),
                             elems: None,
                         }
                     }
-                    _ => Iterator {
+                    _ => ForValues {
                         trips: None,
                         range: None,
                         elems: None,
@@ -370,7 +449,7 @@ impl Iterator {
                         .as_tuple()
                         .is_some_and(|t| t.rank() == 2 && t.extent(0).as_known() == Some(1))
                 });
-                Iterator {
+                ForValues {
                     trips,
                     range: None,
                     elems: value.and_then(|v| v.elems.clone()).filter(|_| row),
