@@ -4,8 +4,8 @@
 //! The algorithm is recursive — a statement may be a loop, whose study runs the flow
 //! over its body again, which transfers statements, which may be loops — but the
 //! recursion goes through this trait and through methods of [`ValueAnalysis`] defined
-//! in `transfer` (`step`, `bind`), never through a `use` of a higher module: the files
-//! of `values` import each other without a cycle.
+//! in `transfer` and `call` (`step`, `call`, `bind`), never through a `use` of a higher
+//! module: the files of `values` import each other without a cycle.
 
 use super::loops;
 use super::state::{Stepped, ValueAnalysis};

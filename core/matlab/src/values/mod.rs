@@ -9,6 +9,7 @@
 //! nonviable, as the thesis's error builtins do.
 
 mod analysis;
+mod call;
 mod eval;
 mod gloss;
 mod loops;
