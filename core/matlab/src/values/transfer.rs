@@ -148,24 +148,7 @@ impl ValueAnalysis<'_> {
                 bind_unknown(&mut env, targets)
             }
             StmtKind::DotGet { targets, .. } => bind_unknown(&mut env, targets),
-            StmtKind::DotSet { base, .. } => {
-                let v = match env.get(base) {
-                    // `x.f = v` on [] (or on a missing part read for the update) makes
-                    // a 1×1 struct, as on an undefined x.
-                    Some(v) if v.shape == Shape::empty() => {
-                        Value::of_shape(Some("struct"), Shape::scalar())
-                    }
-                    Some(v) if v.class == Some("struct") => v.clone(),
-                    // Of unknown class it may be an object whose `subsasgn` decides,
-                    // or an empty array that becomes a 1×1 struct (`recappend([], …)`):
-                    // the shape it had is no longer known to hold.
-                    Some(v) if v.class.is_none() => Value::unknown(),
-                    // Any other array succeeds only when empty (`''`, `{}`), and
-                    // becomes a 1×1 struct.
-                    _ => Value::of_shape(Some("struct"), Shape::scalar()),
-                };
-                env.vars.insert(base.clone(), v);
-            }
+            StmtKind::DotSet { base, .. } => dot_set(&mut env, base),
             StmtKind::FuncHandle { lhs, func } => {
                 let v = Value {
                     handle: Some(func.clone()),
@@ -186,6 +169,18 @@ impl ValueAnalysis<'_> {
             | StmtKind::Continue
             | StmtKind::Return => {}
         }
+        self.finish(stmt, input_env, env, effect)
+    }
+
+    /// What every statement's step ends with: a definite error's evidence and its
+    /// targets π, the defined values' origin, and whether execution goes on.
+    fn finish(
+        &self,
+        stmt: &Stmt,
+        input_env: &Env,
+        mut env: Env,
+        mut effect: Effect,
+    ) -> (State<Env>, Effect) {
         if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
             effect.evidence = self.evidence(stmt, input_env);
         }
@@ -629,6 +624,25 @@ impl ValueAnalysis<'_> {
         );
         effect.outcomes.push(outcome);
     }
+}
+
+/// `base.f = v`: what `base` holds afterwards (a struct, as far as it is known; its
+/// fields are not followed).
+fn dot_set(env: &mut Env, base: &Var) {
+    let v = match env.get(base) {
+        // `x.f = v` on [] (or on a missing part read for the update) makes
+        // a 1×1 struct, as on an undefined x.
+        Some(v) if v.shape == Shape::empty() => Value::of_shape(Some("struct"), Shape::scalar()),
+        Some(v) if v.class == Some("struct") => v.clone(),
+        // Of unknown class it may be an object whose `subsasgn` decides,
+        // or an empty array that becomes a 1×1 struct (`recappend([], …)`):
+        // the shape it had is no longer known to hold.
+        Some(v) if v.class.is_none() => Value::unknown(),
+        // Any other array succeeds only when empty (`''`, `{}`), and
+        // becomes a 1×1 struct.
+        _ => Value::of_shape(Some("struct"), Shape::scalar()),
+    };
+    env.vars.insert(base.clone(), v);
 }
 
 /// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
