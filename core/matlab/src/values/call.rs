@@ -8,8 +8,7 @@
 use super::eval::{self, Call};
 use super::results::Effect;
 use super::state::ValueAnalysis;
-use super::transfer::{bind_unknown, value_of};
-use super::{Env, Value};
+use super::{bind_unknown, value_of, Env, Value};
 use crate::shape::Outcome;
 use crate::tame::{Clearing, Index, StmtId, Var};
 use crate::Mode;

@@ -306,6 +306,18 @@ impl Env {
     }
 }
 
+/// Makes `targets` unknown: what a statement whose results are not followed does.
+fn bind_unknown(env: &mut Env, targets: &[String]) {
+    for t in targets {
+        env.vars.insert(t.clone(), Value::unknown());
+    }
+}
+
+/// The value of `var` in `env`, unknown when it has none.
+fn value_of(env: &Env, var: &str) -> Value {
+    env.get(var).cloned().unwrap_or_else(Value::unknown)
+}
+
 /// Where a symbol was minted: its stem, the component it names, the statement (the
 /// merge point, the call, the assignment) and the simulated loop iterations around it.
 /// Input extents have no statement (`site: None`).

@@ -4,7 +4,7 @@ use super::call::CallSite;
 use super::eval::{self, Call};
 use super::results::{Effect, StmtResult};
 use super::state::ValueAnalysis;
-use super::{is_integral_class, maybe_real, Class, Env, Value};
+use super::{bind_unknown, is_integral_class, maybe_real, value_of, Class, Env, Value};
 use crate::flow::{FlowResult, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
 use crate::tame::{ForIter, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var};
@@ -714,16 +714,6 @@ fn beyond_rank(base: &Value, subscripts: usize) -> bool {
 
 fn targets_name(targets: &[Var]) -> &str {
     targets.first().map_or("t", |t| t.as_str())
-}
-
-pub(super) fn bind_unknown(env: &mut Env, targets: &[Var]) {
-    for t in targets {
-        env.vars.insert(t.clone(), Value::unknown());
-    }
-}
-
-pub(super) fn value_of(env: &Env, var: &str) -> Value {
-    env.get(var).cloned().unwrap_or_else(Value::unknown)
 }
 
 fn is_scalar(v: &Value) -> bool {
