@@ -203,3 +203,49 @@ fn matlab_domains_sit_below_the_analyses() {
         }
     }
 }
+
+#[test]
+fn values_modules_are_layered() {
+    // The value analysis's files import each other without a cycle (issue #22): each
+    // uses only files of a lower layer. The recursion of the algorithm (a loop's study
+    // runs the flow over its body, which steps statements, which may be loops) goes
+    // through the flow framework's `Analysis` trait and methods of `ValueAnalysis`,
+    // never through a `use`. `mod.rs` (Value, Env, Symbols) is below all of them.
+    let layers: &[(&str, usize)] = &[
+        ("results", 1),
+        ("eval", 1),
+        ("state", 2),
+        ("gloss", 2),
+        ("summary", 2),
+        ("call", 3),
+        ("resume", 3),
+        ("transfer", 4),
+        ("memo", 4),
+        ("loops", 5),
+        ("analysis", 6),
+        ("program", 6),
+    ];
+    let layer = |m: &str| layers.iter().find(|(n, _)| *n == m).map(|(_, l)| *l);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/matlab/src/values");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if name == "mod" || name.ends_with("tests") || name == "rule_props" {
+            continue;
+        }
+        let own = layer(&name).unwrap_or_else(|| panic!("values/{name}.rs has no layer here"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        for m in text.split("super::").skip(1) {
+            let used: String = m
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if let Some(l) = layer(&used) {
+                assert!(
+                    l < own,
+                    "values/{name}.rs (layer {own}) uses {used} (layer {l})"
+                );
+            }
+        }
+    }
+}

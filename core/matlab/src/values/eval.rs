@@ -1012,7 +1012,7 @@ impl Eval<'_> {
             // `[length(x) 1]`: integers whose values are not all known.
             value.integral = parts().all(|v| {
                 v.integral
-                    || super::transfer::is_integral_class(v)
+                    || super::is_integral_class(v)
                     || v.scalar.as_ref().is_some_and(|d| !maybe_real(d))
                     || v.elems.as_ref().is_some_and(|e| !e.iter().any(maybe_real))
             });
@@ -1102,7 +1102,7 @@ impl Eval<'_> {
 fn known_integer(v: &Value) -> bool {
     match &v.scalar {
         Some(d) => !maybe_real(d),
-        None => v.integral || super::transfer::is_integral_class(v),
+        None => v.integral || super::is_integral_class(v),
     }
 }
 

@@ -6,34 +6,13 @@
 //! the statement's source span here, while the function is being analysed, because
 //! the function memo moves spans (not the ids inside symbols) when it reuses a result.
 
-use super::results::StmtResult;
+use super::results::{Gloss, StmtResult};
 use crate::shape::Shape;
 use crate::tame::{Stmt, StmtId, StmtKind};
 use shapex_dims::{Atom, Provenance, Site, Symbol};
 use shapex_report::legend;
 use shapex_text::Span;
 use std::collections::{HashMap, HashSet};
-
-/// One symbol a statement shows: its name, what it stands for, the source statement it
-/// comes from when it has one, and how faces should show it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gloss {
-    pub name: String,
-    /// What it stands for, in a student's words, without where: "rows of c", "the
-    /// value of n".
-    pub meaning: String,
-    /// The statement whose run makes it known.
-    pub site: Option<Span>,
-    /// Which simulated iteration of a loop (" in iteration 2 of the loop"), or empty.
-    pub iteration: String,
-    /// Why it is unknown before then, when that is more than "it is computed there"
-    /// ("the check there passes for more than one size").
-    pub why: Option<&'static str>,
-    /// What alias to give it (`shapex_report::legend::{KEEP, UNKNOWN}` or a variable
-    /// for another value of it): names the user wrote or can read (`n`, `x_1`) are
-    /// kept; what the analysis invented (`c~c1`, `a~j1`, `n#2`) gets a short alias.
-    pub alias: String,
-}
 
 /// Fills the glossary of every result of a function whose body is `body`; `is_temp`
 /// tells the names a reader never saw (the lowering's temporaries).

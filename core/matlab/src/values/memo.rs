@@ -2,7 +2,7 @@
 //! functions of the file are edited.
 //!
 //! Each function is analysed on its own from the same fresh state (its own symbols, the
-//! whole simulation budget; see `results::analyze_function`), so its result is a
+//! whole simulation budget; see `program::analyze_function`), so its result is a
 //! function of three things only:
 //! - its lowered IR, up to where it sits in the file: statement ids and byte offsets
 //!   are taken relative to its first statement (its own span is left out: the
@@ -22,7 +22,7 @@
 
 use super::results::{FunctionResult, StmtResult};
 use super::resume::Trace;
-use super::transfer::ValueAnalysis;
+use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
 use shapex_text::Span;
 use std::collections::{HashMap, HashSet};

@@ -8,12 +8,16 @@
 //! reach the Joisha rules through it. A definite shape error makes the code after it
 //! nonviable, as the thesis's error builtins do.
 
+mod analysis;
+mod call;
 mod eval;
 mod gloss;
 mod loops;
 mod memo;
+mod program;
 mod results;
 mod resume;
+mod state;
 mod summary;
 mod transfer;
 
@@ -32,12 +36,9 @@ mod size_tests;
 #[cfg(test)]
 mod tests;
 
-pub use gloss::Gloss;
 pub use memo::FunctionMemo;
-pub use results::{
-    analyze_program, analyze_program_in, analyze_program_with, FunctionResult, ProgramResult,
-    StmtResult,
-};
+pub use program::{analyze_program, analyze_program_in, analyze_program_with};
+pub use results::{FunctionResult, Gloss, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};
@@ -148,7 +149,7 @@ impl Value {
     pub fn is_finite(&self) -> bool {
         self.finite
             || self.integral
-            || transfer::is_integral_class(self)
+            || is_integral_class(self)
             || self.class == Some("char")
             || self.number.is_some_and(f64::is_finite)
             || self.scalar.as_ref().is_some_and(|d| !maybe_real(d))
@@ -305,6 +306,18 @@ impl Env {
     }
 }
 
+/// Makes `targets` unknown: what a statement whose results are not followed does.
+fn bind_unknown(env: &mut Env, targets: &[String]) {
+    for t in targets {
+        env.vars.insert(t.clone(), Value::unknown());
+    }
+}
+
+/// The value of `var` in `env`, unknown when it has none.
+fn value_of(env: &Env, var: &str) -> Value {
+    env.get(var).cloned().unwrap_or_else(Value::unknown)
+}
+
 /// Where a symbol was minted: its stem, the component it names, the statement (the
 /// merge point, the call, the assignment) and the simulated loop iterations around it.
 /// Input extents have no statement (`site: None`).
@@ -375,6 +388,12 @@ pub(super) fn maybe_real(d: &Dim) -> bool {
         }
         _ => false,
     })
+}
+
+/// Logical and integer classes hold only integers.
+pub(super) fn is_integral_class(v: &Value) -> bool {
+    v.class
+        .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
 }
 
 /// Why an extent that differs between a rule's open cases (stem `~c`) is a symbol.

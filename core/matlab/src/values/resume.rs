@@ -41,7 +41,7 @@
 //! a later run resumes there.
 
 use super::results::StmtResult;
-use super::transfer::{StudyEntry, StudyKey, ValueAnalysis};
+use super::state::{StudyEntry, StudyKey, ValueAnalysis};
 use super::{Env, SymbolHistory, Value};
 use crate::flow::State;
 use crate::tame::ir::walk_mut;

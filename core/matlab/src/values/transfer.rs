@@ -1,92 +1,19 @@
 //! The transfer function of the value analysis: one Tame IR statement at a time.
 
+use super::call::CallSite;
 use super::eval::{self, Call};
-use super::{maybe_real, Class, Env, Symbols, Value};
-use crate::builtins::BuiltinTable;
-use crate::flow::{Analysis, State};
+use super::results::{Effect, StmtResult};
+use super::state::ValueAnalysis;
+use super::{bind_unknown, is_integral_class, maybe_real, value_of, Class, Env, Value};
+use crate::flow::{FlowResult, State};
 use crate::shape::{self, IndexArg, Outcome, Rule, Shape};
-use crate::tame::{
-    Clearing, ForIter, Function, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var,
-};
-use crate::Mode;
+use crate::tame::{ForIter, Index, Literal, Stmt, StmtId, StmtKind, TableEntry, Var};
 use shapex_dims::{Atom, Constraint, Dim, Truth};
-
-/// What one statement did: the shape outcomes it applied (for the check status, the
-/// condition θ and the rule) and whether execution continues after it.
-#[derive(Clone, Debug, Default)]
-pub struct Effect {
-    pub outcomes: Vec<Outcome>,
-    /// Operands' shapes, for error messages (`<3,2>`, `<4,4>`).
-    pub operands: Vec<Shape>,
-    /// The callee or operation (`mtimes`, `index`, …).
-    pub op: String,
-    /// The named variables among the operands, with their shapes and the statements
-    /// those came from: a definite error's evidence.
-    pub evidence: Vec<(String, Shape, Option<shapex_text::Span>)>,
-    pub diverges: bool,
-    /// When the statement fails by the rules of the analysed mode but not by those of
-    /// the other one: that mode, and whether it proves the statement (`Proven`) or
-    /// leaves it to run time (`Unknown`). A definite error then says it is one of
-    /// the semantics only (MATLAB 5 rejects `[1 2 3] + [1; 2]`, R2016b+ broadcasts).
-    pub other_mode: Option<(Mode, Truth)>,
-    /// When a matrix operator (`*`, `/`, `\`, `^`) fails but its element-wise
-    /// counterpart conforms without expansion (same shapes, or a scalar): that
-    /// counterpart's builtin (`times`). The classic slip a fix offers to undo.
-    pub elementwise: Option<&'static str>,
-    /// When `a * b` fails, neither conforms element-wise, but the product with one
-    /// operand transposed would: which (0 left, 1 right), for a hint.
-    pub transposed: Option<usize>,
-}
 
 /// `array(indices…)`: the target of an indexed read or assignment.
 pub struct Subscripted<'a> {
     pub array: &'a Var,
     pub indices: &'a [Index],
-}
-
-pub struct ValueAnalysis<'a> {
-    pub builtins: &'a BuiltinTable,
-    pub mode: Mode,
-    /// Names of the functions defined in the analysed file (calls to them are not
-    /// builtins; until the interprocedural analysis lands their results are unknown).
-    pub user_functions: Vec<String>,
-    /// The lowering's temporary prefix: temporaries never name symbolic values.
-    pub temp_prefix: String,
-    /// The unknowns minted so far (fresh per statement and simulated iteration).
-    pub symbols: Symbols,
-    /// Simulated loop iterations left (see `loops`): a bound on the whole program's
-    /// simulation cost, beyond which loops fall back to the fixed point alone.
-    pub simulation_budget: std::cell::Cell<usize>,
-    /// Loop studies by loop and iteration context, with the entry they started from.
-    pub studies: std::cell::RefCell<StudyCache>,
-    /// The function being analysed, without its body (what a simulated block needs).
-    pub template: std::cell::RefCell<Option<Function>>,
-    /// Nested functions of the file and the function whose workspace each shares.
-    pub nested_in: Vec<(String, String)>,
-    /// The file's functions that may change their caller's workspace
-    /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
-    /// variable of the caller is known.
-    pub reaches_caller: Vec<String>,
-    /// Set when a statement reads [`ValueAnalysis::variables`] (a call that may
-    /// change any variable): its result then depends on every variable the function
-    /// has, not only on its own text (see `values::resume`).
-    pub read_variables: std::cell::Cell<bool>,
-    /// The last step the flow took at each statement (see [`ValueAnalysis::step_again`]).
-    pub stepped: std::cell::RefCell<std::collections::HashMap<StmtId, Stepped>>,
-    /// The names the function being analysed declares `global`.
-    pub globals: std::cell::RefCell<Vec<String>>,
-    /// Every variable of the function being analysed (the lowering's kind analysis).
-    pub variables: std::cell::RefCell<Vec<String>>,
-}
-
-/// What a workspace mutator does to the variables.
-enum WorkspaceEffect {
-    /// Any variable may have been created, changed or cleared.
-    Havoc,
-    /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
-    LoadToStruct,
-    /// `clear`/`clearvars` with known words: only removes variables.
-    Clear(Clearing),
 }
 
 /// For a statement that computes with an operand holding π (a call's argument, an
@@ -116,113 +43,6 @@ fn reads_illegal(stmt: &Stmt, env: &Env) -> Option<String> {
         } => (illegal(array) || illegal(rhs) || subscript(indices)).then(|| "subsasgn".to_string()),
         _ => None,
     }
-}
-
-fn refuted(result: &eval::CallResult) -> bool {
-    result.outcomes.iter().any(|o| o.status == Truth::Refuted)
-}
-
-/// Every condition of the call holds (and it has one).
-fn proven(result: &eval::CallResult) -> bool {
-    !result.diverges && result.outcomes.iter().all(|o| o.status == Truth::Proven)
-}
-
-/// Refutations become unknowns, and results unknown, for a call whose operands may be
-/// objects.
-fn overloadable(result: &mut eval::CallResult) {
-    if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
-        return;
-    }
-    result.outcomes = std::mem::take(&mut result.outcomes)
-        .into_iter()
-        .map(Outcome::excused)
-        .collect();
-    for v in &mut result.values {
-        *v = Value::unknown();
-    }
-}
-
-/// Builtins that create, change or clear variables by name (Dubrau 2012 §1.4's wild
-/// features): after them no variable's value is known, except after a `clear` whose
-/// words (`args`' texts, when all are known) say which variables it removes.
-/// Builtins that may create, change or clear any variable of the workspace they run
-/// in, whether called by name, through a handle (`h = @assignin`) or by a function
-/// that applies a handle (`cellfun(@eval, …)`).
-pub(crate) fn mutates_workspace(func: &str) -> bool {
-    matches!(
-        func,
-        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms" | "run"
-    )
-}
-
-fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<WorkspaceEffect> {
-    let words: Option<Vec<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
-    if let Some(clearing) = words.and_then(|w| crate::tame::clearing(func, &w)) {
-        return Some(WorkspaceEffect::Clear(clearing));
-    }
-    match func {
-        "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
-        f if mutates_workspace(f) => Some(WorkspaceEffect::Havoc),
-        _ => None,
-    }
-}
-
-/// A loop and the simulated iterations around it.
-pub type StudyKey = (StmtId, Vec<u32>);
-/// A loop's study and the entry it started from.
-pub type StudyEntry = (Env, Option<std::rc::Rc<super::loops::LoopStudy>>);
-
-/// Loop studies by loop and iteration context, and the order they were stored in: the
-/// cache as it was at any earlier point is a replay of a prefix of that log (see
-/// `values::resume`).
-#[derive(Default)]
-pub struct StudyCache {
-    map: std::collections::HashMap<StudyKey, StudyEntry>,
-    log: Vec<(StudyKey, StudyEntry)>,
-}
-
-impl StudyCache {
-    pub fn get(&self, key: &StudyKey) -> Option<&StudyEntry> {
-        self.map.get(key)
-    }
-
-    pub fn insert(&mut self, key: StudyKey, entry: StudyEntry) {
-        self.log.push((key.clone(), entry.clone()));
-        self.map.insert(key, entry);
-    }
-
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.log.clear();
-    }
-
-    /// How many studies have been stored: a point to [`StudyCache::restore`] to.
-    pub fn mark(&self) -> usize {
-        self.log.len()
-    }
-
-    /// Every study stored, taken out: the cache is cleared.
-    pub fn take_history(&mut self) -> Vec<(StudyKey, StudyEntry)> {
-        self.map.clear();
-        std::mem::take(&mut self.log)
-    }
-
-    /// The cache as it was when `history`'s run stood at `mark`.
-    pub fn restore(&mut self, history: &[(StudyKey, StudyEntry)], mark: usize) {
-        self.clear();
-        for (key, entry) in &history[..mark.min(history.len())] {
-            self.insert(key.clone(), entry.clone());
-        }
-    }
-}
-
-/// The last step the flow took at a statement: what [`ValueAnalysis::step_again`]
-/// gives back instead of computing it a second time.
-pub struct Stepped {
-    input: Env,
-    path: Vec<u32>,
-    out: State<Env>,
-    effect: Effect,
 }
 
 impl ValueAnalysis<'_> {
@@ -278,68 +98,14 @@ impl ValueAnalysis<'_> {
                 func,
                 args,
             } => {
-                let values = args.iter().map(|a| value_of(&env, a)).collect();
-                let mint =
-                    |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, stmt.id, value);
-                let call = Call {
+                let site = CallSite {
+                    site: stmt.id,
                     func,
-                    args: values,
-                    nargout: targets.len(),
+                    args: args.iter().map(|a| value_of(&env, a)).collect(),
                     targets,
-                    mint: &mint,
+                    no_args: args.is_empty(),
                 };
-                if self.user_functions.iter().any(|f| f == func) {
-                    effect.op = func.clone();
-                    self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
-                    bind_unknown(&mut env, targets);
-                } else if let Some(kind) = workspace_effect(func, targets, &call.args) {
-                    effect.op = func.clone();
-                    match kind {
-                        // `S = load(...)` gives a struct of a MAT file's variables, but
-                        // the matrix in an ASCII file: its class and shape are unknown.
-                        WorkspaceEffect::LoadToStruct => bind_unknown(&mut env, targets),
-                        WorkspaceEffect::Havoc => {
-                            self.havoc(&mut env, |_| true);
-                            bind_unknown(&mut env, targets)
-                        }
-                        WorkspaceEffect::Clear(clearing) => {
-                            self.clear(&mut env, &clearing);
-                            bind_unknown(&mut env, targets)
-                        }
-                    }
-                } else {
-                    let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
-                    if call.args.iter().any(|v| v.class.is_none()) {
-                        // An operand of unknown class may be an object whose class
-                        // overloads the operation (YALMIP's `sdpvar`, a table): what
-                        // fails on arrays is then not a definite error.
-                        overloadable(&mut result);
-                    }
-                    effect.other_mode = self.other_mode(&call, &result, &env);
-                    if refuted(&result) {
-                        effect.elementwise = self.elementwise_instead(&call, &env);
-                        if effect.elementwise.is_none() {
-                            effect.transposed = self.transposed_instead(&call, &env);
-                        }
-                    }
-                    effect.op = func.clone();
-                    effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
-                    effect.diverges = result.diverges;
-                    if self.builtins.lookup(func).is_none() {
-                        // Not a builtin we know: a function or script of the user's.
-                        self.havoc_callee_effects(&mut env, func, args.is_empty(), targets);
-                    }
-                    let applies_mutator = call
-                        .args
-                        .iter()
-                        .any(|v| v.handle.as_deref().is_some_and(mutates_workspace));
-                    if applies_mutator {
-                        // `cellfun(@eval, {'x = 1;'})` evaluates in this workspace.
-                        self.havoc(&mut env, |_| true);
-                    }
-                    self.bind(stmt.id, &mut env, targets, result.values, &result.outcomes);
-                    effect.outcomes = result.outcomes;
-                }
+                self.call(site, &mut env, &mut effect);
             }
             StmtKind::ArrayGet {
                 targets,
@@ -382,24 +148,7 @@ impl ValueAnalysis<'_> {
                 bind_unknown(&mut env, targets)
             }
             StmtKind::DotGet { targets, .. } => bind_unknown(&mut env, targets),
-            StmtKind::DotSet { base, .. } => {
-                let v = match env.get(base) {
-                    // `x.f = v` on [] (or on a missing part read for the update) makes
-                    // a 1×1 struct, as on an undefined x.
-                    Some(v) if v.shape == Shape::empty() => {
-                        Value::of_shape(Some("struct"), Shape::scalar())
-                    }
-                    Some(v) if v.class == Some("struct") => v.clone(),
-                    // Of unknown class it may be an object whose `subsasgn` decides,
-                    // or an empty array that becomes a 1×1 struct (`recappend([], …)`):
-                    // the shape it had is no longer known to hold.
-                    Some(v) if v.class.is_none() => Value::unknown(),
-                    // Any other array succeeds only when empty (`''`, `{}`), and
-                    // becomes a 1×1 struct.
-                    _ => Value::of_shape(Some("struct"), Shape::scalar()),
-                };
-                env.vars.insert(base.clone(), v);
-            }
+            StmtKind::DotSet { base, .. } => dot_set(&mut env, base),
             StmtKind::FuncHandle { lhs, func } => {
                 let v = Value {
                     handle: Some(func.clone()),
@@ -420,6 +169,18 @@ impl ValueAnalysis<'_> {
             | StmtKind::Continue
             | StmtKind::Return => {}
         }
+        self.finish(stmt, input_env, env, effect)
+    }
+
+    /// What every statement's step ends with: a definite error's evidence and its
+    /// targets π, the defined values' origin, and whether execution goes on.
+    fn finish(
+        &self,
+        stmt: &Stmt,
+        input_env: &Env,
+        mut env: Env,
+        mut effect: Effect,
+    ) -> (State<Env>, Effect) {
         if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
             effect.evidence = self.evidence(stmt, input_env);
         }
@@ -497,277 +258,7 @@ impl ValueAnalysis<'_> {
         }
     }
 
-    /// `f(args…)` where `f` holds a function handle: a call to the function it names
-    /// when that is a builtin (its rule gives the result), else unknown results, and a
-    /// user function's effects on globals.
-    fn call_through_handle(
-        &self,
-        id: StmtId,
-        env: &mut Env,
-        effect: &mut Effect,
-        targets: &[Var],
-        handle: Value,
-        indices: &[Index],
-    ) {
-        let args: Option<Vec<Value>> = indices
-            .iter()
-            .map(|i| match i {
-                Index::Var(v) => Some(value_of(env, v)),
-                Index::Colon => None,
-            })
-            .collect();
-        let builtin = handle
-            .handle
-            .as_deref()
-            .filter(|f| !self.user_functions.iter().any(|u| u == f))
-            .filter(|f| {
-                self.builtins.lookup(f).is_some() && workspace_effect(f, targets, &[]).is_none()
-            });
-        let (Some(func), Some(args)) = (builtin, args) else {
-            let name = handle.handle.as_deref().unwrap_or("");
-            self.havoc_callee_effects(env, name, false, targets);
-            return bind_unknown(env, targets);
-        };
-        let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
-        let call = Call {
-            func,
-            args,
-            nargout: targets.len(),
-            targets,
-            mint: &mint,
-        };
-        let result = eval::call(self.builtins, self.mode, &call, &env.facts);
-        effect.other_mode = self.other_mode(&call, &result, env);
-        effect.op = func.to_string();
-        effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
-        effect.diverges = result.diverges;
-        self.bind(id, env, targets, result.values, &result.outcomes);
-        effect.outcomes = result.outcomes;
-    }
-
-    /// How `call`, which fails by this mode's rules, fares by the other mode's: the
-    /// same call evaluated again with the other variants of every rule (only for a
-    /// definite error, so the cost is paid on failures alone). `None` when it fails
-    /// there too, or does not fail here.
-    fn other_mode(
-        &self,
-        call: &Call,
-        result: &eval::CallResult,
-        env: &Env,
-    ) -> Option<(Mode, Truth)> {
-        if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
-            return None;
-        }
-        let other = self.mode.other();
-        let there = eval::call(self.builtins, other, call, &env.facts);
-        if there.outcomes.iter().any(|o| o.status == Truth::Refuted) {
-            return None;
-        }
-        let proven = there.outcomes.iter().all(|o| o.status == Truth::Proven);
-        Some((
-            other,
-            if proven {
-                Truth::Proven
-            } else {
-                Truth::Unknown
-            },
-        ))
-    }
-
-    /// The element-wise counterpart of a failing matrix operator when it is proven to
-    /// conform by MATLAB 5's rules (no implicit expansion in either mode: a fix must
-    /// not turn `<3,1> * <1,4>`'s slip into an unintended broadcast).
-    fn elementwise_instead(&self, call: &Call, env: &Env) -> Option<&'static str> {
-        let counterpart = match call.func {
-            "mtimes" => "times",
-            "mrdivide" => "rdivide",
-            "mldivide" => "ldivide",
-            "mpower" => "power",
-            _ => return None,
-        };
-        let alternative = Call {
-            func: counterpart,
-            args: call.args.clone(),
-            ..*call
-        };
-        let there = eval::call(self.builtins, Mode::Paper, &alternative, &env.facts);
-        proven(&there).then_some(counterpart)
-    }
-
-    /// For a failing `a * b`: the operand whose transpose makes the product conform.
-    fn transposed_instead(&self, call: &Call, env: &Env) -> Option<usize> {
-        if call.func != "mtimes" || call.args.len() != 2 {
-            return None;
-        }
-        (0..2).find(|&k| {
-            let flip = Call {
-                func: "transpose",
-                args: vec![call.args[k].clone()],
-                ..*call
-            };
-            let t = eval::call(self.builtins, self.mode, &flip, &env.facts);
-            let ok = proven(&t);
-            let Some(v) = t.values.into_iter().next().filter(|_| ok) else {
-                return false;
-            };
-            let mut args = call.args.clone();
-            args[k] = v;
-            let product = Call { args, ..*call };
-            proven(&eval::call(self.builtins, self.mode, &product, &env.facts))
-        })
-    }
-
-    /// Forgets every variable `which` selects (not temporaries, which the lowering
-    /// defines right before their use): what a construct with unknown effects on the
-    /// workspace may have changed. Facts stay: they are about symbols, not variables.
-    fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
-        // Every variable of the function, defined yet or not: a script may create one
-        // the function goes on to use (eeglab's globals from `eeg_global;`).
-        self.read_variables.set(true);
-        let variables = self.variables.borrow();
-        let unknown = Value::unknown();
-        let mut names: Vec<String> = env
-            .vars
-            .iter()
-            .filter(|(n, v)| **v != unknown && !self.is_temp(n) && which(n))
-            .map(|(n, _)| n.clone())
-            .collect();
-        names.extend(
-            variables
-                .iter()
-                .filter(|n| !env.vars.contains_key(*n) && !self.is_temp(n) && which(n))
-                .cloned(),
-        );
-        self.forget(env, names);
-    }
-
-    /// Makes `names` unknown. One already unknown is left as it is, so the map keeps
-    /// sharing its nodes with the environment before (a second havoc of a long
-    /// script's variables costs lookups, not a copy of the map).
-    fn forget(&self, env: &mut Env, names: Vec<String>) {
-        let unknown = Value::unknown();
-        for n in names {
-            if env.vars.get(&n) != Some(&unknown) {
-                env.vars.insert(n, unknown.clone());
-            }
-        }
-    }
-
-    /// Makes the declared globals unknown (what any call may change). Looks up the
-    /// globals rather than filtering every variable: calls are most statements, and
-    /// walking a long script's variables at each was quadratic.
-    fn havoc_globals(&self, env: &mut Env) {
-        let globals = self.globals.borrow();
-        if globals.is_empty() {
-            return;
-        }
-        self.read_variables.set(true);
-        let variables = self.variables.borrow();
-        let names: Vec<String> = globals
-            .iter()
-            .filter(|g| !self.is_temp(g))
-            .filter(|g| env.vars.contains_key(*g) || variables.binary_search(g).is_ok())
-            .cloned()
-            .collect();
-        self.forget(env, names);
-    }
-
-    /// Applies a `clear` with known words. A removed variable is undefined afterwards,
-    /// as if never assigned (a tombstone, [`Value::cleared`], so that where a path that
-    /// removed it joins one that kept it the variable becomes unknown, never the stale
-    /// value); one that may or may not be removed becomes unknown.
-    fn clear(&self, env: &mut Env, clearing: &Clearing) {
-        match clearing {
-            Clearing::Remove { include, except } => {
-                let removed: Vec<String> = env
-                    .vars
-                    .iter()
-                    .filter(|(n, v)| {
-                        !v.cleared && !self.is_temp(n) && Clearing::selects(include, except, n)
-                    })
-                    .map(|(n, _)| n.clone())
-                    .collect();
-                for n in removed {
-                    env.vars.insert(n, Value::cleared());
-                }
-            }
-            Clearing::Globals(names) => {
-                // Named ones may be removed whether or not this function declared them
-                // global (a caller or script may have); unnamed: the declared ones.
-                let globals = self.globals.borrow();
-                self.havoc(env, |n| match names {
-                    Some(ps) => ps.iter().any(|p| crate::tame::clearing::matches(p, n)),
-                    None => globals.iter().any(|g| g == n),
-                });
-            }
-            Clearing::Any => self.havoc(env, |_| true),
-            Clearing::Nothing => {}
-        }
-    }
-
-    /// What a call to a user's function or script may change besides its outputs: a
-    /// script (a call with no arguments and no outputs may be one) runs in this
-    /// workspace; a nested function shares it; any function may set globals.
-    fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
-        let current = self.template.borrow().as_ref().map(|f| f.name.clone());
-        // A nested function shares this workspace, whether called directly or through a
-        // handle passed to any other function (vlfeat's `'DiagnosticFunction',
-        // @diagnostics`): a call may then change any variable.
-        let nested_here = self
-            .nested_in
-            .iter()
-            .any(|(_, parent)| Some(parent) == current.as_ref());
-        let maybe_script =
-            no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
-        // A handle to a workspace mutator called here (`h = @assignin; h(…)`), or a
-        // function of the file that writes into its caller.
-        let mutator = mutates_workspace(func) || self.reaches_caller.iter().any(|f| f == func);
-        if nested_here || maybe_script || mutator {
-            self.havoc(env, |_| true);
-        } else {
-            self.havoc_globals(env);
-        }
-    }
-
-    /// Takes `cost` from the simulation budget; false (and nothing taken) when too
-    /// little is left.
-    pub fn spend_simulation(&self, cost: usize) -> bool {
-        let left = self.simulation_budget.get();
-        if left < cost {
-            return false;
-        }
-        self.simulation_budget.set(left - cost);
-        true
-    }
-
-    /// The join at merge point `site`; at a loop's head (`head`), a variable defined on
-    /// the back edge only keeps its class and known parts but not the symbols the body
-    /// minted: in the next iteration the same statements mint them again for new values.
-    pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
-        let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
-        let dead = |name: &str| self.is_temp(name);
-        let mut env = a.join_dropping(b, &fresh, &dead);
-        if head {
-            // Only what differs: `diff` skips the subtrees both maps share, so a loop
-            // head costs what the body changed, not the size of the environment.
-            for item in a.vars.diff(&b.vars) {
-                if let imbl::ordmap::DiffItem::Add(name, v) = item {
-                    if dead(name) {
-                        continue;
-                    }
-                    env.vars
-                        .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
-                }
-            }
-        }
-        env
-    }
-
-    pub fn is_temp(&self, name: &str) -> bool {
-        crate::tame::ir::is_temp(&self.temp_prefix, name)
-    }
-
-    fn bind(
+    pub(super) fn bind(
         &self,
         stmt: StmtId,
         env: &mut Env,
@@ -1135,6 +626,25 @@ impl ValueAnalysis<'_> {
     }
 }
 
+/// `base.f = v`: what `base` holds afterwards (a struct, as far as it is known; its
+/// fields are not followed).
+fn dot_set(env: &mut Env, base: &Var) {
+    let v = match env.get(base) {
+        // `x.f = v` on [] (or on a missing part read for the update) makes
+        // a 1×1 struct, as on an undefined x.
+        Some(v) if v.shape == Shape::empty() => Value::of_shape(Some("struct"), Shape::scalar()),
+        Some(v) if v.class == Some("struct") => v.clone(),
+        // Of unknown class it may be an object whose `subsasgn` decides,
+        // or an empty array that becomes a 1×1 struct (`recappend([], …)`):
+        // the shape it had is no longer known to hold.
+        Some(v) if v.class.is_none() => Value::unknown(),
+        // Any other array succeeds only when empty (`''`, `{}`), and
+        // becomes a 1×1 struct.
+        _ => Value::of_shape(Some("struct"), Shape::scalar()),
+    };
+    env.vars.insert(base.clone(), v);
+}
+
 /// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
 /// expressions come from long chains of arithmetic, say nothing a reader can use, and
 /// would make every later question to the facts slower.
@@ -1206,16 +716,6 @@ fn targets_name(targets: &[Var]) -> &str {
     targets.first().map_or("t", |t| t.as_str())
 }
 
-fn bind_unknown(env: &mut Env, targets: &[Var]) {
-    for t in targets {
-        env.vars.insert(t.clone(), Value::unknown());
-    }
-}
-
-fn value_of(env: &Env, var: &str) -> Value {
-    env.get(var).cloned().unwrap_or_else(Value::unknown)
-}
-
 fn is_scalar(v: &Value) -> bool {
     v.shape == Shape::scalar()
 }
@@ -1243,12 +743,6 @@ fn range_class(env: &Env, bounds: [Option<&Var>; 3]) -> Class {
     } else {
         "double"
     })
-}
-
-/// Logical and integer classes hold only integers.
-pub(super) fn is_integral_class(v: &Value) -> bool {
-    v.class
-        .is_some_and(|c| c == "logical" || c.starts_with("int") || c.starts_with("uint"))
 }
 
 fn is_numeric(v: &Value) -> bool {
@@ -1395,68 +889,16 @@ fn literal(value: &Literal) -> Value {
 }
 
 impl ValueAnalysis<'_> {
-    /// The fact at function entry: parameters of unknown shape and rank.
-    pub fn entry(&self, func: &Function) -> Env {
-        let mut env = Env::default();
-        for p in &func.params {
-            let shape = Shape::tuple(vec![
-                self.symbols.input_extent(p, 0),
-                self.symbols.input_extent(p, 1),
-            ]);
-            let value = Value {
-                open_rank: true,
-                trailing: Some(self.symbols.input_extent(p, 2)),
-                ..Value::of_shape(None, shape)
-            };
-            env.vars.insert(p.clone(), value);
-        }
-        env
-    }
-}
-
-impl Analysis for ValueAnalysis<'_> {
-    type Graph = crate::flow::Tame;
-    type Fact = Env;
-
-    fn join(&self, a: &Env, b: &Env) -> Env {
-        // Only the function's exit joins without a statement (fall-through and returns).
-        self.join_at_site(StmtId(u32::MAX), false, a, b)
-    }
-
-    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
-        let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
-        self.join_at_site(at.id, head, a, b)
-    }
-
-    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
-        super::loops::exact_exit(self, stmt, input)
-    }
-
-    fn for_exit(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
-        super::loops::for_exit(var, iter, exit)
-    }
-
-    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
-        let (out, effect) = self.step(stmt, input);
-        let stepped = Stepped {
-            input: input.clone(),
-            path: self.symbols.iteration_path(),
-            out: out.clone(),
-            effect,
-        };
-        self.stepped.borrow_mut().insert(stmt.id, stepped);
-        out
-    }
-
-    fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
-        // A condition with a known constant value prunes the branch it rules out.
-        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
-            Some(c) if (c != 0) != taken => State::Nonviable,
-            _ => State::Reachable(input.clone()),
-        }
-    }
-
-    fn for_iteration(&self, stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+    /// The state an iteration of `for var = iter` starts in from `input` (the flow
+    /// framework's `Analysis::for_iteration`): `var` one of `iter`'s elements, as far as
+    /// it is known; nonviable when no iteration runs.
+    pub(super) fn bind_loop_variable(
+        &self,
+        stmt: &Stmt,
+        var: &Var,
+        iter: &ForIter,
+        input: &Env,
+    ) -> State<Env> {
         let mut env = input.clone();
         let v = match iter {
             ForIter::Range { lower, step, upper } => {
@@ -1520,5 +962,59 @@ impl Analysis for ValueAnalysis<'_> {
         }
         env.vars.insert(var.clone(), v);
         State::Reachable(env)
+    }
+}
+
+/// The results of `stmts` (and the statements in them) after the flow ran over them:
+/// each statement stepped again from the state the flow recorded before it (the step
+/// the flow took, when [`ValueAnalysis::step_again`] still has it).
+pub(super) fn collect(
+    a: &ValueAnalysis,
+    is_temp: &dyn Fn(&str) -> bool,
+    flow: &FlowResult<Env>,
+    stmts: &[Stmt],
+    out: &mut Vec<StmtResult>,
+) {
+    for s in stmts {
+        let before = flow.before.get(&s.id).and_then(|st| st.fact()).cloned();
+        let (after, effect) = match (&before, &s.kind) {
+            (Some(env), StmtKind::For { var, iter, .. }) => {
+                (a.bind_loop_variable(s, var, iter, env), Effect::default())
+            }
+            (Some(env), _) => a.step_again(s, env),
+            (None, _) => (State::Nonviable, Effect::default()),
+        };
+        // A `for` whose body runs no iteration binds its variable never: no value to
+        // show (MATLAB leaves it `[]`, Octave an empty row), and certainly not π.
+        let unbound = matches!(s.kind, StmtKind::For { .. })
+            && before.is_some()
+            && matches!(after, State::Nonviable);
+        let defs = s
+            .defs()
+            .into_iter()
+            .filter(|v| !is_temp(v) && !unbound)
+            .map(|v| {
+                let value = match &after {
+                    State::Reachable(env) => env.get(v).cloned().unwrap_or_else(Value::unknown),
+                    State::Nonviable => Value::of_shape(None, crate::shape::Shape::Illegal),
+                };
+                (v.clone(), value)
+            })
+            .collect();
+        out.push(StmtResult {
+            id: s.id,
+            origin: s.origin,
+            span: s.span,
+            operator: s.operator,
+            viable: before.is_some(),
+            defs,
+            effect,
+            facts_before: before.map(|env| env.facts),
+            iteration: None,
+            glossary: Vec::new(),
+        });
+        for child in s.children() {
+            collect(a, is_temp, flow, child, out);
+        }
     }
 }

@@ -1,0 +1,61 @@
+//! The value analysis as the flow framework sees it ([`Analysis`]): the one place where
+//! statements (`transfer`) and loops (`loops`) meet the framework.
+//!
+//! The algorithm is recursive — a statement may be a loop, whose study runs the flow
+//! over its body again, which transfers statements, which may be loops — but the
+//! recursion goes through this trait and through methods of [`ValueAnalysis`] defined
+//! in `transfer` and `call` (`step`, `call`, `bind`), never through a `use` of a higher
+//! module: the files of `values` import each other without a cycle.
+
+use super::loops;
+use super::state::{Stepped, ValueAnalysis};
+use super::Env;
+use crate::flow::{Analysis, State};
+use crate::tame::{ForIter, Stmt, StmtId, StmtKind, Var};
+
+impl Analysis for ValueAnalysis<'_> {
+    type Graph = crate::flow::Tame;
+    type Fact = Env;
+
+    fn join(&self, a: &Env, b: &Env) -> Env {
+        // Only the function's exit joins without a statement (fall-through and returns).
+        self.join_at_site(StmtId(u32::MAX), false, a, b)
+    }
+
+    fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
+        let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
+        self.join_at_site(at.id, head, a, b)
+    }
+
+    fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
+        loops::exact_exit(self, stmt, input)
+    }
+
+    fn for_exit(&self, _stmt: &Stmt, var: &Var, iter: &ForIter, exit: &Env) -> State<Env> {
+        loops::for_exit(var, iter, exit)
+    }
+
+    fn transfer(&self, stmt: &Stmt, input: &Env) -> State<Env> {
+        let (out, effect) = self.step(stmt, input);
+        let stepped = Stepped {
+            input: input.clone(),
+            path: self.symbols.iteration_path(),
+            out: out.clone(),
+            effect,
+        };
+        self.stepped.borrow_mut().insert(stmt.id, stepped);
+        out
+    }
+
+    fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
+        // A condition with a known constant value prunes the branch it rules out.
+        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
+            Some(c) if (c != 0) != taken => State::Nonviable,
+            _ => State::Reachable(input.clone()),
+        }
+    }
+
+    fn for_iteration(&self, stmt: &Stmt, var: &Var, iter: &ForIter, input: &Env) -> State<Env> {
+        self.bind_loop_variable(stmt, var, iter, input)
+    }
+}

@@ -1,0 +1,409 @@
+//! Calls: `[targets…] = func(args…)` as the analysis sees it, resolved as MATLAB would
+//! resolve `func` there — a function of the file, a builtin that creates, changes or
+//! clears variables by name (Dubrau 2012 §1.4's wild features), a builtin (its rule
+//! gives the results), or anything else (unknown results) — and calls through a
+//! function handle. What a call may change besides its targets (globals, the whole
+//! workspace) is here too.
+
+use super::eval::{self, Call};
+use super::results::Effect;
+use super::state::ValueAnalysis;
+use super::{bind_unknown, value_of, Env, Value};
+use crate::shape::Outcome;
+use crate::tame::{Clearing, Index, StmtId, Var};
+use crate::Mode;
+use shapex_dims::Truth;
+
+/// `[targets…] = func(args…)` at statement `site`, as the analysis sees it.
+pub(super) struct CallSite<'s> {
+    /// The statement: the symbols the call mints are its.
+    pub site: StmtId,
+    pub func: &'s str,
+    /// The arguments' values here (not the caller's names for them).
+    pub args: Vec<Value>,
+    /// Their number is the call's `nargout`.
+    pub targets: &'s [Var],
+    /// No argument list in the IR: `f;` may be a script.
+    pub no_args: bool,
+}
+
+impl ValueAnalysis<'_> {
+    /// Binds the call's targets in `env` and records in `effect` what the call did,
+    /// resolving `func` as MATLAB would here: a function of the file, a workspace
+    /// mutator, a builtin (its rule), or anything else (unknown results, a user's
+    /// effects on globals).
+    pub(super) fn call(&self, site: CallSite<'_>, env: &mut Env, effect: &mut Effect) {
+        if self.user_functions.iter().any(|f| f == site.func) {
+            self.call_user(&site, env, effect);
+        } else if let Some(kind) = workspace_effect(site.func, site.targets, &site.args) {
+            self.call_mutator(kind, &site, env, effect);
+        } else {
+            self.call_builtin(site, env, effect);
+        }
+    }
+
+    /// A function of the file: its results are unknown (until the interprocedural
+    /// analysis lands), and so is what it may change of this workspace.
+    fn call_user(&self, site: &CallSite, env: &mut Env, effect: &mut Effect) {
+        effect.op = site.func.to_string();
+        self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
+        bind_unknown(env, site.targets);
+    }
+
+    /// A builtin that creates, changes or clears variables by name.
+    fn call_mutator(
+        &self,
+        kind: WorkspaceEffect,
+        site: &CallSite,
+        env: &mut Env,
+        effect: &mut Effect,
+    ) {
+        effect.op = site.func.to_string();
+        match kind {
+            // `S = load(...)` gives a struct of a MAT file's variables, but the matrix
+            // in an ASCII file: its class and shape are unknown.
+            WorkspaceEffect::LoadToStruct => {}
+            WorkspaceEffect::Havoc => self.havoc(env, |_| true),
+            WorkspaceEffect::Clear(clearing) => self.clear(env, &clearing),
+        }
+        bind_unknown(env, site.targets);
+    }
+
+    /// A builtin by its rule, or a function we do not know (unknown results, and what
+    /// a user's function may change); with, for a definite error, how the other mode
+    /// and the usual slips (`*` for `.*`, a missing transpose) fare.
+    fn call_builtin(&self, site: CallSite, env: &mut Env, effect: &mut Effect) {
+        let id = site.site;
+        let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
+        let call = Call {
+            func: site.func,
+            args: site.args,
+            nargout: site.targets.len(),
+            targets: site.targets,
+            mint: &mint,
+        };
+        let mut result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        if call.args.iter().any(|v| v.class.is_none()) {
+            // An operand of unknown class may be an object whose class overloads the
+            // operation (YALMIP's `sdpvar`, a table): what fails on arrays is then not
+            // a definite error.
+            overloadable(&mut result);
+        }
+        effect.other_mode = self.other_mode(&call, &result, env);
+        if refuted(&result) {
+            effect.elementwise = self.elementwise_instead(&call, env);
+            if effect.elementwise.is_none() {
+                effect.transposed = self.transposed_instead(&call, env);
+            }
+        }
+        effect.op = site.func.to_string();
+        effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+        effect.diverges = result.diverges;
+        if self.builtins.lookup(site.func).is_none() {
+            // Not a builtin we know: a function or script of the user's.
+            self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
+        }
+        let applies_mutator = call
+            .args
+            .iter()
+            .any(|v| v.handle.as_deref().is_some_and(mutates_workspace));
+        if applies_mutator {
+            // `cellfun(@eval, {'x = 1;'})` evaluates in this workspace.
+            self.havoc(env, |_| true);
+        }
+        self.bind(id, env, site.targets, result.values, &result.outcomes);
+        effect.outcomes = result.outcomes;
+    }
+
+    /// `f(args…)` where `f` holds a function handle: a call to the function it names
+    /// when that is a builtin (its rule gives the result), else unknown results, and a
+    /// user function's effects on globals.
+    pub(super) fn call_through_handle(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        effect: &mut Effect,
+        targets: &[Var],
+        handle: Value,
+        indices: &[Index],
+    ) {
+        let args: Option<Vec<Value>> = indices
+            .iter()
+            .map(|i| match i {
+                Index::Var(v) => Some(value_of(env, v)),
+                Index::Colon => None,
+            })
+            .collect();
+        let builtin = handle
+            .handle
+            .as_deref()
+            .filter(|f| !self.user_functions.iter().any(|u| u == f))
+            .filter(|f| {
+                self.builtins.lookup(f).is_some() && workspace_effect(f, targets, &[]).is_none()
+            });
+        let (Some(func), Some(args)) = (builtin, args) else {
+            let name = handle.handle.as_deref().unwrap_or("");
+            self.havoc_callee_effects(env, name, false, targets);
+            return bind_unknown(env, targets);
+        };
+        let mint = |stem: &str, k: usize, value: bool| self.symbols.mint(stem, k, id, value);
+        let call = Call {
+            func,
+            args,
+            nargout: targets.len(),
+            targets,
+            mint: &mint,
+        };
+        let result = eval::call(self.builtins, self.mode, &call, &env.facts);
+        effect.other_mode = self.other_mode(&call, &result, env);
+        effect.op = func.to_string();
+        effect.operands = call.args.iter().map(|v| v.shape.clone()).collect();
+        effect.diverges = result.diverges;
+        self.bind(id, env, targets, result.values, &result.outcomes);
+        effect.outcomes = result.outcomes;
+    }
+
+    /// How `call`, which fails by this mode's rules, fares by the other mode's: the
+    /// same call evaluated again with the other variants of every rule (only for a
+    /// definite error, so the cost is paid on failures alone). `None` when it fails
+    /// there too, or does not fail here.
+    fn other_mode(
+        &self,
+        call: &Call,
+        result: &eval::CallResult,
+        env: &Env,
+    ) -> Option<(Mode, Truth)> {
+        if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let other = self.mode.other();
+        let there = eval::call(self.builtins, other, call, &env.facts);
+        if there.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            return None;
+        }
+        let proven = there.outcomes.iter().all(|o| o.status == Truth::Proven);
+        Some((
+            other,
+            if proven {
+                Truth::Proven
+            } else {
+                Truth::Unknown
+            },
+        ))
+    }
+
+    /// The element-wise counterpart of a failing matrix operator when it is proven to
+    /// conform by MATLAB 5's rules (no implicit expansion in either mode: a fix must
+    /// not turn `<3,1> * <1,4>`'s slip into an unintended broadcast).
+    fn elementwise_instead(&self, call: &Call, env: &Env) -> Option<&'static str> {
+        let counterpart = match call.func {
+            "mtimes" => "times",
+            "mrdivide" => "rdivide",
+            "mldivide" => "ldivide",
+            "mpower" => "power",
+            _ => return None,
+        };
+        let alternative = Call {
+            func: counterpart,
+            args: call.args.clone(),
+            ..*call
+        };
+        let there = eval::call(self.builtins, Mode::Paper, &alternative, &env.facts);
+        proven(&there).then_some(counterpart)
+    }
+
+    /// For a failing `a * b`: the operand whose transpose makes the product conform.
+    fn transposed_instead(&self, call: &Call, env: &Env) -> Option<usize> {
+        if call.func != "mtimes" || call.args.len() != 2 {
+            return None;
+        }
+        (0..2).find(|&k| {
+            let flip = Call {
+                func: "transpose",
+                args: vec![call.args[k].clone()],
+                ..*call
+            };
+            let t = eval::call(self.builtins, self.mode, &flip, &env.facts);
+            let ok = proven(&t);
+            let Some(v) = t.values.into_iter().next().filter(|_| ok) else {
+                return false;
+            };
+            let mut args = call.args.clone();
+            args[k] = v;
+            let product = Call { args, ..*call };
+            proven(&eval::call(self.builtins, self.mode, &product, &env.facts))
+        })
+    }
+
+    /// Forgets every variable `which` selects (not temporaries, which the lowering
+    /// defines right before their use): what a construct with unknown effects on the
+    /// workspace may have changed. Facts stay: they are about symbols, not variables.
+    fn havoc(&self, env: &mut Env, which: impl Fn(&str) -> bool) {
+        // Every variable of the function, defined yet or not: a script may create one
+        // the function goes on to use (eeglab's globals from `eeg_global;`).
+        self.read_variables.set(true);
+        let variables = self.variables.borrow();
+        let unknown = Value::unknown();
+        let mut names: Vec<String> = env
+            .vars
+            .iter()
+            .filter(|(n, v)| **v != unknown && !self.is_temp(n) && which(n))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.extend(
+            variables
+                .iter()
+                .filter(|n| !env.vars.contains_key(*n) && !self.is_temp(n) && which(n))
+                .cloned(),
+        );
+        self.forget(env, names);
+    }
+
+    /// Makes `names` unknown. One already unknown is left as it is, so the map keeps
+    /// sharing its nodes with the environment before (a second havoc of a long
+    /// script's variables costs lookups, not a copy of the map).
+    fn forget(&self, env: &mut Env, names: Vec<String>) {
+        let unknown = Value::unknown();
+        for n in names {
+            if env.vars.get(&n) != Some(&unknown) {
+                env.vars.insert(n, unknown.clone());
+            }
+        }
+    }
+
+    /// Makes the declared globals unknown (what any call may change). Looks up the
+    /// globals rather than filtering every variable: calls are most statements, and
+    /// walking a long script's variables at each was quadratic.
+    fn havoc_globals(&self, env: &mut Env) {
+        let globals = self.globals.borrow();
+        if globals.is_empty() {
+            return;
+        }
+        self.read_variables.set(true);
+        let variables = self.variables.borrow();
+        let names: Vec<String> = globals
+            .iter()
+            .filter(|g| !self.is_temp(g))
+            .filter(|g| env.vars.contains_key(*g) || variables.binary_search(g).is_ok())
+            .cloned()
+            .collect();
+        self.forget(env, names);
+    }
+
+    /// Applies a `clear` with known words. A removed variable is undefined afterwards,
+    /// as if never assigned (a tombstone, [`Value::cleared`], so that where a path that
+    /// removed it joins one that kept it the variable becomes unknown, never the stale
+    /// value); one that may or may not be removed becomes unknown.
+    fn clear(&self, env: &mut Env, clearing: &Clearing) {
+        match clearing {
+            Clearing::Remove { include, except } => {
+                let removed: Vec<String> = env
+                    .vars
+                    .iter()
+                    .filter(|(n, v)| {
+                        !v.cleared && !self.is_temp(n) && Clearing::selects(include, except, n)
+                    })
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                for n in removed {
+                    env.vars.insert(n, Value::cleared());
+                }
+            }
+            Clearing::Globals(names) => {
+                // Named ones may be removed whether or not this function declared them
+                // global (a caller or script may have); unnamed: the declared ones.
+                let globals = self.globals.borrow();
+                self.havoc(env, |n| match names {
+                    Some(ps) => ps.iter().any(|p| crate::tame::clearing::matches(p, n)),
+                    None => globals.iter().any(|g| g == n),
+                });
+            }
+            Clearing::Any => self.havoc(env, |_| true),
+            Clearing::Nothing => {}
+        }
+    }
+
+    /// What a call to a user's function or script may change besides its outputs: a
+    /// script (a call with no arguments and no outputs may be one) runs in this
+    /// workspace; a nested function shares it; any function may set globals.
+    fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
+        let current = self.template.borrow().as_ref().map(|f| f.name.clone());
+        // A nested function shares this workspace, whether called directly or through a
+        // handle passed to any other function (vlfeat's `'DiagnosticFunction',
+        // @diagnostics`): a call may then change any variable.
+        let nested_here = self
+            .nested_in
+            .iter()
+            .any(|(_, parent)| Some(parent) == current.as_ref());
+        let maybe_script =
+            no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
+        // A handle to a workspace mutator called here (`h = @assignin; h(…)`), or a
+        // function of the file that writes into its caller.
+        let mutator = mutates_workspace(func) || self.reaches_caller.iter().any(|f| f == func);
+        if nested_here || maybe_script || mutator {
+            self.havoc(env, |_| true);
+        } else {
+            self.havoc_globals(env);
+        }
+    }
+}
+
+/// What a workspace mutator does to the variables.
+enum WorkspaceEffect {
+    /// Any variable may have been created, changed or cleared.
+    Havoc,
+    /// `S = load(...)`: a struct or a matrix; the workspace is untouched.
+    LoadToStruct,
+    /// `clear`/`clearvars` with known words: only removes variables.
+    Clear(Clearing),
+}
+
+fn refuted(result: &eval::CallResult) -> bool {
+    result.outcomes.iter().any(|o| o.status == Truth::Refuted)
+}
+
+/// Every condition of the call holds (and it has one).
+fn proven(result: &eval::CallResult) -> bool {
+    !result.diverges && result.outcomes.iter().all(|o| o.status == Truth::Proven)
+}
+
+/// Refutations become unknowns, and results unknown, for a call whose operands may be
+/// objects.
+fn overloadable(result: &mut eval::CallResult) {
+    if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+        return;
+    }
+    result.outcomes = std::mem::take(&mut result.outcomes)
+        .into_iter()
+        .map(Outcome::excused)
+        .collect();
+    for v in &mut result.values {
+        *v = Value::unknown();
+    }
+}
+
+/// Builtins that may create, change or clear any variable of the workspace they run
+/// in, whether called by name, through a handle (`h = @assignin`) or by a function
+/// that applies a handle (`cellfun(@eval, …)`).
+pub(crate) fn mutates_workspace(func: &str) -> bool {
+    matches!(
+        func,
+        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms" | "run"
+    )
+}
+
+/// What a call of `func` does to the workspace when it is a builtin that creates,
+/// changes or clears variables by name (Dubrau 2012 §1.4's wild features): after one no
+/// variable's value is known, except after a `clear` whose words (`args`' texts, when
+/// all are known) say which variables it removes.
+fn workspace_effect(func: &str, targets: &[Var], args: &[Value]) -> Option<WorkspaceEffect> {
+    let words: Option<Vec<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
+    if let Some(clearing) = words.and_then(|w| crate::tame::clearing(func, &w)) {
+        return Some(WorkspaceEffect::Clear(clearing));
+    }
+    match func {
+        "load" if targets.len() == 1 => Some(WorkspaceEffect::LoadToStruct),
+        f if mutates_workspace(f) => Some(WorkspaceEffect::Havoc),
+        _ => None,
+    }
+}

@@ -1,0 +1,257 @@
+//! The state of the value analysis: what every function's analysis reads (the
+//! program's) and what the analysis of one function builds up (its symbols, simulation
+//! budget, loop studies and steps), which [`ValueAnalysis::prepare`] resets.
+
+use super::results::{Effect, LoopStudy};
+use super::{Env, Symbols, Value};
+use crate::builtins::BuiltinTable;
+use crate::flow::State;
+use crate::shape::Shape;
+use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
+use crate::Mode;
+
+/// Statements (counted once per simulated iteration, inner loops included, each
+/// weighed by the facts it starts from: `loops::SPLIT_WEIGHT_PER_STATEMENT`) that one
+/// analysis may simulate in all: nested counted loops multiply, and past this the fixed
+/// point, which is sound, takes over.
+pub const SIMULATION_BUDGET: usize = 5_000;
+
+/// The value analysis of one program. Its fields are of two kinds: the program's,
+/// read by the analysis of every function, and the function's being analysed, which
+/// [`ValueAnalysis::prepare`] resets (so analysing a callee in the middle of its caller
+/// must save and restore them).
+pub struct ValueAnalysis<'a> {
+    // The program's.
+    pub builtins: &'a BuiltinTable,
+    pub mode: Mode,
+    /// Names of the functions defined in the analysed file (calls to them are not
+    /// builtins; until the interprocedural analysis lands their results are unknown).
+    pub user_functions: Vec<String>,
+    /// The lowering's temporary prefix: temporaries never name symbolic values.
+    pub temp_prefix: String,
+    /// Nested functions of the file and the function whose workspace each shares.
+    pub nested_in: Vec<(String, String)>,
+    /// The file's functions that may change their caller's workspace
+    /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
+    /// variable of the caller is known.
+    pub reaches_caller: Vec<String>,
+    // The function's being analysed.
+    /// The unknowns minted so far (fresh per statement and simulated iteration).
+    pub symbols: Symbols,
+    /// Simulated loop iterations left (see `loops`): a bound on the whole program's
+    /// simulation cost, beyond which loops fall back to the fixed point alone.
+    pub simulation_budget: std::cell::Cell<usize>,
+    /// Loop studies by loop and iteration context, with the entry they started from.
+    pub studies: std::cell::RefCell<StudyCache>,
+    /// The function being analysed, without its body (what a simulated block needs).
+    pub template: std::cell::RefCell<Option<Function>>,
+    /// The names the function being analysed declares `global`.
+    pub globals: std::cell::RefCell<Vec<String>>,
+    /// Every variable of the function being analysed (the lowering's kind analysis).
+    pub variables: std::cell::RefCell<Vec<String>>,
+    /// Set when a statement reads [`ValueAnalysis::variables`] (a call that may
+    /// change any variable): its result then depends on every variable the function
+    /// has, not only on its own text (see `values::resume`).
+    pub read_variables: std::cell::Cell<bool>,
+    /// The last step the flow took at each statement (see [`ValueAnalysis::step_again`]).
+    pub stepped: std::cell::RefCell<std::collections::HashMap<StmtId, Stepped>>,
+}
+
+impl<'a> ValueAnalysis<'a> {
+    /// The analysis of `program`'s functions by `table`'s rules in `mode`, before any
+    /// of them is analysed (each is [prepared](ValueAnalysis::prepare) first).
+    pub(super) fn new(program: &Program, table: &'a BuiltinTable, mode: Mode) -> Self {
+        ValueAnalysis {
+            builtins: table,
+            mode,
+            user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
+            temp_prefix: program.temp_prefix.clone(),
+            nested_in: program
+                .functions
+                .iter()
+                .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
+                .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
+                .collect(),
+            reaches_caller: program
+                .functions
+                .iter()
+                .filter(|f| writes_into_caller(f))
+                .map(|f| f.name.clone())
+                .collect(),
+            symbols: Default::default(),
+            simulation_budget: std::cell::Cell::new(SIMULATION_BUDGET),
+            studies: Default::default(),
+            template: Default::default(),
+            globals: Default::default(),
+            variables: Default::default(),
+            read_variables: Default::default(),
+            stepped: Default::default(),
+        }
+    }
+
+    /// Puts the analysis in the state every function's analysis starts from: its own
+    /// symbols, the whole simulation budget, no studies. So a function's result depends
+    /// on its own text alone and can be reused while other functions are edited (see
+    /// `memo`).
+    pub(super) fn prepare(&self, f: &Function) {
+        *self.template.borrow_mut() = Some(Function {
+            name: f.name.clone(),
+            kind: f.kind,
+            parent: None,
+            params: vec![],
+            outputs: vec![],
+            body: vec![],
+            variables: vec![],
+            span: f.span,
+        });
+        self.symbols.clear();
+        self.simulation_budget.set(SIMULATION_BUDGET);
+        self.studies.borrow_mut().clear();
+        self.stepped.borrow_mut().clear();
+        *self.globals.borrow_mut() = declared_globals(&f.body);
+        *self.variables.borrow_mut() = f.variables.clone();
+    }
+}
+
+impl ValueAnalysis<'_> {
+    /// Takes `cost` from the simulation budget; false (and nothing taken) when too
+    /// little is left.
+    pub fn spend_simulation(&self, cost: usize) -> bool {
+        let left = self.simulation_budget.get();
+        if left < cost {
+            return false;
+        }
+        self.simulation_budget.set(left - cost);
+        true
+    }
+
+    /// The join at merge point `site`; at a loop's head (`head`), a variable defined on
+    /// the back edge only keeps its class and known parts but not the symbols the body
+    /// minted: in the next iteration the same statements mint them again for new values.
+    pub fn join_at_site(&self, site: StmtId, head: bool, a: &Env, b: &Env) -> Env {
+        let fresh = |name: &str, k: usize| self.symbols.mint(&format!("{name}~j"), k, site, false);
+        let dead = |name: &str| self.is_temp(name);
+        let mut env = a.join_dropping(b, &fresh, &dead);
+        if head {
+            // Only what differs: `diff` skips the subtrees both maps share, so a loop
+            // head costs what the body changed, not the size of the environment.
+            for item in a.vars.diff(&b.vars) {
+                if let imbl::ordmap::DiffItem::Add(name, v) = item {
+                    if dead(name) {
+                        continue;
+                    }
+                    env.vars
+                        .insert(name.clone(), v.forget_symbols(&|k| fresh(name, k)));
+                }
+            }
+        }
+        env
+    }
+
+    pub fn is_temp(&self, name: &str) -> bool {
+        crate::tame::ir::is_temp(&self.temp_prefix, name)
+    }
+
+    /// The fact at function entry: parameters of unknown shape and rank.
+    pub fn entry(&self, func: &Function) -> Env {
+        let mut env = Env::default();
+        for p in &func.params {
+            let shape = Shape::tuple(vec![
+                self.symbols.input_extent(p, 0),
+                self.symbols.input_extent(p, 1),
+            ]);
+            let value = Value {
+                open_rank: true,
+                trailing: Some(self.symbols.input_extent(p, 2)),
+                ..Value::of_shape(None, shape)
+            };
+            env.vars.insert(p.clone(), value);
+        }
+        env
+    }
+}
+
+/// `f` calls `assignin` or `evalin` (whatever the workspace it names: a name known
+/// only at run time may be `'caller'`), so a call to `f` may change its caller's
+/// variables.
+fn writes_into_caller(f: &Function) -> bool {
+    fn any(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| {
+            matches!(&s.kind, StmtKind::Call { func, .. } if matches!(func.as_str(), "assignin" | "evalin"))
+                || s.children().into_iter().any(any)
+        })
+    }
+    any(&f.body)
+}
+
+/// The names declared `global` anywhere in `stmts`.
+fn declared_globals(stmts: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in stmts {
+        if let StmtKind::Global(vars) = &s.kind {
+            out.extend(vars.iter().cloned());
+        }
+        for c in s.children() {
+            out.extend(declared_globals(c));
+        }
+    }
+    out
+}
+
+/// A loop and the simulated iterations around it.
+pub type StudyKey = (StmtId, Vec<u32>);
+/// A loop's study and the entry it started from.
+pub type StudyEntry = (Env, Option<std::rc::Rc<LoopStudy>>);
+
+/// Loop studies by loop and iteration context, and the order they were stored in: the
+/// cache as it was at any earlier point is a replay of a prefix of that log (see
+/// `values::resume`).
+#[derive(Default)]
+pub struct StudyCache {
+    map: std::collections::HashMap<StudyKey, StudyEntry>,
+    log: Vec<(StudyKey, StudyEntry)>,
+}
+
+impl StudyCache {
+    pub fn get(&self, key: &StudyKey) -> Option<&StudyEntry> {
+        self.map.get(key)
+    }
+
+    pub fn insert(&mut self, key: StudyKey, entry: StudyEntry) {
+        self.log.push((key.clone(), entry.clone()));
+        self.map.insert(key, entry);
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.log.clear();
+    }
+
+    /// How many studies have been stored: a point to [`StudyCache::restore`] to.
+    pub fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Every study stored, taken out: the cache is cleared.
+    pub fn take_history(&mut self) -> Vec<(StudyKey, StudyEntry)> {
+        self.map.clear();
+        std::mem::take(&mut self.log)
+    }
+
+    /// The cache as it was when `history`'s run stood at `mark`.
+    pub fn restore(&mut self, history: &[(StudyKey, StudyEntry)], mark: usize) {
+        self.clear();
+        for (key, entry) in &history[..mark.min(history.len())] {
+            self.insert(key.clone(), entry.clone());
+        }
+    }
+}
+
+/// The last step the flow took at a statement: what [`ValueAnalysis::step_again`]
+/// gives back instead of computing it a second time.
+pub struct Stepped {
+    pub(super) input: Env,
+    pub(super) path: Vec<u32>,
+    pub(super) out: State<Env>,
+    pub(super) effect: Effect,
+}
