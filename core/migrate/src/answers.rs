@@ -29,6 +29,8 @@ struct Json {
 
 #[derive(Serialize)]
 struct Skeleton {
+    /// The Lattice view's vertex id (`m1f`): what `--set expand=m1f` expands.
+    id: String,
     /// Which positions are numbers (`#`) and which stay `Dyn`.
     skeleton: String,
     state: &'static str,
@@ -185,6 +187,7 @@ fn skeletons(p: &Poset, inputs: &[(String, crate::types::TensorType)]) -> Vec<Sk
                 Verdict::Unknown(_) | Verdict::Candidate(..) => ("unknown", None),
             };
             Skeleton {
+                id: crate::questions::vertex_id(n),
                 skeleton: crate::questions::label(p, inputs, n, false),
                 state,
                 frontier: inhabited(k)
