@@ -56,6 +56,15 @@ pub(crate) const WILD: &[&str] = &[
     "inputname",
 ];
 
+/// Whether `text` can name a function of the path by itself (`zeros`, `my_helper`):
+/// not a wild builtin, not a package or class path.
+fn is_function_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !WILD.contains(&text)
+}
+
 /// Lowers a parsed file. Never panics; what cannot be lowered is reported.
 pub fn lower(file: &ast::File) -> Lowered {
     let all = names::all_names(file);
@@ -772,6 +781,14 @@ impl Lowerer {
     }
 
     fn call(&mut self, out: &mut Out, span: Span, targets: Vec<Var>, func: &str, args: Vec<Var>) {
+        // `feval('zeros', 4, 5)` is `zeros(4, 5)`: a constant name is a known callee
+        // (variables never shadow it); only a name computed at run time is wild.
+        if func == "feval" {
+            let named = args.first().and_then(|a| self.literal_text(out, a));
+            if let Some(name) = named.filter(|n| is_function_name(n)).map(str::to_string) {
+                return self.call(out, span, targets, &name, args[1..].to_vec());
+            }
+        }
         // `clear x y`, `clear all`, `clear('x')`: literal words, a known effect (see
         // `clearing`); only names computed at run time make `clear` wild.
         let words: Option<Vec<&str>> = args.iter().map(|a| self.literal_text(out, a)).collect();

@@ -137,6 +137,23 @@ fn wild_features_are_reported() {
 }
 
 #[test]
+fn feval_of_a_constant_name_is_a_call_of_that_function() {
+    let l = lowered("y = feval('zeros', 4, 5);\n");
+    assert!(l.diagnostics.is_empty(), "{:?}", l.diagnostics);
+    let text = printed("y = feval('zeros', 4, 5);\n");
+    assert!(text.contains("zeros(") && !text.contains("feval"), "{text}");
+    // A name computed at run time, or a wild one, stays wild.
+    for src in [
+        "f = 'zeros'; y = feval(f, 4);\n",
+        "feval('eval', 'x = 1');\n",
+    ] {
+        let l = lowered(src);
+        assert_eq!(l.diagnostics.len(), 1, "{src}: {:?}", l.diagnostics);
+        assert!(l.diagnostics[0].code.starts_with("tame.wild."), "{src}");
+    }
+}
+
+#[test]
 fn while_condition_is_recomputed_before_continue() {
     let text = printed(PROGRAMS[4]);
     // The header `mc_tN = lt(k, …)` appears before the loop, before `continue`, and at
