@@ -101,7 +101,8 @@ impl ValueAnalysis<'_> {
         effect.diverges = result.diverges;
         if self.builtins.lookup(site.func).is_none() {
             // Not a builtin we know: a function or script of the user's.
-            self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
+            effect.maybe_script =
+                self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
         }
         let applies_mutator = call
             .args
@@ -326,7 +327,14 @@ impl ValueAnalysis<'_> {
     /// What a call to a user's function or script may change besides its outputs: a
     /// script (a call with no arguments and no outputs may be one) runs in this
     /// workspace; a nested function shares it; any function may set globals.
-    fn havoc_callee_effects(&self, env: &mut Env, func: &str, no_args: bool, targets: &[Var]) {
+    /// Whether the call may be a script's (what a note then says).
+    fn havoc_callee_effects(
+        &self,
+        env: &mut Env,
+        func: &str,
+        no_args: bool,
+        targets: &[Var],
+    ) -> bool {
         let current = self.template.borrow().as_ref().map(|f| f.name.clone());
         // A nested function shares this workspace, whether called directly or through a
         // handle passed to any other function (vlfeat's `'DiagnosticFunction',
@@ -345,6 +353,7 @@ impl ValueAnalysis<'_> {
         } else {
             self.havoc_globals(env);
         }
+        maybe_script && !nested_here && !mutator
     }
 }
 

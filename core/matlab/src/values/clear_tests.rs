@@ -99,3 +99,22 @@ fn approximate_clears_forget_what_they_may_remove() {
     let r = run("name = 'x';\nx = ones(3);\nclear(name)\nx(2) = 1;\n");
     assert_eq!(shape_of(&r, "x"), "<1,2>");
 }
+
+#[test]
+fn a_bare_call_of_an_unknown_name_says_it_may_be_a_script() {
+    // Issue #22 item 7: scripts calling scripts are not tame; the workspace is
+    // forgotten after `setup;`, and a note says why.
+    let r = run("x = ones(2, 3);\nsetup;\ny = x;\n");
+    assert_eq!(codes(&r), vec!["tame.script"]);
+    assert_eq!(r.diagnostics[0].severity, Severity::Info);
+    assert_eq!(r.diagnostics[0].range.line, 2);
+    assert_eq!(shape_of(&r, "y"), "?");
+    // A builtin, a call with an output, or a function of the file is no script.
+    for src in [
+        "x = ones(2, 3);\nclc;\n",
+        "x = ones(2, 3);\nv = setup;\n",
+        "function f()\nsetup;\nend\nfunction setup()\nend\n",
+    ] {
+        assert_eq!(codes(&run(src)), Vec::<String>::new(), "{src}");
+    }
+}

@@ -81,6 +81,9 @@ pub struct Effect {
     /// When `a * b` fails, neither conforms element-wise, but the product with one
     /// operand transposed would: which (0 left, 1 right), for a hint.
     pub transposed: Option<usize>,
+    /// A bare call (`setup;`) of a name that is no builtin nor function of the file:
+    /// maybe a script, which runs in this workspace, so every variable was forgotten.
+    pub maybe_script: bool,
 }
 
 /// One loop's simulated iterations.

@@ -53,6 +53,12 @@ pub fn fill_report(
     let mut told: std::collections::HashSet<Span> = Default::default();
     for f in &result.functions {
         for s in f.statements.iter().filter(|s| s.viable) {
+            if s.effect.maybe_script {
+                let note = script_note(s);
+                if !diagnostics.contains(&note) {
+                    diagnostics.push(note);
+                }
+            }
             for o in &s.effect.outcomes {
                 if o.check() == CheckStatus::Error {
                     let mut d = shape_error(source, s, o);
@@ -144,6 +150,19 @@ fn mentions(text: &str, name: &str) -> bool {
         let after = text[i + name.len()..].chars().next();
         !before.is_some_and(part) && !after.is_some_and(part)
     })
+}
+
+/// A bare call of an unknown name may run a script in this workspace: say why every
+/// variable is unknown after it (not tame, Dubrau 2012 §1.4).
+fn script_note(s: &StmtResult) -> Diagnostic {
+    let name = &s.effect.op;
+    Diagnostic::new(
+        crate::Severity::Info,
+        "tame.script",
+        format!("not tame: `{name}` may be a script, which runs in this workspace and may change any variable, so every variable is unknown after it"),
+        s.span,
+    )
+    .with_help("The MATLAB Tamer (Dubrau 2012, §1.4) does not analyse scripts calling scripts. A function of another file could not change this workspace, but without that file the analysis cannot tell which it is.")
 }
 
 /// A rule gave up on a number too large to analyse (`cat(1e9, a, b)`): say so, so an
