@@ -68,17 +68,8 @@ pub fn json(
     poset: Option<&Poset>,
 ) -> String {
     let index = LineIndex::new(source);
-    let line = |o: &Origin| Range::of(o.span, &index).line;
-    let conflict = |c: &[Origin]| -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for o in c {
-            let s = format!("line {}: {}", line(o), o.describe());
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-        out
-    };
+    let at = |s: shapex_text::Span| Range::of(s, &index).line;
+    let conflict = |c: &[Origin]| crate::questions::conflict_lines(c, &at);
     let question = |v: &Verdict| match v {
         Verdict::Sat(w) => Question {
             answer: "sat",

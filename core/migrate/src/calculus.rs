@@ -45,6 +45,13 @@ impl<'a> Calculus<'a> {
         }
     }
 
+    /// The type of the (first) `return` in `checked`, if it is well typed.
+    fn result(&self, checked: &Checked) -> Option<TensorType> {
+        let items = self.program.items.iter();
+        let k = items.take_while(|i| !matches!(i, Item::Return(_))).count();
+        checked.result(k).and_then(|n| n.ty.clone())
+    }
+
     fn run(&self, types: &[TensorType], gen: &mut Gen) -> Checked {
         check_with(self.program, Some(types), gen)
     }
@@ -99,25 +106,13 @@ impl Subject for Calculus<'_> {
             .filter(|d| !d.duplicate)
             .map(|d| (d.name.clone(), d.ty.clone()))
             .collect();
-        let result = self
-            .program
-            .items
-            .iter()
-            .position(|i| matches!(i, Item::Return(_)))
-            .and_then(|k| again.result(k))
-            .and_then(|n| n.ty.clone());
+        let result = self.result(&again);
         out.extend(result.map(|t| (crate::language::RESULT.to_string(), t)));
         out
     }
 
     fn summary(&self) -> Summary {
-        let result = self
-            .program
-            .items
-            .iter()
-            .position(|i| matches!(i, Item::Return(_)))
-            .and_then(|k| self.checked.result(k))
-            .and_then(|n| n.ty.clone());
+        let result = self.result(self.checked);
         let mut types: std::collections::BTreeMap<String, TensorType> =
             self.declarations.iter().cloned().collect();
         if let Some(t) = &result {

@@ -151,15 +151,24 @@ fn witness(w: &[(String, crate::types::TensorType)]) -> String {
         .join(", ")
 }
 
-fn conflict_text(conflict: &[Origin], at: &dyn Fn(Span) -> u32) -> String {
-    let mut parts: Vec<String> = Vec::new();
+/// A conflict's requirements, `line N: what`, each once (a loop or a module run twice
+/// asks the same of a line more than once).
+pub(crate) fn conflict_lines(conflict: &[Origin], at: &dyn Fn(Span) -> u32) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     for o in conflict {
-        let p = format!("line {}: {}", at(o.span), o.describe());
-        if !parts.contains(&p) {
-            parts.push(p);
+        let l = format!("line {}: {}", at(o.span), o.describe());
+        if !out.contains(&l) {
+            out.push(l);
         }
     }
-    format!("these cannot all hold: {}", parts.join("; "))
+    out
+}
+
+fn conflict_text(conflict: &[Origin], at: &dyn Fn(Span) -> u32) -> String {
+    format!(
+        "these cannot all hold: {}",
+        conflict_lines(conflict, at).join("; ")
+    )
 }
 
 fn listing(
@@ -175,14 +184,11 @@ fn listing(
             Verdict::Sat(w) => vec![format!("yes: {}", witness(w))],
             Verdict::Unsat(c) => {
                 let mut lines = vec!["no: these cannot all hold:".to_string()];
-                let mut seen = Vec::new();
-                for o in c {
-                    let l = format!("    line {}: {}", at(o.span), o.describe());
-                    if !seen.contains(&l) {
-                        seen.push(l.clone());
-                        lines.push(l);
-                    }
-                }
+                lines.extend(
+                    conflict_lines(c, at)
+                        .into_iter()
+                        .map(|l| format!("    {l}")),
+                );
                 lines
             }
             Verdict::Unknown(why) => vec![format!("unknown: {why}")],
@@ -380,12 +386,7 @@ fn detail(state: &Verdict, subject: &dyn Subject, at: &dyn Fn(Span) -> u32) -> S
         }
         Verdict::Unsat(c) => {
             let mut lines = vec!["no migration: these cannot all hold".to_string()];
-            for o in c {
-                let l = format!("line {}: {}", at(o.span), o.describe());
-                if !lines.contains(&l) {
-                    lines.push(l);
-                }
-            }
+            lines.extend(conflict_lines(c, at));
             lines.join("\n")
         }
         Verdict::Unknown(why) => format!("unknown: {why}"),
