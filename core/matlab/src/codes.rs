@@ -16,6 +16,8 @@ const CODES: &[(&str, &str)] = &[
     ("syntax.too-deep", "Brackets or expressions are nested deeper than the front end accepts (64 brackets, 256 expression levels); the statement is reported instead of being parsed, so deep input cannot exhaust the stack."),
     ("syntax.classdef", "A classdef file: recognised, not analysed (class semantics are outside Joisha et al.'s shape analysis)."),
     ("tame.script", "A bare call (`setup;`) of a name that is neither a builtin nor a function of the file: it may be a script, which runs in the caller's workspace, so every variable is unknown after it. The Tamer does not analyse scripts calling scripts (Dubrau 2012, §1.4)."),
+    ("call.nargin", "A call of a function of the file passes more arguments than the function declares inputs (and it has no `varargin`): MATLAB stops every run of the call with \"Too many input arguments\"."),
+    ("call.nargout", "A call of a function of the file asks for more outputs than the function declares (and it has no `varargout`): MATLAB stops every run of the call with \"Too many output arguments\"."),
     ("tame.wild.eval", "A call the Tamer calls wild (eval, evalin, assignin, load, …): it may create or change any variable, so every variable of the function becomes unknown after it (Dubrau 2012, §4)."),
     ("tame.clear.approximate", "`clear -regexp …` (or another form whose effect on variables is not modelled, such as `clear java`) may remove any variable: every variable becomes unknown after it. `clear` with names, wildcards or none, `clearvars`, `clear global` and `clear functions` are analysed exactly and give no note."),
     ("tame.unsupported.multi", "An assignment form the Tame IR does not model; the statement's targets become unknown."),

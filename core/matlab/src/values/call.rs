@@ -5,14 +5,16 @@
 //! function handle. What a call may change besides its targets (globals, the whole
 //! workspace) is here too.
 
+use super::contexts::{self, Canon, Level};
 use super::eval::{self, Call};
-use super::results::Effect;
+use super::results::{Arity, CtxResult, Effect, Exit};
 use super::state::ValueAnalysis;
 use super::{bind_unknown, value_of, Env, Value};
 use crate::shape::Outcome;
 use crate::tame::{Clearing, Index, StmtId, Var};
 use crate::Mode;
-use shapex_dims::Truth;
+use shapex_dims::{Constraint, Dim, Truth};
+use std::rc::Rc;
 
 /// `[targets…] = func(args…)` at statement `site`, as the analysis sees it.
 pub(super) struct CallSite<'s> {
@@ -25,6 +27,10 @@ pub(super) struct CallSite<'s> {
     pub targets: &'s [Var],
     /// No argument list in the IR: `f;` may be a script.
     pub no_args: bool,
+    /// The numbers of arguments and targets are those of the IR: no argument or
+    /// target is a comma-separated list (`varargin{:}`, `[c{:}]`), and the call is
+    /// not a lambda's body (whose number of outputs its own call decides).
+    pub counted: bool,
 }
 
 impl ValueAnalysis<'_> {
@@ -35,6 +41,9 @@ impl ValueAnalysis<'_> {
     pub(super) fn call(&self, site: CallSite<'_>, env: &mut Env, effect: &mut Effect) {
         if self.user_functions.iter().any(|f| f == site.func) {
             self.call_user(&site, env, effect);
+        } else if let Some(value) = self.frame_value(&site, env) {
+            effect.op = site.func.to_string();
+            self.bind(site.site, env, site.targets, vec![value], &[]);
         } else if let Some(kind) = workspace_effect(site.func, site.targets, &site.args) {
             self.call_mutator(kind, &site, env, effect);
         } else {
@@ -42,12 +51,155 @@ impl ValueAnalysis<'_> {
         }
     }
 
-    /// A function of the file: its results are unknown (until the interprocedural
-    /// analysis lands), and so is what it may change of this workspace.
+    /// A function of the file: analysed in the call's context (`contexts`) when it
+    /// can be, its outputs then known at this call; otherwise its results are unknown.
+    /// Either way what it may change of this workspace (globals; all of it for a
+    /// nested function or one that writes into its caller) is forgotten.
     fn call_user(&self, site: &CallSite, env: &mut Env, effect: &mut Effect) {
         effect.op = site.func.to_string();
+        let counted = site.counted && !self.in_lambda();
+        if let Some(arity) = self.arity_error(site).filter(|_| counted) {
+            effect.outcomes = vec![Outcome::illegal(
+                Constraint::False,
+                crate::shape::RuleInfo::extension(crate::shape::Rule::Unknown),
+            )];
+            effect.arity = Some(arity);
+            return bind_unknown(env, site.targets);
+        }
+        let result = self
+            .callees
+            .callee(site.func)
+            .filter(|_| counted)
+            .and_then(|i| self.call_in_context(i, site));
         self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
-        bind_unknown(env, site.targets);
+        let Some((result, canon)) = result else {
+            return bind_unknown(env, site.targets);
+        };
+        let stem = match site.targets.first() {
+            Some(t) if !self.is_temp(t) => format!("{t}~u"),
+            _ => format!("{}~u", site.func),
+        };
+        let fresh = |j: usize| self.symbols.mint(&stem, j, site.site, false);
+        effect.operands = site.args.iter().map(|v| v.shape.clone()).collect();
+        match &result.exit {
+            Exit::Returns => {
+                let values = result
+                    .outputs
+                    .iter()
+                    .map(|v| contexts::instantiate(v, &canon, &fresh))
+                    .collect();
+                self.bind(site.site, env, site.targets, values, &[]);
+            }
+            Exit::Never => {
+                effect.diverges = true;
+                bind_unknown(env, site.targets);
+            }
+            Exit::Fails(failure) => {
+                let failure = contexts::instantiate_failure(failure, &canon, &fresh);
+                effect.outcomes = vec![Outcome::illegal(Constraint::False, failure.rule)];
+                effect.callee = Some(Rc::new(failure));
+                bind_unknown(env, site.targets);
+            }
+        }
+    }
+
+    /// The function being analysed is a lambda's body.
+    fn in_lambda(&self) -> bool {
+        self.template
+            .borrow()
+            .as_ref()
+            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Lambda)
+    }
+
+    /// MATLAB's error for a call with more arguments than the function has inputs, or
+    /// more targets than it has outputs (without `varargin`/`varargout`): the counts
+    /// are in the text, so every run of the call fails. Only for a name one function
+    /// of the file has.
+    fn arity_error(&self, site: &CallSite) -> Option<Arity> {
+        let functions = self.callees.functions;
+        let mut named = functions.iter().filter(|f| f.name == site.func);
+        let f = named.next()?;
+        // A call of the file's primary function by name from its own file may reach
+        // another function: in a class folder (`@sdpvar/unique.m`) the method is
+        // found by the arguments' class, and `unique(double(x), 'rows')` is the
+        // builtin.
+        if named.next().is_some() || f.kind == crate::tame::FunctionKind::Primary {
+            return None;
+        }
+        let variadic_in = f.params.last().is_some_and(|p| p == "varargin");
+        let variadic_out = f.outputs.last().is_some_and(|p| p == "varargout");
+        if !variadic_in && site.args.len() > f.params.len() {
+            return Some(Arity {
+                inputs: true,
+                given: site.args.len(),
+                declared: f.params.len(),
+            });
+        }
+        if !variadic_out && site.targets.len() > f.outputs.len() {
+            return Some(Arity {
+                inputs: false,
+                given: site.targets.len(),
+                declared: f.outputs.len(),
+            });
+        }
+        None
+    }
+
+    /// The result of function `i` of the file in the context of `site`, and what the
+    /// context's `$k` stand for here; `None` when the call's counts do not fit the
+    /// function (MATLAB's error, not yet reported) or the context is being analysed
+    /// already (a recursion).
+    fn call_in_context(&self, i: usize, site: &CallSite) -> Option<(Rc<CtxResult>, Canon)> {
+        let f = &self.callees.functions[i];
+        let variadic_in = f.params.last().is_some_and(|p| p == "varargin");
+        let variadic_out = f.outputs.last().is_some_and(|p| p == "varargout");
+        let fits = (variadic_in || site.args.len() <= f.params.len())
+            && (variadic_out || site.targets.len() <= f.outputs.len());
+        if !fits {
+            return None;
+        }
+        let fuel = self
+            .frame
+            .map_or(contexts::DISPLAY_FUEL, |frame| frame.fuel.saturating_sub(1));
+        let level = if fuel == 0 || self.in_loop.borrow().contains(&site.site) {
+            Level::Pattern
+        } else {
+            Level::Precise
+        };
+        let (ctx, canon) = contexts::canonical(&site.args, site.targets.len(), fuel, level);
+        let key = (i, ctx.key.clone());
+        if let Some(r) = self.callees.cache.borrow().get(&key) {
+            return Some((r.clone(), canon));
+        }
+        if self.callees.open.borrow().contains(&key) {
+            return None;
+        }
+        self.callees.open.borrow_mut().push(key.clone());
+        let result = Rc::new((self.callees.analyze)(self, i, &ctx));
+        self.callees.open.borrow_mut().pop();
+        self.callees.cache.borrow_mut().insert(key, result.clone());
+        Some((result, canon))
+    }
+
+    /// What a function analysed in a context knows of its call: `nargin`, `nargout`,
+    /// and that an input not passed does not exist (`exist('k', 'var')` is 0). Only
+    /// the absence folds: a variable joined with a removed one is unknown, never
+    /// surely defined.
+    fn frame_value(&self, site: &CallSite, env: &Env) -> Option<Value> {
+        let frame = self.frame?;
+        let count = |n: usize| Value {
+            integral: true,
+            ..Value::scalar(Some(Dim::known(i64::try_from(n).unwrap_or(i64::MAX))))
+        };
+        match (site.func, site.args.as_slice()) {
+            ("nargin", []) => Some(count(frame.nargin)),
+            ("nargout", []) => Some(count(frame.nargout)),
+            ("exist", [name, kind]) if kind.text.as_deref() == Some("var") => {
+                let name = name.text.as_deref()?;
+                env.vars.get(name).filter(|v| v.cleared).map(|_| count(0))
+            }
+            _ => None,
+        }
     }
 
     /// A builtin that creates, changes or clears variables by name.

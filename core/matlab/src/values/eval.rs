@@ -1068,10 +1068,16 @@ impl Eval<'_> {
         }
     }
 
-    /// Comparisons of known integer values fold to constants, so a branch on them is
-    /// pruned (the thesis's constant propagation of scalar values).
+    /// Comparisons of known integer values, and the negation of a known value, fold to
+    /// constants, so a branch on them is pruned (the thesis's constant propagation of
+    /// scalar values).
     fn folded_comparison(&self) -> Option<Dim> {
         let args = &self.call.args;
+        if let ("not", [v]) = (self.call.func, args.as_slice()) {
+            // `~exist('k', 'var')`, `~isempty(x)` of a known value.
+            let c = v.scalar.as_ref()?.as_known()?;
+            return Some(if c == 0 { Dim::one() } else { Dim::zero() });
+        }
         let (a, b) = (
             args.first()?.scalar.as_ref()?,
             args.get(1)?.scalar.as_ref()?,

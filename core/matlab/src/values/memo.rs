@@ -17,8 +17,11 @@
 //! analysis: a miss analyses, a hit returns what the same key gave before (the property
 //! test `incremental` in `tests/`, the fuzz target and an end-to-end test compare).
 //!
-//! When the whole-program analysis lands, a function's key must also hold what it
-//! learns from its callees.
+//! A call of a function of the file is analysed in the callee's context (`contexts`),
+//! so a function's result also depends on the text of every function its calls may
+//! reach: its key holds their keys too ([`FullKey`]), and an edit in a callee
+//! re-analyses its callers (a comment typed in the callee, which moves it and changes
+//! nothing else, does not: keys are relative).
 
 use super::results::{FunctionResult, StmtResult};
 use super::resume::Trace;
@@ -32,11 +35,11 @@ use std::rc::Rc;
 /// what the last run used, so its size follows the current text.
 #[derive(Default)]
 pub struct FunctionMemo {
-    results: HashMap<Key, FunctionResult>,
+    results: HashMap<FullKey, FunctionResult>,
     /// The step-by-step analysis of each function last analysed, by the function's
     /// name: an edit inside it resumes from the first statement it changed
     /// (`values::resume`).
-    traces: HashMap<String, Rc<Trace>>,
+    traces: HashMap<String, (Rc<Trace>, Vec<Rc<Key>>)>,
     /// Functions analysed by the last run (misses) and reused (hits): for tests and
     /// benchmarks.
     pub last_run: RunStats,
@@ -109,15 +112,26 @@ impl FunctionMemo {
         mut analyse: impl FnMut(&Function, Option<&Trace>) -> (FunctionResult, Trace),
     ) -> Vec<FunctionResult> {
         let user = UserFunctions::of(a);
+        let own: Vec<Rc<Key>> = functions
+            .iter()
+            .map(|f| Rc::new(key(a, &user, f, Place::of(f))))
+            .collect();
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
         let out = functions
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = key(a, &user, f, place);
-                let old_trace = self.traces.remove(&trace_key(f));
+                let key = FullKey::new(own[i].clone(), below(a, functions, i, &own));
+                // A trace of the function's text under other callees: its steps may
+                // hold other answers from them, so it resumes nothing.
+                let old_trace = self
+                    .traces
+                    .remove(&trace_key(f))
+                    .filter(|(_, b)| *b == key.below)
+                    .map(|(t, _)| t);
                 let (relative, result) = match self
                     .results
                     .remove(&key)
@@ -128,7 +142,7 @@ impl FunctionMemo {
                         // Still a trace of this function's text (its statements may
                         // have moved since; then it resumes nothing).
                         if let Some(t) = old_trace {
-                            traces.insert(trace_key(f), t);
+                            traces.insert(trace_key(f), (t, key.below.clone()));
                         }
                         let result = moved(&r, place);
                         (r, result)
@@ -140,7 +154,7 @@ impl FunctionMemo {
                         stats.moved += trace.moved;
                         stats.steps += f.body.len();
                         stats.tries += trace.tries;
-                        traces.insert(trace_key(f), Rc::new(trace));
+                        traces.insert(trace_key(f), (Rc::new(trace), key.below.clone()));
                         (moved(&result, place.inverse()), result)
                     }
                 };
@@ -153,6 +167,31 @@ impl FunctionMemo {
         self.last_run = stats;
         out
     }
+}
+
+/// The keys of the functions whose text function `i`'s calls may depend on: every
+/// function of a name its calls name, and theirs, transitively (a call is analysed in
+/// the callee's context, whose result depends on the callee's text and its callees').
+fn below(a: &ValueAnalysis, functions: &[Function], i: usize, own: &[Rc<Key>]) -> Vec<Rc<Key>> {
+    let calls = &a.callees.calls;
+    let mut seen = vec![false; functions.len()];
+    let mut stack = vec![i];
+    while let Some(f) = stack.pop() {
+        for &g in &calls[f] {
+            // Every function of that name: which one a call runs depends on them all.
+            let name = &functions[g].name;
+            for (h, other) in functions.iter().enumerate() {
+                if &other.name == name && !seen[h] {
+                    seen[h] = true;
+                    stack.push(h);
+                }
+            }
+        }
+    }
+    (0..functions.len())
+        .filter(|&h| seen[h] && h != i)
+        .map(|h| own[h].clone())
+        .collect()
 }
 
 /// The names of the file's functions, and how long they are.
@@ -252,6 +291,30 @@ struct Key {
     hash: u64,
     head: String,
     ir: String,
+}
+
+/// A function's key with its callees' (see [`below`]): equal exactly when its own text
+/// and theirs are.
+#[derive(Clone, PartialEq, Eq)]
+struct FullKey {
+    hash: u64,
+    own: Rc<Key>,
+    below: Vec<Rc<Key>>,
+}
+
+impl FullKey {
+    fn new(own: Rc<Key>, below: Vec<Rc<Key>>) -> FullKey {
+        let hash = below
+            .iter()
+            .fold(own.hash, |h, k| h.rotate_left(7) ^ k.hash);
+        FullKey { hash, own, below }
+    }
+}
+
+impl std::hash::Hash for FullKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 impl std::hash::Hash for Key {
@@ -503,5 +566,27 @@ mod tests {
         // (no longer an unknown builtin or a variable): `first` is analysed again.
         let defined = format!("{calls}function h = helper(x)\n  h = x;\nend\n");
         assert_eq!(counts(run(&mut memo, &defined)), stats(2, 3));
+    }
+
+    const CALLS: &str = "function main()\n  a = helper(zeros(2, 3));\n  b = a * ones(2, 1);\nend\n\
+                         function other()\n  c = ones(4);\nend\n\
+                         function y = helper(x)\n  y = x * x';\nend\n";
+
+    #[test]
+    fn a_callee_edit_reanalyses_its_callers() {
+        let mut memo = Incremental::default();
+        assert_eq!(counts(run(&mut memo, CALLS)), stats(3, 0));
+        // `helper` now returns <3,3> for main's call: main's `b` fails, so main is
+        // analysed again (`run` compares with a full analysis); `other` is reused.
+        let edited = CALLS.replace("y = x * x';", "y = x' * x;");
+        assert_eq!(counts(run(&mut memo, &edited)), stats(2, 1));
+    }
+
+    #[test]
+    fn a_comment_in_a_callee_keeps_its_callers() {
+        let mut memo = Incremental::default();
+        run(&mut memo, CALLS);
+        let commented = CALLS.replace("y = x * x';", "% the Gram matrix\n  y = x * x';");
+        assert_eq!(counts(run(&mut memo, &commented)), stats(0, 3));
     }
 }

@@ -10,6 +10,7 @@
 
 mod analysis;
 mod call;
+mod contexts;
 mod eval;
 mod gloss;
 mod loops;

@@ -1,18 +1,23 @@
 //! Running the value analysis over a whole program: each function analysed on its own,
 //! one top-level statement at a time, and the results collected per IR statement.
 
+use super::contexts;
 use super::gloss;
 use super::loops;
 use super::memo::FunctionMemo;
-use super::results::{FunctionResult, ProgramResult, StmtResult};
+use super::results::{
+    Context, CtxResult, Exit, Failure, FunctionResult, ProgramResult, StmtResult,
+};
 use super::resume::{self, Boundary, Step, Trace};
-use super::state::ValueAnalysis;
+use super::state::{Frame, ValueAnalysis};
 use super::transfer::collect;
-use super::Env;
+use super::{Env, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{self, State};
+use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt};
 use crate::Mode;
+use shapex_dims::{Dim, Truth};
 use std::rc::Rc;
 
 /// Analyses every function of `program` (each on its own, inputs symbolic).
@@ -43,7 +48,7 @@ pub fn analyze_program_in(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
-    let analysis = ValueAnalysis::new(program, table, mode);
+    let analysis = ValueAnalysis::new(program, table, mode, analyze_context);
     let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
         analyze_function(&analysis, program, f, &source, old)
     });
@@ -185,4 +190,157 @@ fn step(
         diagnostics,
     };
     (step, after)
+}
+
+/// Analyses function `i` of the file for a caller, in context `ctx` (see `contexts`):
+/// its body from the canonical arguments, each path stopping at its first error (as
+/// MATLAB does); its outputs, or why no run returns, over `$k` and `#j`.
+fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> CtxResult {
+    let f = &parent.callees.functions[i];
+    let a = parent.child(Frame {
+        nargin: ctx.args.len(),
+        nargout: ctx.nargout,
+        fuel: ctx.fuel,
+    });
+    a.prepare(f);
+    let (entry, inputs) = entry_in(&a, f, ctx);
+    let flow = flow::analyze_function(&a, f, entry);
+    let mut own = Vec::new();
+    let State::Reachable(exit) = &flow.exit else {
+        let is_temp = |n: &str| a.is_temp(n);
+        let mut results = Vec::new();
+        collect(&a, &is_temp, &flow, &f.body, &mut results);
+        let exit = match results.iter().find(|r| r.viable && fails(r)) {
+            Some(root) => Exit::Fails(Rc::new(failure(f, ctx, root, &inputs, &mut own))),
+            None => Exit::Never,
+        };
+        return CtxResult {
+            outputs: vec![Value::unknown(); ctx.nargout],
+            exit,
+        };
+    };
+    let outputs = (0..ctx.nargout)
+        .map(|k| match f.outputs.get(k).filter(|o| *o != "varargout") {
+            Some(o) => exit.get(o).map_or_else(Value::unknown, |v| {
+                contexts::normalized(v, &inputs, &mut own)
+            }),
+            None => Value::unknown(),
+        })
+        .collect();
+    CtxResult {
+        outputs,
+        exit: Exit::Returns,
+    }
+}
+
+fn fails(r: &StmtResult) -> bool {
+    r.effect.outcomes.iter().any(|o| o.status == Truth::Refuted)
+}
+
+/// Why `f` fails in `ctx`: its statement `root` (over the callee's symbols, `inputs`
+/// standing for the `$k`).
+fn failure(
+    f: &Function,
+    ctx: &Context,
+    root: &StmtResult,
+    inputs: &[Dim],
+    own: &mut Vec<Dim>,
+) -> Failure {
+    let below = root
+        .effect
+        .callee
+        .as_ref()
+        .map(|b| Rc::new(contexts::normalized_failure(b, inputs, own)));
+    let rule = match &below {
+        Some(b) => b.rule,
+        None => root
+            .effect
+            .outcomes
+            .iter()
+            .find(|o| o.status == Truth::Refuted)
+            .map(|o| o.rule)
+            .expect("a failing statement has a refuted outcome"),
+    };
+    let shape =
+        |s: &Shape| contexts::normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
+    let operands = root.effect.operands.iter().map(shape).collect();
+    Failure {
+        func: f.name.clone(),
+        args: ctx
+            .args
+            .iter()
+            .map(|v| (v.class, v.shape.clone()))
+            .collect(),
+        rule,
+        op: root.effect.op.clone(),
+        operands,
+        below,
+    }
+}
+
+/// The state `f` starts from in `ctx`: each parameter bound to its argument, the
+/// context's `$k` named as the inputs' extents where each first occurs (`x_1`), an
+/// input not passed undefined, and `varargin` a cell of the arguments past the named
+/// ones. Also those extents, in `$k` order.
+fn entry_in(a: &ValueAnalysis, f: &Function, ctx: &Context) -> (Env, Vec<Dim>) {
+    let mut inputs: Vec<Option<Dim>> = Vec::new();
+    let mut env = Env::default();
+    let variadic = f.params.last().is_some_and(|p| p == "varargin");
+    let fixed = f.params.len() - usize::from(variadic);
+    for (i, p) in f.params.iter().enumerate() {
+        let value = if variadic && i == fixed {
+            let extra = i64::try_from(ctx.args.len().saturating_sub(fixed)).unwrap_or(i64::MAX);
+            Value::of_shape(
+                Some("cell"),
+                Shape::tuple(vec![Dim::one(), Dim::known(extra)]),
+            )
+        } else if let Some(v) = ctx.args.get(i) {
+            bind_inputs(a, p, v, &mut inputs)
+        } else {
+            Value::cleared()
+        };
+        env.vars.insert(p.clone(), value);
+    }
+    let inputs = inputs
+        .into_iter()
+        .map(|d| d.expect("every $k occurs in an argument"))
+        .collect();
+    (env, inputs)
+}
+
+/// `v` (canonical) as parameter `p`'s value: each `$k` as the extent of `p` where it
+/// first occurs, recorded in `inputs`.
+fn bind_inputs(a: &ValueAnalysis, p: &str, v: &Value, inputs: &mut Vec<Option<Dim>>) -> Value {
+    let mut extent = |d: &Dim, component: usize| {
+        let Some(k) = d.as_atom().and_then(|at| match at {
+            shapex_dims::Atom::Sym(s) => s.name().strip_prefix('$')?.parse::<usize>().ok(),
+            _ => None,
+        }) else {
+            return d.clone();
+        };
+        if inputs.len() < k {
+            inputs.resize(k, None);
+        }
+        inputs[k - 1]
+            .get_or_insert_with(|| a.symbols.input_extent(p, component))
+            .clone()
+    };
+    let (shape, rank) = match v.shape.as_tuple() {
+        Some(t) => (
+            Shape::tuple(
+                t.dims()
+                    .iter()
+                    .enumerate()
+                    .map(|(c, d)| extent(d, c))
+                    .collect(),
+            ),
+            t.rank(),
+        ),
+        None => (v.shape.clone(), 2),
+    };
+    Value {
+        shape,
+        trailing: v.trailing.as_ref().map(|d| extent(d, rank)),
+        ..v.clone()
+    }
 }

@@ -8,12 +8,13 @@
 
 use super::{Env, Value};
 use crate::flow::State;
-use crate::shape::{Outcome, Shape};
+use crate::shape::{Outcome, RuleInfo, Shape};
 use crate::tame::StmtId;
 use crate::Mode;
 use shapex_dims::{Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
+use std::rc::Rc;
 
 /// The analysis result of one IR statement.
 #[derive(Clone, Debug)]
@@ -84,6 +85,20 @@ pub struct Effect {
     /// A bare call (`setup;`) of a name that is no builtin nor function of the file:
     /// maybe a script, which runs in this workspace, so every variable was forgotten.
     pub maybe_script: bool,
+    /// A call of a function of the file that fails in this context: why, in the
+    /// callee's words (over this statement's symbols).
+    pub callee: Option<Rc<Failure>>,
+    /// A call of a function of the file with more arguments or targets than it has
+    /// inputs or outputs: MATLAB's error.
+    pub arity: Option<Arity>,
+}
+
+/// More arguments (`inputs`) or targets than the function called declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arity {
+    pub inputs: bool,
+    pub given: usize,
+    pub declared: usize,
 }
 
 /// One loop's simulated iterations.
@@ -126,4 +141,49 @@ pub struct Gloss {
     /// for another value of it): names the user wrote or can read (`n`, `x_1`) are
     /// kept; what the analysis invented (`c~c1`, `a~j1`, `n#2`) gets a short alias.
     pub alias: String,
+}
+
+/// A calling context: the canonical arguments, the number of outputs asked for, and
+/// the fuel the callee's own calls get. `key` identifies it (values hold floats, so it
+/// is their printed form, as memo keys are).
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub args: Vec<Value>,
+    pub nargout: usize,
+    pub fuel: u8,
+    pub key: String,
+}
+
+/// What a function does when called in a context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CtxResult {
+    /// The outputs asked for (unknown past those the function assigns), over `$k`
+    /// and `#j` only.
+    pub outputs: Vec<Value>,
+    pub exit: Exit,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exit {
+    /// Some run may return normally.
+    Returns,
+    /// No run returns normally and a statement fails in every run that reaches it:
+    /// every terminating call fails.
+    Fails(Rc<Failure>),
+    /// No run returns normally (an `error` call, a loop that never ends).
+    Never,
+}
+
+/// Why a call fails: the failing statement of the callee, in its words, and the call
+/// below it when that statement is itself a failing call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub func: String,
+    /// The arguments' shapes, over `$k` and `#j` (the caller substitutes its own).
+    pub args: Vec<(super::Class, Shape)>,
+    pub rule: RuleInfo,
+    /// The operation and its operands' shapes (over `$k` and `#j`).
+    pub op: String,
+    pub operands: Vec<Shape>,
+    pub below: Option<Rc<Failure>>,
 }

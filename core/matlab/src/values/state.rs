@@ -2,13 +2,16 @@
 //! program's) and what the analysis of one function builds up (its symbols, simulation
 //! budget, loop studies and steps), which [`ValueAnalysis::prepare`] resets.
 
-use super::results::{Effect, LoopStudy};
+use super::results::{Context, CtxResult, Effect, LoopStudy};
 use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::State;
 use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt, StmtId, StmtKind};
 use crate::Mode;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Statements (counted once per simulated iteration, inner loops included, each
 /// weighed by the facts it starts from: `loops::SPLIT_WEIGHT_PER_STATEMENT`) that one
@@ -35,6 +38,12 @@ pub struct ValueAnalysis<'a> {
     /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
     /// variable of the caller is known.
     pub reaches_caller: Vec<String>,
+    /// The functions of the file as callees: which are analysed in their calling
+    /// contexts, and the results of those analyses so far.
+    pub callees: Rc<Callees<'a>>,
+    /// The context of the function being analysed when it is analysed for a caller
+    /// (`None` when it is analysed for the report, its inputs symbolic).
+    pub frame: Option<Frame>,
     // The function's being analysed.
     /// The unknowns minted so far (fresh per statement and simulated iteration).
     pub symbols: Symbols,
@@ -55,13 +64,64 @@ pub struct ValueAnalysis<'a> {
     pub read_variables: std::cell::Cell<bool>,
     /// The last step the flow took at each statement (see [`ValueAnalysis::step_again`]).
     pub stepped: std::cell::RefCell<std::collections::HashMap<StmtId, Stepped>>,
+    /// The statements of the function being analysed that are in a loop's body: a
+    /// call there may run with many argument values, so its context keeps only their
+    /// pattern (`contexts::Level`).
+    pub in_loop: RefCell<HashSet<StmtId>>,
+    /// The temporaries of the function being analysed that may hold a
+    /// comma-separated list: read from `c{…}` or `s.f` (`f(varargin{:})` passes any
+    /// number of arguments), or stored into one (`[c{:}] = f(x)` asks for any number
+    /// of outputs). A call with one has counts known only at run time.
+    pub spread: RefCell<HashSet<String>>,
+}
+
+/// A function analysed for a caller: how it was called.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub nargin: usize,
+    pub nargout: usize,
+    /// What its own calls' contexts get (see `contexts::DISPLAY_FUEL`).
+    pub fuel: u8,
+}
+
+/// The most functions a chain of calls analysed in context may nest: a callee whose
+/// longest chain of calls below is longer gets unknown results (its analysis runs on
+/// the stack of its caller's).
+pub const MAX_HEIGHT: usize = 24;
+
+/// The file's functions as callees, shared by the analysis of every function and
+/// context of one run.
+pub struct Callees<'a> {
+    pub functions: &'a [Function],
+    /// Per function, the functions its call statements name (the first of each name).
+    pub calls: Vec<Vec<usize>>,
+    /// Per function: analysed in context (not recursive, not nested in another's
+    /// workspace, not too high; see [`Callees::of`]).
+    pub in_context: Vec<bool>,
+    /// Results by (function, context key).
+    pub cache: RefCell<HashMap<(usize, String), Rc<CtxResult>>>,
+    /// The contexts being analysed, outermost first: one asked again while open is a
+    /// recursion the static call graph missed, and gets unknown results.
+    pub open: RefCell<Vec<(usize, String)>>,
+    /// Analyses `functions[i]` in a context (`program::analyze_context`; a function
+    /// pointer keeps the layers of `values` acyclic).
+    pub analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
 }
 
 impl<'a> ValueAnalysis<'a> {
     /// The analysis of `program`'s functions by `table`'s rules in `mode`, before any
     /// of them is analysed (each is [prepared](ValueAnalysis::prepare) first).
-    pub(super) fn new(program: &Program, table: &'a BuiltinTable, mode: Mode) -> Self {
+    pub(super) fn new(
+        program: &'a Program,
+        table: &'a BuiltinTable,
+        mode: Mode,
+        analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
+    ) -> Self {
         ValueAnalysis {
+            callees: Rc::new(Callees::of(&program.functions, analyze)),
+            frame: None,
+            in_loop: Default::default(),
+            spread: Default::default(),
             builtins: table,
             mode,
             user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
@@ -110,6 +170,198 @@ impl<'a> ValueAnalysis<'a> {
         self.stepped.borrow_mut().clear();
         *self.globals.borrow_mut() = declared_globals(&f.body);
         *self.variables.borrow_mut() = f.variables.clone();
+        let mut in_loop = self.in_loop.borrow_mut();
+        in_loop.clear();
+        loop_bodies(&f.body, false, &mut in_loop);
+        let mut spread = self.spread.borrow_mut();
+        spread.clear();
+        spread_temporaries(&f.body, &|v| self.is_temp(v), &mut spread);
+    }
+
+    /// An analysis of a callee in context `frame`: the program's fields shared, the
+    /// function's fresh (it is [prepared](ValueAnalysis::prepare) next).
+    pub(super) fn child(&self, frame: Frame) -> ValueAnalysis<'a> {
+        ValueAnalysis {
+            builtins: self.builtins,
+            mode: self.mode,
+            user_functions: self.user_functions.clone(),
+            temp_prefix: self.temp_prefix.clone(),
+            nested_in: self.nested_in.clone(),
+            reaches_caller: self.reaches_caller.clone(),
+            callees: self.callees.clone(),
+            frame: Some(frame),
+            symbols: Default::default(),
+            simulation_budget: std::cell::Cell::new(SIMULATION_BUDGET),
+            studies: Default::default(),
+            template: Default::default(),
+            globals: Default::default(),
+            variables: Default::default(),
+            read_variables: Default::default(),
+            stepped: Default::default(),
+            in_loop: Default::default(),
+            spread: Default::default(),
+        }
+    }
+}
+
+impl<'a> Callees<'a> {
+    /// Which of `functions` are analysed in context: not a lambda's body, not a nested
+    /// function or the parent of one (they share a workspace), not on or above a cycle
+    /// of calls (recursion gets unknown results until its fixed point lands), and with
+    /// a chain of calls below no longer than [`MAX_HEIGHT`].
+    fn of(
+        functions: &'a [Function],
+        analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
+    ) -> Callees<'a> {
+        let index: HashMap<&str, usize> = functions
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, f)| (f.name.as_str(), i))
+            .collect();
+        let calls: Vec<Vec<usize>> = functions
+            .iter()
+            .map(|f| {
+                let mut out = Vec::new();
+                called(&f.body, &mut |name| {
+                    if let Some(&i) = index.get(name) {
+                        out.push(i);
+                    }
+                });
+                out.sort_unstable();
+                out.dedup();
+                out
+            })
+            .collect();
+        let shares = |f: &Function| {
+            f.kind == crate::tame::FunctionKind::Nested
+                || functions
+                    .iter()
+                    .any(|g| g.parent.as_deref() == Some(f.name.as_str()))
+        };
+        let heights = heights(&calls);
+        let in_context = functions
+            .iter()
+            .zip(&heights)
+            .map(|(f, h)| {
+                matches!(
+                    f.kind,
+                    crate::tame::FunctionKind::Primary | crate::tame::FunctionKind::Subfunction
+                ) && !shares(f)
+                    && h.is_some_and(|h| h <= MAX_HEIGHT)
+            })
+            .collect();
+        Callees {
+            functions,
+            calls,
+            in_context,
+            cache: Default::default(),
+            open: Default::default(),
+            analyze,
+        }
+    }
+
+    /// The function a call of `name` runs, when it is analysed in context (the first
+    /// of that name, as MATLAB takes).
+    pub fn callee(&self, name: &str) -> Option<usize> {
+        let i = self.functions.iter().position(|f| f.name == name)?;
+        self.in_context[i].then_some(i)
+    }
+}
+
+/// Per function, the length of its longest chain of calls (0 for one that calls no
+/// function of the file), or `None` when a chain reaches a cycle (then so does every
+/// function of the cycle: the first of them to finish has an edge to an open one).
+fn heights(calls: &[Vec<usize>]) -> Vec<Option<usize>> {
+    // 0 unvisited, 1 open, 2 done.
+    let mut mark = vec![0u8; calls.len()];
+    let mut height: Vec<Option<usize>> = vec![None; calls.len()];
+    // Iterative depth-first search: a long chain must not exhaust the stack.
+    for root in 0..calls.len() {
+        if mark[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        mark[root] = 1;
+        while let Some(&mut (f, ref mut next)) = stack.last_mut() {
+            if let Some(&g) = calls[f].get(*next) {
+                *next += 1;
+                match mark[g] {
+                    0 => {
+                        mark[g] = 1;
+                        stack.push((g, 0));
+                    }
+                    // On the stack: a cycle; every function on it stays `None`.
+                    1 => mark_cycle(&stack, g, &mut height, &mut mark),
+                    _ => {}
+                }
+                continue;
+            }
+            stack.pop();
+            if mark[f] == 3 {
+                mark[f] = 2;
+                continue;
+            }
+            mark[f] = 2;
+            height[f] = calls[f]
+                .iter()
+                .map(|&g| height[g].map(|h| h + 1))
+                .try_fold(0, |acc, h| h.map(|h| acc.max(h)));
+        }
+    }
+    height
+}
+
+/// Marks the functions of `stack` from `g` up as on a cycle (3: finished as `None`).
+fn mark_cycle(stack: &[(usize, usize)], g: usize, height: &mut [Option<usize>], mark: &mut [u8]) {
+    let from = stack.iter().position(|(f, _)| *f == g).unwrap_or(0);
+    for (f, _) in &stack[from..] {
+        height[*f] = None;
+        mark[*f] = 3;
+    }
+}
+
+/// Calls `found` with the name every call statement of `stmts` calls.
+fn called(stmts: &[Stmt], found: &mut dyn FnMut(&str)) {
+    for s in stmts {
+        if let StmtKind::Call { func, .. } = &s.kind {
+            found(func);
+        }
+        for c in s.children() {
+            called(c, found);
+        }
+    }
+}
+
+/// Adds to `out` the temporaries of `stmts` that may hold a comma-separated list (see
+/// [`ValueAnalysis::spread`]).
+fn spread_temporaries(stmts: &[Stmt], is_temp: &dyn Fn(&str) -> bool, out: &mut HashSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
+                out.extend(targets.iter().filter(|t| is_temp(t)).cloned());
+            }
+            StmtKind::CellSet { rhs, .. } | StmtKind::DotSet { rhs, .. } if is_temp(rhs) => {
+                out.insert(rhs.clone());
+            }
+            _ => {}
+        }
+        for c in s.children() {
+            spread_temporaries(c, is_temp, out);
+        }
+    }
+}
+
+/// Adds to `out` the statements of `stmts` in a loop's body (`inside`: `stmts` is one).
+fn loop_bodies(stmts: &[Stmt], inside: bool, out: &mut HashSet<StmtId>) {
+    for s in stmts {
+        if inside {
+            out.insert(s.id);
+        }
+        let is_loop = matches!(s.kind, StmtKind::For { .. } | StmtKind::While { .. });
+        for c in s.children() {
+            loop_bodies(c, inside || is_loop, out);
+        }
     }
 }
 

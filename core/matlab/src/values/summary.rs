@@ -3,7 +3,7 @@
 //! as it remains after the facts of earlier statements, and the rule applied; each
 //! definite shape error becomes an error diagnostic on its line.
 
-use super::results::{ProgramResult, StmtResult};
+use super::results::{Arity, Failure, ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
 use shapex_report::{
@@ -61,7 +61,10 @@ pub fn fill_report(
             }
             for o in &s.effect.outcomes {
                 if o.check() == CheckStatus::Error {
-                    let mut d = shape_error(source, s, o);
+                    let mut d = match s.effect.arity {
+                        Some(arity) => arity_error(s, arity),
+                        None => shape_error(source, s, o),
+                    };
                     if told.insert(s.origin) {
                         let names = defined_names(by_origin.get(&s.origin));
                         if !names.is_empty() {
@@ -345,10 +348,13 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         Constraint::False => o.rule.rule.requirement().to_string(),
         theta => format!("{theta}, which cannot hold"),
     };
-    let mut message = format!(
-        "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
-        o.rule.name()
-    );
+    let mut message = match &s.effect.callee {
+        Some(failure) => format!("`{snippet}` fails{when}: {}", callee_failure(failure)),
+        None => format!(
+            "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
+            o.rule.name()
+        ),
+    };
     // An error of one semantics only says which, and what the other would do.
     let mode_note = s.effect.other_mode.map(|(other, truth)| {
         let (here, there) = match other {
@@ -389,6 +395,14 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         o.rule.name(),
         o.rule.source
     );
+    if let Some(f) = &s.effect.callee {
+        help = format!(
+            "Rule {} ({}), in the function called: analysed for the arguments of this call (Dubrau 2012 §3.3), it fails for every value of their unknown extents before it can return, so every run of this call fails. Other calls of {} are analysed for their own arguments.",
+            o.rule.name(),
+            o.rule.source,
+            f.func
+        );
+    }
     if let Some((_, other)) = mode_note {
         help.push_str(&format!(
             " It is an error of this semantics mode only: with the option mode = {} the statement is not a definite error.",
@@ -416,6 +430,63 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         Some(fix) => diagnostic.with_fix(fix),
         None => diagnostic,
     }
+}
+
+/// MATLAB's error for a call of a function of the file with too many arguments or
+/// targets.
+fn arity_error(s: &StmtResult, a: Arity) -> Diagnostic {
+    let (code, what, declared) = match a.inputs {
+        true => ("call.nargin", "arguments", "inputs"),
+        false => ("call.nargout", "outputs asked for", "outputs"),
+    };
+    let message = format!(
+        "`{}` is called with {} {what} but declares {} {declared}",
+        s.effect.op, a.given, a.declared
+    );
+    Diagnostic::error(code, message, s.span).with_help(format!(
+        "MATLAB stops every run of this call with \"Too many {}\": the counts are in the text, whatever the arguments' values.",
+        match a.inputs {
+            true => "input arguments",
+            false => "output arguments",
+        }
+    ))
+}
+
+/// Why a call fails, down to the statement of the function that fails (`in
+/// helper(double <4,1>): mtimes on operands of shapes <4,1>, <4,1> needs …`).
+fn callee_failure(f: &Failure) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .map(|(class, shape)| {
+            let shape = shape.display(Notation::Paper);
+            match class {
+                Some(c) => format!("{c} {shape}"),
+                None => shape,
+            }
+        })
+        .collect();
+    let inner = match &f.below {
+        Some(below) => callee_failure(below),
+        None => {
+            let shapes: Vec<String> = f
+                .operands
+                .iter()
+                .map(|sh| sh.display(Notation::Paper))
+                .collect();
+            let operands = match shapes.as_slice() {
+                [] => String::new(),
+                [one] => format!(" on an operand of shape {one}"),
+                many => format!(" on operands of shapes {}", many.join(", ")),
+            };
+            format!(
+                "{}{operands} needs {}",
+                f.rule.name(),
+                f.rule.rule.requirement()
+            )
+        }
+    };
+    format!("in {}({}), {inner}", f.func, args.join(", "))
 }
 
 /// The fix for a matrix operator written where the element-wise one conforms (`*` for

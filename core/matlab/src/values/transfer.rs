@@ -98,12 +98,16 @@ impl ValueAnalysis<'_> {
                 func,
                 args,
             } => {
+                let spread = self.spread.borrow();
+                let counted = !args.iter().chain(targets).any(|v| spread.contains(v));
+                drop(spread);
                 let site = CallSite {
                     site: stmt.id,
                     func,
                     args: args.iter().map(|a| value_of(&env, a)).collect(),
                     targets,
                     no_args: args.is_empty(),
+                    counted,
                 };
                 self.call(site, &mut env, &mut effect);
             }
@@ -198,7 +202,11 @@ impl ValueAnalysis<'_> {
                 v.origin = Some(stmt.origin);
             }
         }
-        let state = if effect.diverges {
+        // A function analysed for a caller stops at its first error, as MATLAB does:
+        // its exit is then nonviable exactly when no run returns normally.
+        let stops =
+            self.frame.is_some() && effect.outcomes.iter().any(|o| o.status == Truth::Refuted);
+        let state = if effect.diverges || stops {
             State::Nonviable
         } else {
             State::Reachable(env)

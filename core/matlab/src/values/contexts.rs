@@ -1,0 +1,240 @@
+//! Calling contexts (Dubrau 2012 §3.3–3.9): a function of the file is analysed once
+//! per *context* — its arguments' abstract values made canonical — and the result is
+//! reused by every call in that context. What keys a context, what a context's
+//! analysis gives back, and how both move between the caller's symbols and the
+//! callee's are here; running the callee is `call::call_user`'s.
+//!
+//! Canonical values name their unknown extents `$1`, `$2`, … by first appearance, one
+//! per distinct extent, so a callee called as `g(A, A(:,1))` with A n×n still sees the
+//! rows of both equal. A result names an extent it computed itself `#1`, `#2`, …, and
+//! mentions no other symbol of the callee's: it is a pure function of the callee's text
+//! and the context, whichever caller asked first.
+//!
+//! Facts the caller has about the `$k` are not passed (fewer facts make fewer proofs,
+//! never a false error: a refutation in the callee holds for every value of the `$k`).
+
+use super::results::{Context, Failure};
+use super::Value;
+use crate::shape::Shape;
+use shapex_dims::{Atom, Dim};
+
+/// The levels of precision a call's arguments are kept at (the thesis's "push contexts
+/// up", §3.9). `Pattern` keeps what decides rules (class, rank, which extents are 1,
+/// texts, which extents are equal): the contexts of a function are then finitely many
+/// whatever the program computes, which bounds the analysis of calls in loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Level {
+    Precise,
+    Pattern,
+}
+
+/// How many levels of calls below a function shown in the report keep arguments
+/// [`Level::Precise`]; deeper calls keep their [`Level::Pattern`].
+pub(super) const DISPLAY_FUEL: u8 = 3;
+
+/// The longest text an argument keeps in its context (`'var'`, a class name, an
+/// option's name).
+const MAX_TEXT: usize = 64;
+/// The most known elements an argument keeps (a size vector).
+const MAX_ELEMS: usize = 16;
+
+/// What the context's `$k` stand for at the call: `dims[k - 1]`.
+pub(super) struct Canon {
+    pub dims: Vec<Dim>,
+}
+
+/// The name of a context's `k`-th unknown (1-based).
+pub(super) fn dollar(k: usize) -> Dim {
+    Dim::sym(&format!("${k}"))
+}
+
+/// The name of a result's `j`-th unknown of its own (1-based).
+pub(super) fn hash(j: usize) -> Dim {
+    Dim::sym(&format!("#{j}"))
+}
+
+/// `args` made canonical at `level` (see the module docs), with what each `$k` stands
+/// for here.
+pub(super) fn canonical(
+    args: &[Value],
+    nargout: usize,
+    fuel: u8,
+    level: Level,
+) -> (Context, Canon) {
+    let mut canon = Canon { dims: vec![] };
+    let args: Vec<Value> = args
+        .iter()
+        .map(|v| canonical_value(v, level, &mut canon))
+        .collect();
+    let key = format!("{nargout}|{fuel}|{level:?}|{args:?}");
+    let ctx = Context {
+        args,
+        nargout,
+        fuel,
+        key,
+    };
+    (ctx, canon)
+}
+
+fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
+    let precise = level == Level::Precise;
+    let mut extent = |d: &Dim| {
+        let keep = match d.as_known() {
+            Some(1) => true,
+            Some(_) => precise,
+            None => false,
+        };
+        if keep {
+            return d.clone();
+        }
+        let k = match canon.dims.iter().position(|c| c == d) {
+            Some(i) => i + 1,
+            None => {
+                canon.dims.push(d.clone());
+                canon.dims.len()
+            }
+        };
+        dollar(k)
+    };
+    let shape = match v.shape.as_tuple() {
+        Some(t) => Shape::tuple(t.dims().iter().map(&mut extent).collect()),
+        None => v.shape.clone(),
+    };
+    let known = |d: &Option<Dim>| d.clone().filter(|d| precise && d.is_known());
+    Value {
+        class: v.class,
+        shape,
+        scalar: known(&v.scalar),
+        elems: v
+            .elems
+            .clone()
+            .filter(|e| precise && e.len() <= MAX_ELEMS && e.iter().all(Dim::is_known)),
+        max: None,
+        text: v.text.clone().filter(|t| t.len() <= MAX_TEXT),
+        number: v.number.filter(|_| precise),
+        open_rank: v.open_rank,
+        trailing: v.trailing.as_ref().map(&mut extent),
+        handle: v.handle.clone(),
+        origin: None,
+        cleared: v.cleared,
+        integral: v.integral,
+        finite: v.finite,
+    }
+}
+
+/// Rewrites a callee's value for its result: each of `inputs` (the callee's symbols
+/// for `$1`, `$2`, …) back to its `$k`, and every extent that mentions another symbol
+/// of the callee to a `#j` (`own` numbers them, shared across a result so that two
+/// outputs with one unknown extent keep sharing it). Scalars, elements and bounds that
+/// mention one are forgotten.
+pub(super) fn normalized(v: &Value, inputs: &[Dim], own: &mut Vec<Dim>) -> Value {
+    let input = |a: &Atom| inputs.iter().position(|d| d.as_atom() == Some(a));
+    let only_inputs = |d: &Dim| d.leaves().iter().all(|a| input(a).is_some());
+    let back = |d: &Dim| d.substitute(&|a| input(a).map(|k| dollar(k + 1)));
+    let mut extent = |d: &Dim| {
+        if only_inputs(d) {
+            return back(d);
+        }
+        let j = match own.iter().position(|o| o == d) {
+            Some(i) => i + 1,
+            None => {
+                own.push(d.clone());
+                own.len()
+            }
+        };
+        hash(j)
+    };
+    let shape = match v.shape.as_tuple() {
+        Some(t) => Shape::tuple(t.dims().iter().map(&mut extent).collect()),
+        None => v.shape.clone(),
+    };
+    let trailing = v.trailing.as_ref().map(&mut extent);
+    let value = |d: &Option<Dim>| d.as_ref().filter(|d| only_inputs(d)).map(back);
+    Value {
+        shape,
+        trailing,
+        scalar: value(&v.scalar),
+        elems: v
+            .elems
+            .as_ref()
+            .filter(|e| e.iter().all(only_inputs))
+            .map(|e| e.iter().map(back).collect()),
+        max: value(&v.max),
+        origin: None,
+        ..v.clone()
+    }
+}
+
+/// A shape of a result at the call: `$k` as the caller's extent, `#j` as `fresh(j)`.
+pub(super) fn instantiate_dim(d: &Dim, canon: &Canon, fresh: &dyn Fn(usize) -> Dim) -> Dim {
+    d.substitute(&|a| {
+        let Atom::Sym(s) = a else { return None };
+        let name = s.name();
+        if let Some(k) = name.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
+            return canon.dims.get(k - 1).cloned();
+        }
+        let j = name.strip_prefix('#')?.parse::<usize>().ok()?;
+        Some(fresh(j))
+    })
+}
+
+pub(super) fn instantiate_shape(s: &Shape, canon: &Canon, fresh: &dyn Fn(usize) -> Dim) -> Shape {
+    match s.as_tuple() {
+        Some(t) => Shape::tuple(
+            t.dims()
+                .iter()
+                .map(|d| instantiate_dim(d, canon, fresh))
+                .collect(),
+        ),
+        None => s.clone(),
+    }
+}
+
+/// A result's value at the call (see [`instantiate_dim`]).
+pub(super) fn instantiate(v: &Value, canon: &Canon, fresh: &dyn Fn(usize) -> Dim) -> Value {
+    let dim = |d: &Dim| instantiate_dim(d, canon, fresh);
+    Value {
+        shape: instantiate_shape(&v.shape, canon, fresh),
+        trailing: v.trailing.as_ref().map(dim),
+        scalar: v.scalar.as_ref().map(dim),
+        elems: v.elems.as_ref().map(|e| e.iter().map(dim).collect()),
+        max: v.max.as_ref().map(dim),
+        ..v.clone()
+    }
+}
+
+/// A failure of a callee's statement (over the callee's symbols) for its result.
+pub(super) fn normalized_failure(f: &Failure, inputs: &[Dim], own: &mut Vec<Dim>) -> Failure {
+    let mut shape = |s: &Shape| normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
+    Failure {
+        func: f.func.clone(),
+        args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
+        rule: f.rule,
+        op: f.op.clone(),
+        operands: f.operands.iter().map(&mut shape).collect(),
+        below: f
+            .below
+            .as_ref()
+            .map(|b| std::rc::Rc::new(normalized_failure(b, inputs, own))),
+    }
+}
+
+/// A result's failure at the call (see [`instantiate_dim`]).
+pub(super) fn instantiate_failure(
+    f: &Failure,
+    canon: &Canon,
+    fresh: &dyn Fn(usize) -> Dim,
+) -> Failure {
+    let shape = |s: &Shape| instantiate_shape(s, canon, fresh);
+    Failure {
+        func: f.func.clone(),
+        args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
+        rule: f.rule,
+        op: f.op.clone(),
+        operands: f.operands.iter().map(shape).collect(),
+        below: f
+            .below
+            .as_ref()
+            .map(|b| std::rc::Rc::new(instantiate_failure(b, canon, fresh))),
+    }
+}
