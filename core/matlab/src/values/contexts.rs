@@ -210,6 +210,7 @@ pub(super) fn normalized_failure(f: &Failure, inputs: &[Dim], own: &mut Vec<Dim>
         func: f.func.clone(),
         args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
         rule: f.rule,
+        span: f.span,
         op: f.op.clone(),
         operands: f.operands.iter().map(&mut shape).collect(),
         below: f
@@ -230,11 +231,32 @@ pub(super) fn instantiate_failure(
         func: f.func.clone(),
         args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
         rule: f.rule,
+        span: f.span,
         op: f.op.clone(),
         operands: f.operands.iter().map(shape).collect(),
         below: f
             .below
             .as_ref()
             .map(|b| std::rc::Rc::new(instantiate_failure(b, canon, fresh))),
+    }
+}
+
+/// Where a function's spans are measured from in a context's result: the first byte of
+/// its first statement (as the memo measures a function's results).
+pub(super) fn anchor(f: &crate::tame::Function) -> usize {
+    f.body.first().map_or(f.span.start, |s| s.origin.start)
+}
+
+/// `f` with its spans (relative to the anchors of the functions named in it) placed in
+/// the text, by `anchor_of` each function's name.
+pub(super) fn placed(f: &Failure, anchor_of: &dyn Fn(&str) -> Option<usize>) -> Failure {
+    let by = anchor_of(&f.func).unwrap_or(0);
+    Failure {
+        span: shapex_text::Span::new(f.span.start.wrapping_add(by), f.span.end.wrapping_add(by)),
+        below: f
+            .below
+            .as_ref()
+            .map(|b| std::rc::Rc::new(placed(b, anchor_of))),
+        ..f.clone()
     }
 }

@@ -18,6 +18,7 @@ use crate::shape::Shape;
 use crate::tame::{Function, Program, Stmt};
 use crate::Mode;
 use shapex_dims::{Dim, Truth};
+use shapex_text::Span;
 use std::rc::Rc;
 
 /// Analyses every function of `program` (each on its own, inputs symbolic).
@@ -49,9 +50,10 @@ pub fn analyze_program_in(
 ) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
     let analysis = ValueAnalysis::new(program, table, mode, analyze_context);
-    let functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
+    let mut functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
         analyze_function(&analysis, program, f, &source, old)
     });
+    resolve_failures(program, &mut functions);
     let diagnostics = functions
         .iter()
         .flat_map(|f| f.diagnostics.iter().cloned())
@@ -59,6 +61,24 @@ pub fn analyze_program_in(
     ProgramResult {
         functions,
         diagnostics,
+    }
+}
+
+/// Places the failing statements of callees that call sites report (stored relative
+/// to the callee, so that a caller's result stays valid while its callee moves) at
+/// where each callee now is.
+fn resolve_failures(program: &Program, functions: &mut [FunctionResult]) {
+    let anchor_of = |name: &str| {
+        program
+            .functions
+            .iter()
+            .find(|f| f.name == name)
+            .map(contexts::anchor)
+    };
+    for s in functions.iter_mut().flat_map(|f| f.statements.iter_mut()) {
+        if let Some(failure) = &s.effect.callee {
+            s.effect.callee = Some(Rc::new(contexts::placed(failure, &anchor_of)));
+        }
     }
 }
 
@@ -264,6 +284,7 @@ fn failure(
     let shape =
         |s: &Shape| contexts::normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
     let operands = root.effect.operands.iter().map(shape).collect();
+    let by = contexts::anchor(f);
     Failure {
         func: f.name.clone(),
         args: ctx
@@ -271,6 +292,10 @@ fn failure(
             .iter()
             .map(|v| (v.class, v.shape.clone()))
             .collect(),
+        span: Span::new(
+            root.span.start.wrapping_sub(by),
+            root.span.end.wrapping_sub(by),
+        ),
         rule,
         op: root.effect.op.clone(),
         operands,

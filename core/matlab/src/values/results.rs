@@ -182,6 +182,10 @@ pub struct Failure {
     /// The arguments' shapes, over `$k` and `#j` (the caller substitutes its own).
     pub args: Vec<(super::Class, Shape)>,
     pub rule: RuleInfo,
+    /// The failing statement's expression: relative to the first byte of the
+    /// function's first statement in a context's result (so it moves with the
+    /// function), in the text once `program::resolve_failures` placed it.
+    pub span: Span,
     /// The operation and its operands' shapes (over `$k` and `#j`).
     pub op: String,
     pub operands: Vec<Shape>,

@@ -349,7 +349,10 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         theta => format!("{theta}, which cannot hold"),
     };
     let mut message = match &s.effect.callee {
-        Some(failure) => format!("`{snippet}` fails{when}: {}", callee_failure(failure)),
+        Some(failure) => format!(
+            "`{snippet}` fails{when}: {}",
+            callee_failure(source, failure)
+        ),
         None => format!(
             "`{snippet}` fails{when}: {} on operands{operands} needs {requirement}",
             o.rule.name()
@@ -454,7 +457,7 @@ fn arity_error(s: &StmtResult, a: Arity) -> Diagnostic {
 
 /// Why a call fails, down to the statement of the function that fails (`in
 /// helper(double <4,1>): mtimes on operands of shapes <4,1>, <4,1> needs …`).
-fn callee_failure(f: &Failure) -> String {
+fn callee_failure(source: &str, f: &Failure) -> String {
     let args: Vec<String> = f
         .args
         .iter()
@@ -467,7 +470,7 @@ fn callee_failure(f: &Failure) -> String {
         })
         .collect();
     let inner = match &f.below {
-        Some(below) => callee_failure(below),
+        Some(below) => callee_failure(source, below),
         None => {
             let shapes: Vec<String> = f
                 .operands
@@ -486,7 +489,11 @@ fn callee_failure(f: &Failure) -> String {
             )
         }
     };
-    format!("in {}({}), {inner}", f.func, args.join(", "))
+    let at = match statement_text(source, f.span) {
+        Some((line, text)) => format!(" line {line}, `{text}`"),
+        None => String::new(),
+    };
+    format!("in {}({}){at}: {inner}", f.func, args.join(", "))
 }
 
 /// The fix for a matrix operator written where the element-wise one conforms (`*` for
