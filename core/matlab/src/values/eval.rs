@@ -89,7 +89,9 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             continue;
         };
         if matches!(expr, ShapeExpr::Diverges) {
-            result.diverges = true;
+            // `error('')` (and `error(msg)` with msg empty) does nothing: MATLAB and
+            // Octave raise only a message that is not empty.
+            result.diverges = call.func != "error" || raises(&call.args);
             return result;
         }
         // Element-wise results, reductions, tilings and concatenations of an array of
@@ -1101,6 +1103,65 @@ impl Eval<'_> {
             Truth::Unknown => None,
         }
     }
+}
+
+/// `error(args…)` surely raises: its message is certainly not empty. The message is
+/// the only argument, or the second when the first is an identifier
+/// (`'pkg:bad'`), or else the first, a format, whose literal text (outside its `%`
+/// conversions) is not blank.
+fn raises(args: &[Value]) -> bool {
+    let nonempty = |v: &Value| match &v.text {
+        Some(t) => !t.is_empty(),
+        None => {
+            v.class == Some("char")
+                && v.shape
+                    .as_tuple()
+                    .is_some_and(|t| t.dims().iter().all(Dim::is_positive))
+        }
+    };
+    let is_identifier = |t: &str| {
+        t.contains(':')
+            && t.split(':').all(|part| {
+                !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            })
+    };
+    match args {
+        [] => false,
+        [message] => nonempty(message),
+        [first, rest @ ..] => match first.text.as_deref() {
+            Some(id) if is_identifier(id) => rest.first().is_some_and(|m| match &m.text {
+                Some(t) if rest.len() > 1 => literal_text(t),
+                _ => nonempty(m),
+            }),
+            Some(format) => literal_text(format),
+            None => false,
+        },
+    }
+}
+
+/// A format has text of its own besides its conversions (`'bad size %d'`, not `'%s'`).
+fn literal_text(format: &str) -> bool {
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c == '%' {
+            // Skip flags, width and precision up to the conversion letter (`%%` is a
+            // literal percent sign, text of its own).
+            for d in chars.by_ref() {
+                if d == '%' {
+                    return true;
+                }
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else if !c.is_whitespace() {
+            return true;
+        }
+    }
+    false
 }
 
 /// A value known to be a (finite) integer: its value says so, or it is a count, a
