@@ -215,6 +215,7 @@ fn values_modules_are_layered() {
         ("results", 1),
         ("contexts", 2),
         ("eval", 1),
+        ("static_calls", 1),
         ("state", 2),
         ("gloss", 2),
         ("summary", 2),

@@ -111,6 +111,37 @@ impl ValueAnalysis<'_> {
             .is_some_and(|f| f.kind == crate::tame::FunctionKind::Lambda)
     }
 
+    /// A call of function `i` of recursive unit `u`: its one context for the call's
+    /// counts ([`contexts::top`]), from the previous round while the unit is being
+    /// solved (nothing returns in the first), else from the unit's fixed point.
+    fn call_in_unit(&self, i: usize, u: usize, site: &CallSite) -> Option<(Rc<CtxResult>, Canon)> {
+        let stem = format!("{}~t", site.func);
+        let fresh = |k: usize| self.symbols.mint(&stem, k, site.site, false);
+        let canon = contexts::top_canon(&site.args, &fresh);
+        let key = (i, contexts::top_key(site.args.len(), site.targets.len()));
+        if let Some((_, previous)) = self
+            .callees
+            .rounds
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(v, _)| *v == u)
+        {
+            let result = previous.get(&key).cloned().unwrap_or_else(|| {
+                Rc::new(CtxResult {
+                    outputs: vec![Value::unknown(); site.targets.len()],
+                    exit: Exit::Never,
+                })
+            });
+            return Some((result, canon));
+        }
+        if !self.callees.cache.borrow().contains_key(&key) {
+            (self.callees.solve)(self, u);
+        }
+        let result = self.callees.cache.borrow().get(&key).cloned()?;
+        Some((result, canon))
+    }
+
     /// MATLAB's error for a call with more arguments than the function has inputs, or
     /// more targets than it has outputs (without `varargin`/`varargout`): the counts
     /// are in the text, so every run of the call fails. Only for a name one function
@@ -157,6 +188,9 @@ impl ValueAnalysis<'_> {
             && (variadic_out || site.targets.len() <= f.outputs.len());
         if !fits {
             return None;
+        }
+        if let Some(u) = self.callees.statics.unit[i] {
+            return self.call_in_unit(i, u, site);
         }
         let fuel = self
             .frame

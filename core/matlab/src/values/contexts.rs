@@ -260,3 +260,56 @@ pub(super) fn placed(f: &Failure, anchor_of: &dyn Fn(&str) -> Option<usize>) -> 
         ..f.clone()
     }
 }
+
+/// The one context of a recursive function called with `nargin` arguments for
+/// `nargout` outputs (the thesis's "push contexts up" to the top, §3.9): each argument
+/// of any class and any shape, `<$a,$b>` of open rank with trailing extents `$c`, so a
+/// unit of recursive functions has finitely many contexts, known from the text, and
+/// reaches a fixed point. Sound for every call, as a function's own analysis is.
+pub(super) fn top(nargin: usize, nargout: usize) -> Context {
+    let args: Vec<Value> = (0..nargin)
+        .map(|i| Value {
+            open_rank: true,
+            trailing: Some(dollar(3 * i + 3)),
+            ..Value::of_shape(
+                None,
+                Shape::tuple(vec![dollar(3 * i + 1), dollar(3 * i + 2)]),
+            )
+        })
+        .collect();
+    Context {
+        key: top_key(nargin, nargout),
+        args,
+        nargout,
+        fuel: DISPLAY_FUEL - 1,
+    }
+}
+
+/// The key of [`top`]'s context.
+pub(super) fn top_key(nargin: usize, nargout: usize) -> String {
+    format!("top|{nargin}|{nargout}")
+}
+
+/// What [`top`]'s `$k` stand for at a call with `args`: the first two extents of each
+/// and the product of the rest (1 for a matrix); `fresh(k)` where the shape is not
+/// known.
+pub(super) fn top_canon(args: &[Value], fresh: &dyn Fn(usize) -> Dim) -> Canon {
+    let mut dims = Vec::with_capacity(3 * args.len());
+    for (i, v) in args.iter().enumerate() {
+        match v.shape.as_tuple() {
+            Some(t) => {
+                let d = t.dims();
+                dims.push(d[0].clone());
+                dims.push(d[1].clone());
+                let rest = d[2..].iter().fold(Dim::one(), |acc, e| acc.mul(e));
+                dims.push(match (&v.trailing, v.open_rank) {
+                    (Some(trailing), true) => rest.mul(trailing),
+                    (None, true) => fresh(3 * i + 2),
+                    (_, false) => rest,
+                });
+            }
+            None => dims.extend((0..3).map(|k| fresh(3 * i + k))),
+        }
+    }
+    Canon { dims }
+}

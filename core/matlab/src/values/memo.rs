@@ -173,7 +173,7 @@ impl FunctionMemo {
 /// function of a name its calls name, and theirs, transitively (a call is analysed in
 /// the callee's context, whose result depends on the callee's text and its callees').
 fn below(a: &ValueAnalysis, functions: &[Function], i: usize, own: &[Rc<Key>]) -> Vec<Rc<Key>> {
-    let calls = &a.callees.calls;
+    let calls = &a.callees.statics.calls;
     let mut seen = vec![false; functions.len()];
     let mut stack = vec![i];
     while let Some(f) = stack.pop() {

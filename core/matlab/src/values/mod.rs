@@ -19,6 +19,7 @@ mod program;
 mod results;
 mod resume;
 mod state;
+mod static_calls;
 mod summary;
 mod transfer;
 

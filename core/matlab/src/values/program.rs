@@ -9,7 +9,7 @@ use super::results::{
     Context, CtxResult, Exit, Failure, FunctionResult, ProgramResult, StmtResult,
 };
 use super::resume::{self, Boundary, Step, Trace};
-use super::state::{Frame, ValueAnalysis};
+use super::state::{Frame, Nodes, ValueAnalysis};
 use super::transfer::collect;
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
@@ -49,7 +49,7 @@ pub fn analyze_program_in(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
-    let analysis = ValueAnalysis::new(program, table, mode, analyze_context);
+    let analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
     let mut functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
         analyze_function(&analysis, program, f, &source, old)
     });
@@ -368,4 +368,51 @@ fn bind_inputs(a: &ValueAnalysis, p: &str, v: &Value, inputs: &mut Vec<Option<Di
         trailing: v.trailing.as_ref().map(|d| extent(d, rank)),
         ..v.clone()
     }
+}
+
+/// The round from which a node of a recursive unit whose result still changes is given
+/// the top result (unknown outputs, may return): the widening that ends the iteration.
+const WIDEN_FROM: usize = 4;
+
+/// Solves recursive unit `u` (`static_calls`): every member in context, once per
+/// counts it is called with in the file ([`contexts::top`]), analysed round after round
+/// from nothing returning, each round's calls between members reading the previous
+/// round's results, until no result changes. A result still changing from round
+/// [`WIDEN_FROM`] becomes the top one, which stays: the rounds end. Each node's
+/// sequence of results depends only on the nodes it reaches, so its fixed point does
+/// not depend on which call asked first.
+fn solve_unit(a: &ValueAnalysis, u: usize) {
+    let callees = &a.callees;
+    let nodes: Vec<(usize, usize, usize)> = callees.statics.units[u]
+        .iter()
+        .filter(|&&f| callees.in_context[f])
+        .flat_map(|&f| {
+            callees.statics.counts[f]
+                .iter()
+                .map(move |&(nargin, nargout)| (f, nargin, nargout))
+        })
+        .collect();
+    let mut previous = Nodes::new();
+    for round in 1.. {
+        callees.rounds.borrow_mut().push((u, previous.clone()));
+        let mut next = Nodes::new();
+        for &(f, nargin, nargout) in &nodes {
+            let ctx = contexts::top(nargin, nargout);
+            let key = (f, ctx.key.clone());
+            let mut result = Rc::new(analyze_context(a, f, &ctx));
+            if round >= WIDEN_FROM && previous.get(&key) != Some(&result) {
+                result = Rc::new(CtxResult {
+                    outputs: vec![Value::unknown(); nargout],
+                    exit: Exit::Returns,
+                });
+            }
+            next.insert(key, result);
+        }
+        callees.rounds.borrow_mut().pop();
+        if next == previous {
+            break;
+        }
+        previous = next;
+    }
+    callees.cache.borrow_mut().extend(previous);
 }

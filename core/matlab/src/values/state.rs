@@ -3,6 +3,7 @@
 //! budget, loop studies and steps), which [`ValueAnalysis::prepare`] resets.
 
 use super::results::{Context, CtxResult, Effect, LoopStudy};
+use super::static_calls::{spread_temporaries, StaticCalls};
 use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::State;
@@ -89,23 +90,29 @@ pub struct Frame {
 /// the stack of its caller's).
 pub const MAX_HEIGHT: usize = 24;
 
+/// Results by (function, context key).
+pub type Nodes = HashMap<(usize, String), Rc<CtxResult>>;
+
 /// The file's functions as callees, shared by the analysis of every function and
 /// context of one run.
 pub struct Callees<'a> {
     pub functions: &'a [Function],
-    /// Per function, the functions its call statements name (the first of each name).
-    pub calls: Vec<Vec<usize>>,
-    /// Per function: analysed in context (not recursive, not nested in another's
-    /// workspace, not too high; see [`Callees::of`]).
+    pub statics: StaticCalls,
+    /// Per function: analysed in context (see [`Callees::of`]).
     pub in_context: Vec<bool>,
     /// Results by (function, context key).
-    pub cache: RefCell<HashMap<(usize, String), Rc<CtxResult>>>,
+    pub cache: RefCell<Nodes>,
     /// The contexts being analysed, outermost first: one asked again while open is a
     /// recursion the static call graph missed, and gets unknown results.
     pub open: RefCell<Vec<(usize, String)>>,
-    /// Analyses `functions[i]` in a context (`program::analyze_context`; a function
-    /// pointer keeps the layers of `values` acyclic).
+    /// The recursive units being solved, innermost last: each with its nodes' results
+    /// of the previous round, which its members' calls of each other read.
+    pub rounds: RefCell<Vec<(usize, Nodes)>>,
+    /// Analyses `functions[i]` in a context (`program::analyze_context`; function
+    /// pointers keep the layers of `values` acyclic).
     pub analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
+    /// Solves recursive unit `u` (`program::solve_unit`), filling `cache`.
+    pub solve: fn(&ValueAnalysis<'a>, usize),
 }
 
 impl<'a> ValueAnalysis<'a> {
@@ -116,9 +123,11 @@ impl<'a> ValueAnalysis<'a> {
         table: &'a BuiltinTable,
         mode: Mode,
         analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
+        solve: fn(&ValueAnalysis<'a>, usize),
     ) -> Self {
+        let is_temp = |n: &str| crate::tame::ir::is_temp(&program.temp_prefix, n);
         ValueAnalysis {
-            callees: Rc::new(Callees::of(&program.functions, analyze)),
+            callees: Rc::new(Callees::of(&program.functions, &is_temp, analyze, solve)),
             frame: None,
             in_loop: Default::default(),
             spread: Default::default(),
@@ -206,58 +215,42 @@ impl<'a> ValueAnalysis<'a> {
 
 impl<'a> Callees<'a> {
     /// Which of `functions` are analysed in context: not a lambda's body, not a nested
-    /// function or the parent of one (they share a workspace), not on or above a cycle
-    /// of calls (recursion gets unknown results until its fixed point lands), and with
-    /// a chain of calls below no longer than [`MAX_HEIGHT`].
+    /// function or the parent of one (they share a workspace), and with a chain of
+    /// calls below no longer than [`MAX_HEIGHT`]. A recursive one is analysed as its
+    /// unit's fixed point.
     fn of(
         functions: &'a [Function],
+        is_temp: &dyn Fn(&str) -> bool,
         analyze: fn(&ValueAnalysis<'a>, usize, &Context) -> CtxResult,
+        solve: fn(&ValueAnalysis<'a>, usize),
     ) -> Callees<'a> {
-        let index: HashMap<&str, usize> = functions
-            .iter()
-            .enumerate()
-            .rev()
-            .map(|(i, f)| (f.name.as_str(), i))
-            .collect();
-        let calls: Vec<Vec<usize>> = functions
-            .iter()
-            .map(|f| {
-                let mut out = Vec::new();
-                called(&f.body, &mut |name| {
-                    if let Some(&i) = index.get(name) {
-                        out.push(i);
-                    }
-                });
-                out.sort_unstable();
-                out.dedup();
-                out
-            })
-            .collect();
+        let statics = StaticCalls::of(functions, is_temp);
         let shares = |f: &Function| {
             f.kind == crate::tame::FunctionKind::Nested
                 || functions
                     .iter()
                     .any(|g| g.parent.as_deref() == Some(f.name.as_str()))
         };
-        let heights = heights(&calls);
         let in_context = functions
             .iter()
-            .zip(&heights)
-            .map(|(f, h)| {
+            .zip(&statics.height)
+            .map(|(f, &h)| {
                 matches!(
                     f.kind,
                     crate::tame::FunctionKind::Primary | crate::tame::FunctionKind::Subfunction
                 ) && !shares(f)
-                    && h.is_some_and(|h| h <= MAX_HEIGHT)
+                    && h <= MAX_HEIGHT
             })
             .collect();
         Callees {
             functions,
-            calls,
+            statics,
             in_context,
             cache: Default::default(),
             open: Default::default(),
+            rounds: Default::default(),
             analyze,
+            solve,
         }
     }
 
@@ -266,89 +259,6 @@ impl<'a> Callees<'a> {
     pub fn callee(&self, name: &str) -> Option<usize> {
         let i = self.functions.iter().position(|f| f.name == name)?;
         self.in_context[i].then_some(i)
-    }
-}
-
-/// Per function, the length of its longest chain of calls (0 for one that calls no
-/// function of the file), or `None` when a chain reaches a cycle (then so does every
-/// function of the cycle: the first of them to finish has an edge to an open one).
-fn heights(calls: &[Vec<usize>]) -> Vec<Option<usize>> {
-    // 0 unvisited, 1 open, 2 done.
-    let mut mark = vec![0u8; calls.len()];
-    let mut height: Vec<Option<usize>> = vec![None; calls.len()];
-    // Iterative depth-first search: a long chain must not exhaust the stack.
-    for root in 0..calls.len() {
-        if mark[root] != 0 {
-            continue;
-        }
-        let mut stack = vec![(root, 0usize)];
-        mark[root] = 1;
-        while let Some(&mut (f, ref mut next)) = stack.last_mut() {
-            if let Some(&g) = calls[f].get(*next) {
-                *next += 1;
-                match mark[g] {
-                    0 => {
-                        mark[g] = 1;
-                        stack.push((g, 0));
-                    }
-                    // On the stack: a cycle; every function on it stays `None`.
-                    1 => mark_cycle(&stack, g, &mut height, &mut mark),
-                    _ => {}
-                }
-                continue;
-            }
-            stack.pop();
-            if mark[f] == 3 {
-                mark[f] = 2;
-                continue;
-            }
-            mark[f] = 2;
-            height[f] = calls[f]
-                .iter()
-                .map(|&g| height[g].map(|h| h + 1))
-                .try_fold(0, |acc, h| h.map(|h| acc.max(h)));
-        }
-    }
-    height
-}
-
-/// Marks the functions of `stack` from `g` up as on a cycle (3: finished as `None`).
-fn mark_cycle(stack: &[(usize, usize)], g: usize, height: &mut [Option<usize>], mark: &mut [u8]) {
-    let from = stack.iter().position(|(f, _)| *f == g).unwrap_or(0);
-    for (f, _) in &stack[from..] {
-        height[*f] = None;
-        mark[*f] = 3;
-    }
-}
-
-/// Calls `found` with the name every call statement of `stmts` calls.
-fn called(stmts: &[Stmt], found: &mut dyn FnMut(&str)) {
-    for s in stmts {
-        if let StmtKind::Call { func, .. } = &s.kind {
-            found(func);
-        }
-        for c in s.children() {
-            called(c, found);
-        }
-    }
-}
-
-/// Adds to `out` the temporaries of `stmts` that may hold a comma-separated list (see
-/// [`ValueAnalysis::spread`]).
-fn spread_temporaries(stmts: &[Stmt], is_temp: &dyn Fn(&str) -> bool, out: &mut HashSet<String>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::CellGet { targets, .. } | StmtKind::DotGet { targets, .. } => {
-                out.extend(targets.iter().filter(|t| is_temp(t)).cloned());
-            }
-            StmtKind::CellSet { rhs, .. } | StmtKind::DotSet { rhs, .. } if is_temp(rhs) => {
-                out.insert(rhs.clone());
-            }
-            _ => {}
-        }
-        for c in s.children() {
-            spread_temporaries(c, is_temp, out);
-        }
     }
 }
 
