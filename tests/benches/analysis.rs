@@ -68,5 +68,37 @@ fn script_edit(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, analysis, script_edit);
+/// Whole-program analysis (issue #22 item 10): `samples::call_chain(n)`, analysed
+/// afresh, and re-analysed after a space typed in a shared helper (every function above
+/// it is analysed again: their calls' answers may have changed) or in `main`.
+fn call_chain(c: &mut Criterion) {
+    let mut group = c.benchmark_group("call_chain");
+    group.sample_size(10);
+    let analyzer = Analyzer::new();
+    let options = Options::new("matlab");
+    for n in [10, 50, 200] {
+        let program = shapex::samples::call_chain(n);
+        group.bench_with_input(BenchmarkId::new("full", n), &program, |b, p| {
+            b.iter(|| analyzer.analyze(p, &options))
+        });
+        for (kind, from, to) in [
+            ("helper edit", "y = x .* x;", "y = x .* x; "),
+            ("main edit", "z = y' * x;", "z = y' * x; "),
+        ] {
+            let texts = [program.clone(), program.replacen(from, to, 1)];
+            let mut session = Session::default();
+            analyzer.analyze_in(&mut session, &texts[0], &options);
+            let mut k = 0;
+            group.bench_function(BenchmarkId::new(kind, n), |b| {
+                b.iter(|| {
+                    k += 1;
+                    analyzer.analyze_in(&mut session, &texts[k % 2], &options)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, analysis, script_edit, call_chain);
 criterion_main!(benches);

@@ -73,6 +73,62 @@ pub fn font_table(cases: usize) -> String {
     out
 }
 
+/// A function file of `n` functions in a chain (`main` → `f1` → … → `fn`), each also
+/// calling two of five shared helpers, one with its argument and one with its
+/// transpose: the whole-program analysis's benchmark (issue #22 item 10). Every call
+/// is analysed in its context (down to the depth `values` allows), and an edit in a
+/// helper re-analyses every function above it.
+pub fn call_chain(n: usize) -> String {
+    let mut out = String::from(
+        "function main()
+  x = zeros(3, 4);
+  y = f1(x);
+  z = y' * x;
+end
+",
+    );
+    for k in 1..=n {
+        let next = if k < n {
+            format!(
+                "  y = f{}(y);
+",
+                k + 1
+            )
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "function y = f{k}(x)
+  a = h{}(x);
+  b = h{}(x');
+  y = a + b' * {k};
+{next}end
+",
+            k % 5 + 1,
+            (k + 2) % 5 + 1
+        ));
+    }
+    for (k, body) in [
+        "y = x * 2;",
+        "y = x(1:size(x, 1), :);",
+        "y = x - mean(x(:));",
+        "y = x .* x;",
+        "y = repmat(x, 1, 1);",
+    ]
+    .iter()
+    .enumerate()
+    {
+        out.push_str(&format!(
+            "function y = h{}(x)
+  {body}
+end
+",
+            k + 1
+        ));
+    }
+    out
+}
+
 /// The fuzzer's slow loop: a thousand iterations of an element-wise product of inputs
 /// of unknown size.
 pub const SYMBOLIC_LOOP: &str = "function c = f(a, b)\nfor k = 1:1000\n  c = a.*b;\nend\nend\n";

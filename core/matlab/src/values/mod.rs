@@ -26,6 +26,8 @@ mod transfer;
 #[cfg(test)]
 mod clear_tests;
 #[cfg(test)]
+mod context_tests;
+#[cfg(test)]
 mod fix_tests;
 #[cfg(test)]
 mod mode_tests;
