@@ -69,8 +69,9 @@ fn script_edit(c: &mut Criterion) {
 }
 
 /// Whole-program analysis (issue #22 item 10): `samples::call_chain(n)`, analysed
-/// afresh, and re-analysed after a space typed in a shared helper (every function above
-/// it is analysed again: their calls' answers may have changed) or in `main`.
+/// afresh, and re-analysed after an edit in a shared helper (every function above
+/// it is analysed again: their calls' answers may have changed) or in `main` (spaces
+/// removed inside a statement, which moves what follows it).
 fn call_chain(c: &mut Criterion) {
     let mut group = c.benchmark_group("call_chain");
     group.sample_size(10);
@@ -82,8 +83,8 @@ fn call_chain(c: &mut Criterion) {
             b.iter(|| analyzer.analyze(p, &options))
         });
         for (kind, from, to) in [
-            ("helper edit", "y = x .* x;", "y = x .* x; "),
-            ("main edit", "z = y' * x;", "z = y' * x; "),
+            ("helper edit", "y = x .* x;", "y = x.*x;"),
+            ("main edit", "z = y' * x;", "z = y'*x;"),
         ] {
             let texts = [program.clone(), program.replacen(from, to, 1)];
             let mut session = Session::default();
