@@ -118,7 +118,17 @@ impl ValueAnalysis<'_> {
         let stem = format!("{}~t", site.func);
         let fresh = |k: usize| self.symbols.mint(&stem, k, site.site, false);
         let canon = contexts::top_canon(&site.args, &fresh);
-        let key = (i, contexts::top_key(site.args.len(), site.targets.len()));
+        let counts = (site.args.len(), site.targets.len());
+        if self.callees.statics.counts[i]
+            .binary_search(&counts)
+            .is_err()
+        {
+            // Not a node of the unit (a call the text does not show with these
+            // counts, through a handle): nothing is known of it, not even that it
+            // returns.
+            return None;
+        }
+        let key = (i, contexts::top_key(counts.0, counts.1));
         if let Some((_, previous)) = self
             .callees
             .rounds
@@ -303,8 +313,9 @@ impl ValueAnalysis<'_> {
     }
 
     /// `f(args…)` where `f` holds a function handle: a call to the function it names
-    /// when that is a builtin (its rule gives the result), else unknown results, and a
-    /// user function's effects on globals.
+    /// when that is a function of the file (as [`ValueAnalysis::call`] makes it) or a
+    /// builtin (its rule gives the result), else unknown results, and a user
+    /// function's effects on globals.
     pub(super) fn call_through_handle(
         &self,
         id: StmtId,
@@ -321,6 +332,32 @@ impl ValueAnalysis<'_> {
                 Index::Colon => None,
             })
             .collect();
+        let user = handle
+            .handle
+            .as_deref()
+            .filter(|f| self.user_functions.iter().any(|u| u == f));
+        if let (Some(func), Some(args)) = (user, &args) {
+            // A handle to a function of the file (`h = @helper; h(x)`): a call of it.
+            let spread = self.spread.borrow();
+            let counted = !indices
+                .iter()
+                .filter_map(|i| match i {
+                    Index::Var(v) => Some(v),
+                    Index::Colon => None,
+                })
+                .chain(targets)
+                .any(|v| spread.contains(v));
+            drop(spread);
+            let site = CallSite {
+                site: id,
+                func,
+                args: args.clone(),
+                targets,
+                no_args: false,
+                counted,
+            };
+            return self.call_user(&site, env, effect);
+        }
         let builtin = handle
             .handle
             .as_deref()

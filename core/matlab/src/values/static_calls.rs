@@ -43,6 +43,9 @@ impl StaticCalls {
                 call_sites(&f.body, &mut |name, args, targets| {
                     let Some(&i) = index.get(name) else { return };
                     out.push(i);
+                    // A handle taken (`@g`): it may be called here or wherever it is
+                    // passed, with counts the text does not show.
+                    let Some(targets) = targets else { return };
                     let counted = f.kind != FunctionKind::Lambda
                         && !args.iter().chain(targets).any(|v| spread.contains(v));
                     if counted {
@@ -153,20 +156,22 @@ fn components(calls: &[Vec<usize>]) -> Vec<usize> {
     component
 }
 
-/// What [`call_sites`] reports of each call: its function, arguments and targets.
-type Found<'f> = dyn FnMut(&str, &[String], &[String]) + 'f;
+/// What [`call_sites`] reports of each call: its function, arguments and targets
+/// (`None` for a handle taken, `@g`).
+type Found<'f> = dyn FnMut(&str, &[String], Option<&[String]>) + 'f;
 
 /// Calls `found` with the name, arguments and targets of every call statement of
-/// `stmts`.
+/// `stmts`, and with the name of every handle taken.
 fn call_sites(stmts: &[Stmt], found: &mut Found) {
     for s in stmts {
-        if let StmtKind::Call {
-            func,
-            args,
-            targets,
-        } = &s.kind
-        {
-            found(func, args, targets);
+        match &s.kind {
+            StmtKind::Call {
+                func,
+                args,
+                targets,
+            } => found(func, args, Some(targets)),
+            StmtKind::FuncHandle { func, .. } => found(func, &[], None),
+            _ => {}
         }
         for c in s.children() {
             call_sites(c, found);
