@@ -13,8 +13,7 @@ fn shape_of(r: &Report, line: u32, name: &str) -> Option<String> {
         .iter()
         .filter(|s| s.range.line == line)
         .flat_map(|s| &s.defs)
-        .filter(|d| d.name == name)
-        .next_back()
+        .rfind(|d| d.name == name)
         .map(|d| d.display.clone())
 }
 
