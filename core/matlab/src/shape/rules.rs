@@ -37,6 +37,9 @@ macro_rules! rules {
 rules! {
     AssignIndex,
     Broadcast,
+    /// A call of a function of the file: its checks are those of the callee's
+    /// statements in the call's context (`values::contexts`).
+    Call,
     /// The analysis gave up on a number too large to analyse ([`Outcome::capped`]);
     /// the report turns it into a `shape.capped` note.
     Capped,
@@ -82,6 +85,7 @@ impl Rule {
         match self {
             AssignIndex => "assign_index",
             Broadcast => "broadcast",
+            Call => "call",
             Capped => "capped",
             Cat => "cat",
             Colon => "colon",
@@ -156,6 +160,7 @@ impl Rule {
             Reshape => "the same number of elements before and after, and sizes that are not negative",
             Square => "a square matrix",
             Diag => "a 2-D operand (a vector or a matrix)",
+            Call => "the called function's own checks to hold for these arguments",
             _ => "a condition that cannot hold",
         }
     }
@@ -167,6 +172,7 @@ impl Rule {
         matches!(
             self,
             Elementwise
+                | Call
                 | ElementwiseExpansion
                 | Mtimes
                 | Mrdivide

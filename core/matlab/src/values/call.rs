@@ -73,6 +73,8 @@ impl ValueAnalysis<'_> {
             .and_then(|i| self.call_in_context(i, site));
         self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
         let Some((result, canon)) = result else {
+            // The callee's checks are not known: the call is left to run time.
+            effect.outcomes = vec![call_check(site.func, false)];
             return bind_unknown(env, site.targets);
         };
         let stem = match site.targets.first() {
@@ -89,6 +91,7 @@ impl ValueAnalysis<'_> {
                     .map(|v| contexts::instantiate(v, &canon, &fresh))
                     .collect();
                 self.bind(site.site, env, site.targets, values, &[]);
+                effect.outcomes = vec![call_check(site.func, result.proven)];
             }
             Exit::Never => {
                 effect.diverges = true;
@@ -141,6 +144,7 @@ impl ValueAnalysis<'_> {
                 Rc::new(CtxResult {
                     outputs: vec![Value::unknown(); site.targets.len()],
                     exit: Exit::Never,
+                    proven: true,
                 })
             });
             return Some((result, canon));
@@ -588,6 +592,20 @@ enum WorkspaceEffect {
     LoadToStruct,
     /// `clear`/`clearvars` with known words: only removes variables.
     Clear(Clearing),
+}
+
+/// A call of a function of the file as a check: proven when every check the callee
+/// makes in the call's context is, else left to run time (it may fail inside).
+fn call_check(func: &str, proven: bool) -> Outcome {
+    let rule = crate::shape::RuleInfo::extension(crate::shape::Rule::Call);
+    if proven {
+        return Outcome::always(crate::shape::Shape::Unknown, rule);
+    }
+    Outcome {
+        theta: Constraint::Opaque(format!("the checks inside {func} for these arguments")),
+        status: Truth::Unknown,
+        ..Outcome::unknown(rule)
+    }
 }
 
 fn refuted(result: &eval::CallResult) -> bool {

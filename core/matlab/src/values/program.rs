@@ -225,11 +225,15 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
     a.prepare(f);
     let (entry, inputs) = entry_in(&a, f, ctx);
     let flow = flow::analyze_function(&a, f, entry);
+    let is_temp = |n: &str| a.is_temp(n);
+    let mut results = Vec::new();
+    collect(&a, &is_temp, &flow, &f.body, &mut results);
+    let proven = results
+        .iter()
+        .filter(|r| r.viable)
+        .all(|r| r.effect.outcomes.iter().all(|o| o.status == Truth::Proven));
     let mut own = Vec::new();
     let State::Reachable(exit) = &flow.exit else {
-        let is_temp = |n: &str| a.is_temp(n);
-        let mut results = Vec::new();
-        collect(&a, &is_temp, &flow, &f.body, &mut results);
         let exit = match results.iter().find(|r| r.viable && fails(r)) {
             Some(root) => Exit::Fails(Rc::new(failure(f, ctx, root, &inputs, &mut own))),
             None => Exit::Never,
@@ -237,6 +241,7 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
         return CtxResult {
             outputs: vec![Value::unknown(); ctx.nargout],
             exit,
+            proven,
         };
     };
     let outputs = (0..ctx.nargout)
@@ -250,6 +255,7 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
     CtxResult {
         outputs,
         exit: Exit::Returns,
+        proven,
     }
 }
 
@@ -404,6 +410,7 @@ fn solve_unit(a: &ValueAnalysis, u: usize) {
                 result = Rc::new(CtxResult {
                     outputs: vec![Value::unknown(); nargout],
                     exit: Exit::Returns,
+                    proven: false,
                 });
             }
             next.insert(key, result);

@@ -161,6 +161,9 @@ pub struct CtxResult {
     /// and `#j` only.
     pub outputs: Vec<Value>,
     pub exit: Exit,
+    /// Every check of every statement the context reaches is proven: the call cannot
+    /// fail on shapes.
+    pub proven: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
