@@ -21,6 +21,7 @@
 //! deliberately wrong one is caught.
 
 use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, StatementReport};
+use shapex_tests::gen::functions::{self, FnProgram};
 use shapex_tests::gen::{self, Program};
 use shapex_tests::octave::{self, DiffProgram, Observed, ProblemKind};
 use shapex_tests::require::{require, Tool};
@@ -519,4 +520,306 @@ fn differential_fixture_expectations_match_octave() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------
+// Local functions and calling contexts (issue #22 item 1).
+// ---------------------------------------------------------------------------------
+
+const FN_SEED: u64 = 0x5a4e_2022;
+/// Function files per run; `SHAPEX_DIFF_FUNCTIONS=<n>` runs `n` instead (long runs).
+const FN_GENERATED: usize = 300;
+
+struct FnSuite {
+    generated: Vec<FnProgram>,
+    programs: Vec<DiffProgram>,
+    observed: Vec<Observed>,
+}
+
+/// Runs Octave once over the generated function files (see `shapex_tests::gen::functions`).
+fn fn_suite() -> Option<&'static FnSuite> {
+    static SUITE: OnceLock<Option<FnSuite>> = OnceLock::new();
+    SUITE
+        .get_or_init(|| {
+            let octave = require(Tool::OctaveCli)?;
+            let count = std::env::var("SHAPEX_DIFF_FUNCTIONS")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(FN_GENERATED);
+            let generated = functions::generate(FN_SEED, count);
+            let programs: Vec<DiffProgram> = generated
+                .iter()
+                .map(DiffProgram::from_function_program)
+                .collect();
+            let start = Instant::now();
+            let observed = octave::run_function_files(&octave, &programs).expect("octave-cli runs");
+            eprintln!(
+                "octave-cli ran {} function files in {:.1?}",
+                programs.len(),
+                start.elapsed()
+            );
+            Some(FnSuite {
+                generated,
+                programs,
+                observed,
+            })
+        })
+        .as_ref()
+}
+
+/// The harness over function files: Octave reports one outcome per program, fails
+/// exactly on the generator's failing call (with a shape error when the callee fails
+/// for the call's shapes), and the model's sizes of `main`'s variables (call results
+/// included, every output of a call) are Octave's.
+#[test]
+fn local_function_model_agrees_with_octave() {
+    let Some(s) = fn_suite() else { return };
+    let mut problems = Vec::new();
+    let mut sizes = 0;
+    for ((p, prog), o) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let source = || prog.source.clone();
+        if o.finished == o.error.is_some() {
+            problems.push(format!(
+                "{}: no single outcome from Octave\n{}",
+                p.name,
+                source()
+            ));
+            continue;
+        }
+        let fail = o.error.as_ref().map(|e| e.line);
+        if fail != p.injected_line() {
+            problems.push(format!(
+                "{}: failing call at {:?}, Octave fails at {fail:?} ({:?})\n{}",
+                p.name,
+                p.injected_line(),
+                o.error.as_ref().map(|e| &e.message),
+                source()
+            ));
+            continue;
+        }
+        if let Some(e) = &o.error {
+            if p.failure() == Some(functions::Failure::Callee) && !e.is_shape_error() {
+                problems.push(format!("{}: not a shape error: {}", p.name, e.message));
+            }
+        }
+        let last = fail.unwrap_or(u32::MAX);
+        for (i, st) in p.main.iter().enumerate() {
+            let line = FnProgram::line_of(i);
+            if line >= last {
+                break;
+            }
+            if !o.ran.contains(&line) {
+                problems.push(format!("{}: line {line} did not complete", p.name));
+            }
+            let mut want: Vec<(String, Vec<gen::Dims>)> = Vec::new();
+            if let Some(c) = p.calls.iter().find(|c| c.stmt == i) {
+                for (name, d) in &c.outputs {
+                    want.extend(d.clone().map(|d| (name.clone(), vec![d])));
+                }
+            } else if let (Some(d), Some(name)) = (&st.predicted, st.assigns.first()) {
+                want.push((name.clone(), d.clone()));
+            }
+            for (name, d) in want {
+                let d: Vec<Vec<i64>> = d
+                    .into_iter()
+                    .map(|d| gen::canonical(d).iter().map(|&x| x as i64).collect())
+                    .collect();
+                let have = o.seen.get(&(line, name.clone()));
+                sizes += 1;
+                if have != Some(&d) {
+                    problems.push(format!(
+                        "{}:{line}: `{}` model {name} {d:?}, Octave {have:?}\n{}",
+                        p.name,
+                        st.text,
+                        source()
+                    ));
+                }
+            }
+        }
+    }
+    let failing = s.generated.iter().filter(|p| p.failure().is_some()).count();
+    eprintln!(
+        "local functions: {failing} of {} function files make one call fail; {sizes} model sizes checked",
+        s.generated.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The analysis of function files against Octave, on `main`'s statements: no definite
+/// shape Octave contradicts, no definite error off Octave's failing line, no proof on
+/// it. Also printed: how many call results (of calls Octave completed) the analysis
+/// knows exactly, per calling context, and how many failing calls it reports as
+/// definite errors.
+#[test]
+fn local_functions_agree_with_octave() {
+    let Some(s) = fn_suite() else { return };
+    let mut failures = Vec::new();
+    let mut t = FnTally::default();
+    for ((p, prog), obs) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let report = analyze(&prog.source);
+        let main_lines: Vec<u32> = prog.stmts.iter().map(|st| st.line).collect();
+        let mut main_report = report.clone();
+        main_report
+            .statements
+            .retain(|st| main_lines.contains(&st.range.line));
+        let mut problems = octave::compare(prog, &main_report, obs);
+        // A definite error inside a local function that Octave ran through.
+        for st in report
+            .statements
+            .iter()
+            .filter(|st| !main_lines.contains(&st.range.line) && st.check == CheckStatus::Error)
+        {
+            let f = enclosing_function(&prog.source, st.range.line);
+            let ran = p.calls.iter().any(|c| {
+                Some(&c.callee) == f.as_ref() && obs.ran.contains(&FnProgram::line_of(c.stmt))
+            });
+            t.callee_errors += 1;
+            if ran {
+                problems.push(octave::Problem {
+                    kind: ProblemKind::FalseError,
+                    message: format!(
+                        "line {} (in {}): we report check: error, Octave ran a call of it",
+                        st.range.line,
+                        f.unwrap_or_default()
+                    ),
+                });
+            }
+        }
+        t.statements += main_report.statements.len();
+        let fail = obs.error.as_ref().map(|e| e.line);
+        for st in main_report
+            .statements
+            .iter()
+            .filter(|st| obs.ran.contains(&st.range.line))
+        {
+            for d in &st.defs {
+                t.defs += 1;
+                t.definite += usize::from(octave::definite_dims(&d.shape).is_some());
+            }
+        }
+        for c in &p.calls {
+            let line = FnProgram::line_of(c.stmt);
+            let st = main_report
+                .statements
+                .iter()
+                .find(|st| st.range.line == line);
+            if c.failure.is_some() {
+                t.failing += 1;
+                if st.is_some_and(|st| st.check == CheckStatus::Error) && fail == Some(line) {
+                    t.flagged += 1;
+                    for d in report.diagnostics.iter().filter(|d| d.range.line == line) {
+                        *t.codes.entry(d.code.clone()).or_default() += 1;
+                    }
+                } else {
+                    t.missed.push(format!(
+                        "{}:{line} `{}`: {}",
+                        p.name,
+                        p.main[c.stmt].text,
+                        obs.error.as_ref().map_or("", |e| e.message.as_str())
+                    ));
+                }
+            } else if obs.ran.contains(&line) && !c.outputs.is_empty() {
+                let known = st.is_some_and(|st| {
+                    !st.defs.is_empty()
+                        && st
+                            .defs
+                            .iter()
+                            .all(|d| octave::definite_dims(&d.shape).is_some())
+                });
+                if known {
+                    t.known += 1;
+                } else {
+                    t.unknown += 1;
+                    t.unknown_calls
+                        .push(format!("{}:{line} `{}`", p.name, p.main[c.stmt].text));
+                }
+            }
+        }
+        for p in &problems {
+            match p.kind {
+                ProblemKind::FalseError => t.false_errors += 1,
+                ProblemKind::FalseProof => t.false_proofs += 1,
+                ProblemKind::Disagreement | ProblemKind::Unparsed => t.disagreements += 1,
+            }
+        }
+        if !problems.is_empty() {
+            let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            failures.push(render(prog, obs, &lines));
+        }
+    }
+    for m in t.missed.iter().take(12) {
+        eprintln!("  failing call not reported as a definite error: {m}");
+    }
+    for m in t.unknown_calls.iter().take(12) {
+        eprintln!("  call result not constant: {m}");
+    }
+    let mut codes: Vec<String> = t.codes.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    codes.sort();
+    eprintln!(
+        "local functions: {} programs, {} main statements compared ({} definite shapes of {} defs on executed lines), \
+         disagreements {}, false errors {}, false proofs {}; call results of completed calls: {} known, {} unknown; \
+         failing calls: {} of {} reported as definite errors ({}); definite errors on local functions' lines: {}",
+        s.programs.len(),
+        t.statements,
+        t.definite,
+        t.defs,
+        t.disagreements,
+        t.false_errors,
+        t.false_proofs,
+        t.known,
+        t.unknown,
+        t.flagged,
+        t.failing,
+        codes.join(", "),
+        t.callee_errors,
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} function files disagree with Octave ({} false errors, {} false proofs, {} disagreements):\n{}",
+        failures.len(),
+        s.programs.len(),
+        t.false_errors,
+        t.false_proofs,
+        t.disagreements,
+        failures.join("\n")
+    );
+}
+
+#[derive(Default)]
+struct FnTally {
+    statements: usize,
+    defs: usize,
+    definite: usize,
+    false_errors: usize,
+    false_proofs: usize,
+    disagreements: usize,
+    /// Completed calls whose every result the analysis gives a constant shape.
+    known: usize,
+    unknown: usize,
+    unknown_calls: Vec<String>,
+    /// Calls meant to fail, and those reported as a definite error on their line.
+    failing: usize,
+    flagged: usize,
+    codes: std::collections::BTreeMap<String, usize>,
+    missed: Vec<String>,
+    /// Definite errors on the lines of local functions.
+    callee_errors: usize,
+}
+
+/// The name of the function whose `function` line is the last one before `line`.
+fn enclosing_function(source: &str, line: u32) -> Option<String> {
+    source
+        .lines()
+        .take(line as usize - 1)
+        .filter_map(|l| l.strip_prefix("function "))
+        .last()
+        .map(|sig| {
+            let sig = sig.split_once('=').map_or(sig, |(_, r)| r).trim();
+            sig.split('(').next().unwrap_or(sig).to_string()
+        })
 }

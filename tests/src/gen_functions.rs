@@ -1,0 +1,718 @@
+//! Seeded programs with local functions, for the Octave differential suite of calling
+//! contexts (issue #22 item 1): a function file whose first function `main_NNN()` is a
+//! straight-line body made by the script generator ([`super::Gen`]) with calls of
+//! 1–3 local functions. Each local function takes 1–2 array parameters, returns 1–2
+//! outputs and has 1–4 statements over the operations the script generator models
+//! (elementwise, `*`, transpose, concatenation, indexing, reductions, `repmat`,
+//! `reshape`, sizes read with `size`); it may call a later local function, so calls
+//! chain two or three deep.
+//!
+//! `main` calls each function 2–3 times with arguments of different shapes (several
+//! calling contexts), sometimes asking for fewer outputs than declared (`v = f(x)` of
+//! a two-output `f`) or skipping the first (`[~, w] = f(x)`). About half the programs
+//! make one call fail: inside the callee for that call's argument shapes only (the
+//! same function succeeds at its other call sites), or, rarely, by passing too many
+//! arguments or asking for too many outputs.
+//!
+//! The generator's model evaluates a local function on concrete argument shapes
+//! ([`LocalFn::eval`]); it picks argument shapes by sampling until the model says the
+//! call succeeds (or, for the failing call, fails). As for scripts, the model is not
+//! the oracle: Octave is, and the differential test checks that the two agree.
+
+use super::{broadcast, canonical, numel, Dims, Gen, GenStmt};
+
+/// Which of the `main` calls must fail, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The callee fails for this call's argument shapes (a shape error inside it).
+    Callee,
+    /// More arguments than the callee has parameters (`call.nargin`).
+    TooManyInputs,
+    /// More outputs than the callee declares (`call.nargout`).
+    TooManyOutputs,
+}
+
+/// A call of a local function on one line of `main`.
+#[derive(Clone, Debug)]
+pub struct MainCall {
+    /// Index of the statement in [`FnProgram::main`].
+    pub stmt: usize,
+    pub callee: String,
+    /// The argument shapes (the calling context).
+    pub args: Vec<Dims>,
+    /// Every variable the call assigns, with the size the model predicts (`None` for
+    /// the failing call).
+    pub outputs: Vec<(String, Option<Dims>)>,
+    pub failure: Option<Failure>,
+}
+
+/// A function file: `main` (its statements on lines 2, 3, …), then its local functions.
+#[derive(Clone, Debug)]
+pub struct FnProgram {
+    /// Also the name of the first function, so the file must be `<name>.m`.
+    pub name: String,
+    pub main: Vec<GenStmt>,
+    pub functions: Vec<LocalFn>,
+    pub calls: Vec<MainCall>,
+}
+
+impl FnProgram {
+    /// The function file: `function NAME()`, main's statements, `end`, a blank line
+    /// and each local function.
+    pub fn source(&self) -> String {
+        let mut s = format!("function {}()\n", self.name);
+        for st in &self.main {
+            s += &st.text;
+            s += "\n";
+        }
+        s += "end\n";
+        for f in &self.functions {
+            s += "\n";
+            s += &f.source(&self.functions);
+        }
+        s
+    }
+
+    /// The line of `main`'s statement `i`.
+    pub fn line_of(i: usize) -> u32 {
+        i as u32 + 2
+    }
+
+    /// The line of the failing call, if any.
+    pub fn injected_line(&self) -> Option<u32> {
+        self.main
+            .iter()
+            .position(|s| s.injected_error)
+            .map(Self::line_of)
+    }
+
+    pub fn failure(&self) -> Option<Failure> {
+        self.calls.iter().find_map(|c| c.failure)
+    }
+}
+
+/// `count` programs from `seed`; the same arguments always give the same programs.
+pub fn generate(seed: u64, count: usize) -> Vec<FnProgram> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..count)
+        .map(|i| program(rng.u64(..), format!("main_{i:03}")))
+        .collect()
+}
+
+/// What a statement of a local function computes; operands are slots (parameters
+/// first, then the locals in order of definition).
+#[derive(Clone, Debug)]
+enum Expr {
+    /// `a op b`, broadcasting.
+    Binary(&'static str, usize, usize),
+    /// A shape-preserving unary form (`2 * a`, `abs(a)`, …), by index into `UNARY`.
+    Unary(usize, usize),
+    Mtimes(usize, usize),
+    Transpose(usize),
+    /// `[a, b]` (horizontal) or `[a; b]`.
+    Cat(bool, usize, usize),
+    /// An index expression, by index into `SELECT`.
+    Index(usize, usize),
+    /// `f(a)`, `f(a, d)` or for max/min `f(a, [], d)`.
+    Reduce(&'static str, Option<usize>, usize),
+    Repmat(usize, usize, usize),
+    /// `reshape(a, 1, [])` (0), `reshape(a, [], 1)` (1), `reshape(a, k, [])` (k ≥ 2).
+    Reshape(usize, usize),
+    /// A form reading the operand's size, by index into `SIZED`.
+    Sized(usize, usize),
+    /// A call of another local function (by index into the program's functions).
+    Call(usize, Vec<usize>),
+}
+
+const UNARY: [&str; 6] = [
+    "2 * {a}",
+    "{a} + 1",
+    "abs({a})",
+    "-{a}",
+    "{a} / 2",
+    "cumsum({a}, 2)",
+];
+
+const SELECT: [&str; 9] = [
+    "{a}(1, :)",
+    "{a}(:, 1)",
+    "{a}(:)",
+    "{a}(end, :)",
+    "{a}(2, :)",
+    "{a}(:, 2)",
+    "{a}(1:2, :)",
+    "{a}(:, end:-1:1)",
+    "{a}(end)",
+];
+
+const SIZED: [&str; 5] = [
+    "{a} + ones(size({a}, 1), 1)",
+    "zeros(size({a}, 2), 1)",
+    "ones(size({a}))",
+    "{a} * ones(size({a}, 2), 1)",
+    "{a}(:, 1) * {a}(1, :)",
+];
+
+#[derive(Clone, Debug)]
+struct FnStmt {
+    targets: Vec<usize>,
+    expr: Expr,
+}
+
+/// One local function.
+#[derive(Clone, Debug)]
+pub struct LocalFn {
+    pub name: String,
+    params: usize,
+    /// Slot names: `x1`, `x2` for the parameters, then `t1`, `t2`, … for the locals.
+    slots: Vec<String>,
+    body: Vec<FnStmt>,
+    outputs: Vec<usize>,
+}
+
+impl LocalFn {
+    pub fn params(&self) -> usize {
+        self.params
+    }
+
+    pub fn outputs(&self) -> usize {
+        self.outputs.len()
+    }
+
+    fn source(&self, fns: &[LocalFn]) -> String {
+        let outs: Vec<&str> = self
+            .outputs
+            .iter()
+            .map(|&o| self.slots[o].as_str())
+            .collect();
+        let outs = match outs.as_slice() {
+            [one] => one.to_string(),
+            many => format!("[{}]", many.join(", ")),
+        };
+        let params: Vec<&str> = self.slots[..self.params]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let mut s = format!("function {outs} = {}({})\n", self.name, params.join(", "));
+        for st in &self.body {
+            let targets: Vec<&str> = st.targets.iter().map(|&t| self.slots[t].as_str()).collect();
+            let lhs = match targets.as_slice() {
+                [one] => one.to_string(),
+                many => format!("[{}]", many.join(", ")),
+            };
+            s += &format!("  {lhs} = {};\n", self.expr_text(&st.expr, fns));
+        }
+        s += "end\n";
+        s
+    }
+
+    fn expr_text(&self, e: &Expr, fns: &[LocalFn]) -> String {
+        let n = |i: &usize| self.slots[*i].clone();
+        let fill = |t: &str, a: &usize| t.replace("{a}", &n(a));
+        match e {
+            Expr::Binary(op, a, b) => format!("{} {op} {}", n(a), n(b)),
+            Expr::Unary(k, a) => fill(UNARY[*k], a),
+            Expr::Mtimes(a, b) => format!("{} * {}", n(a), n(b)),
+            Expr::Transpose(a) => format!("{}'", n(a)),
+            Expr::Cat(true, a, b) => format!("[{}, {}]", n(a), n(b)),
+            Expr::Cat(false, a, b) => format!("[{}; {}]", n(a), n(b)),
+            Expr::Index(k, a) => fill(SELECT[*k], a),
+            Expr::Reduce(f, None, a) => format!("{f}({})", n(a)),
+            Expr::Reduce(f @ ("max" | "min"), Some(d), a) => format!("{f}({}, [], {d})", n(a)),
+            Expr::Reduce(f, Some(d), a) => format!("{f}({}, {d})", n(a)),
+            Expr::Repmat(a, r, c) => format!("repmat({}, {r}, {c})", n(a)),
+            Expr::Reshape(0, a) => format!("reshape({}, 1, [])", n(a)),
+            Expr::Reshape(1, a) => format!("reshape({}, [], 1)", n(a)),
+            Expr::Reshape(k, a) => format!("reshape({}, {k}, [])", n(a)),
+            Expr::Sized(k, a) => fill(SIZED[*k], a),
+            Expr::Call(f, args) => {
+                let args: Vec<String> = args.iter().map(n).collect();
+                format!("{}({})", fns[*f].name, args.join(", "))
+            }
+        }
+    }
+
+    /// The shapes of the outputs when called with arguments of shapes `args` (at
+    /// least the parameters' count), or `None` when a statement fails.
+    pub fn eval(&self, fns: &[LocalFn], args: &[Dims]) -> Option<Vec<Dims>> {
+        let mut env: Vec<Option<Dims>> = vec![None; self.slots.len()];
+        for (i, a) in args.iter().take(self.params).enumerate() {
+            env[i] = Some(canonical(a.clone()));
+        }
+        for st in &self.body {
+            let get = |i: &usize| env[*i].clone();
+            let one = match &st.expr {
+                Expr::Call(f, a) => {
+                    let a: Option<Vec<Dims>> = a.iter().map(get).collect();
+                    let outs = fns[*f].eval(fns, &a?)?;
+                    for (t, d) in st.targets.iter().zip(outs) {
+                        env[*t] = Some(d);
+                    }
+                    continue;
+                }
+                e => eval_expr(e, &get)?,
+            };
+            env[st.targets[0]] = Some(canonical(one));
+        }
+        self.outputs.iter().map(|&o| env[o].clone()).collect()
+    }
+}
+
+fn first_non_singleton(s: &[usize]) -> usize {
+    s.iter().position(|&x| x != 1).unwrap_or(0)
+}
+
+fn eval_expr(e: &Expr, get: &dyn Fn(&usize) -> Option<Dims>) -> Option<Dims> {
+    Some(match e {
+        Expr::Binary(_, a, b) => broadcast(&get(a)?, &get(b)?)?,
+        Expr::Unary(_, a) => get(a)?,
+        Expr::Mtimes(a, b) => {
+            let (s, t) = (get(a)?, get(b)?);
+            if s == [1, 1] {
+                t
+            } else if t == [1, 1] {
+                s
+            } else if s.len() == 2 && t.len() == 2 && s[1] == t[0] {
+                vec![s[0], t[1]]
+            } else {
+                return None;
+            }
+        }
+        Expr::Transpose(a) => {
+            let s = get(a)?;
+            (s.len() == 2).then(|| vec![s[1], s[0]])?
+        }
+        Expr::Cat(horizontal, a, b) => {
+            let (s, t) = (get(a)?, get(b)?);
+            if s.len() != 2 || t.len() != 2 {
+                return None;
+            }
+            if *horizontal {
+                (s[0] == t[0]).then(|| vec![s[0], s[1] + t[1]])?
+            } else {
+                (s[1] == t[1]).then(|| vec![s[0] + t[0], s[1]])?
+            }
+        }
+        Expr::Index(k, a) => {
+            let s = get(a)?;
+            match k {
+                0 | 3 => vec![1, s[1]],
+                1 => vec![s[0], 1],
+                2 => vec![numel(&s), 1],
+                4 => (s[0] >= 2).then(|| vec![1, s[1]])?,
+                5 => (s[1] >= 2).then(|| vec![s[0], 1])?,
+                6 => (s[0] >= 2).then(|| vec![2, s[1]])?,
+                7 => s,
+                _ => vec![1, 1],
+            }
+        }
+        Expr::Reduce(_, d, a) => {
+            let mut s = get(a)?;
+            let d = d.map_or_else(|| first_non_singleton(&s), |d| d - 1);
+            s[d] = 1;
+            s
+        }
+        Expr::Repmat(a, r, c) => {
+            let s = get(a)?;
+            vec![s[0] * r, s[1] * c]
+        }
+        Expr::Reshape(k, a) => {
+            let n = numel(&get(a)?);
+            match k {
+                0 => vec![1, n],
+                1 => vec![n, 1],
+                k => n.is_multiple_of(*k).then(|| vec![*k, n / k])?,
+            }
+        }
+        Expr::Sized(k, a) => {
+            let s = get(a)?;
+            match k {
+                0 | 2 => s,
+                1 => vec![s[1], 1],
+                3 => vec![s[0], 1],
+                _ => vec![s[0], s[1]],
+            }
+        }
+        Expr::Call(..) => unreachable!("calls are evaluated by LocalFn::eval"),
+    })
+}
+
+/// What sampling found about a function: distinct argument shapes for which it
+/// succeeds and for which it fails.
+struct Contexts {
+    ok: Vec<Vec<Dims>>,
+    bad: Vec<Vec<Dims>>,
+}
+
+const SAMPLES: usize = 160;
+
+impl Gen {
+    fn small_extent(&mut self) -> usize {
+        if self.rng.u8(..4) == 0 {
+            1
+        } else {
+            self.rng.usize(2..=5)
+        }
+    }
+
+    /// Argument shapes for `params` parameters: the second often related to the first
+    /// (the same, a row or column of it, its transpose, a scalar), so that functions
+    /// combining both parameters are often callable.
+    fn sample_args(&mut self, params: usize) -> Vec<Dims> {
+        let first = vec![self.small_extent(), self.small_extent()];
+        let mut args = vec![first.clone()];
+        if params == 2 {
+            let k = self.small_extent();
+            let second = match self.rng.u8(..8) {
+                0 | 1 => first.clone(),
+                2 => vec![first[0], 1],
+                3 => vec![1, first[1]],
+                4 => vec![first[1], k],
+                5 => vec![k, first[0]],
+                6 => vec![1, 1],
+                _ => vec![self.small_extent(), self.small_extent()],
+            };
+            args.push(second);
+        }
+        args
+    }
+
+    fn contexts(&mut self, fns: &[LocalFn], f: &LocalFn) -> Contexts {
+        let mut c = Contexts {
+            ok: Vec::new(),
+            bad: Vec::new(),
+        };
+        for _ in 0..SAMPLES {
+            let args = self.sample_args(f.params);
+            let list = if f.eval(fns, &args).is_some() {
+                &mut c.ok
+            } else {
+                &mut c.bad
+            };
+            if !list.contains(&args) {
+                list.push(args);
+            }
+        }
+        c
+    }
+
+    /// A random local function `name`, one of whose statements calls `fns[callee]`
+    /// when `callee` is given.
+    fn local_fn(&mut self, name: String, fns: &[LocalFn], callee: Option<usize>) -> LocalFn {
+        let params = self.rng.usize(1..=2);
+        let outputs = self.rng.usize(1..=2);
+        let mut slots: Vec<String> = (1..=params).map(|i| format!("x{i}")).collect();
+        let len = self.rng.usize(outputs..=4);
+        let call_at = callee.map(|_| self.rng.usize(..len));
+        let mut body = Vec::new();
+        let mut locals = 0;
+        for i in 0..len {
+            let avail = slots.len();
+            // Prefer the newest slot, so that statements build on each other.
+            let pick = |g: &mut Gen| {
+                if g.rng.u8(..3) == 0 {
+                    g.rng.usize(..avail)
+                } else {
+                    avail - 1
+                }
+            };
+            let a = pick(self);
+            let b = self.rng.usize(..avail);
+            let expr = if call_at == Some(i) {
+                let f = callee.unwrap_or(0);
+                let args = (0..fns[f].params)
+                    .map(|j| if j == 0 { a } else { b })
+                    .collect();
+                Expr::Call(f, args)
+            } else {
+                match self.rng.u8(..16) {
+                    0 | 1 => Expr::Binary(["+", "-", ".*"][self.rng.usize(..3)], a, b),
+                    2 => Expr::Unary(self.rng.usize(..UNARY.len()), a),
+                    3 | 4 => Expr::Mtimes(a, b),
+                    5 => Expr::Transpose(a),
+                    6 | 7 => Expr::Cat(self.rng.bool(), a, b),
+                    8 | 9 => Expr::Index(self.rng.usize(..SELECT.len()), a),
+                    10 | 11 => {
+                        let f = ["sum", "prod", "mean", "max", "min"][self.rng.usize(..5)];
+                        Expr::Reduce(f, self.rng.bool().then(|| self.rng.usize(1..=2)), a)
+                    }
+                    12 => Expr::Repmat(a, self.rng.usize(1..=3), self.rng.usize(1..=3)),
+                    13 => Expr::Reshape(self.rng.usize(..4), a),
+                    _ => Expr::Sized(self.rng.usize(..SIZED.len()), a),
+                }
+            };
+            let n = match &expr {
+                Expr::Call(f, _) => self.rng.usize(1..=fns[*f].outputs.len()),
+                _ => 1,
+            };
+            let targets = (0..n)
+                .map(|_| {
+                    locals += 1;
+                    slots.push(format!("t{locals}"));
+                    slots.len() - 1
+                })
+                .collect();
+            body.push(FnStmt { targets, expr });
+        }
+        let last = slots.len() - 1;
+        let mut outs = vec![last];
+        if outputs == 2 {
+            let other = self.rng.usize(params..last);
+            if self.rng.bool() {
+                outs.insert(0, other);
+            } else {
+                outs.push(other);
+            }
+        }
+        LocalFn {
+            name,
+            params,
+            slots,
+            body,
+            outputs: outs,
+        }
+    }
+}
+
+/// One program (see the module's documentation).
+fn program(seed: u64, name: String) -> FnProgram {
+    let mut g = Gen::new(seed);
+    let count = g.rng.usize(1..=3);
+    let want_failure = g.rng.bool();
+    // One failing call in eight is an arity error; the others fail inside a callee,
+    // so one function (`breakable`) must fail for some argument shapes.
+    let arity = want_failure && g.rng.u8(..8) == 0;
+    let breakable = (want_failure && !arity).then(|| g.rng.usize(..count));
+    // Functions are made last first, so a function may call the next one: `fn1` may
+    // call `fn2`, which may call `fn3`. `fns[i]` is `fn{i+1}`; until it is made it is
+    // a placeholder.
+    let mut fns: Vec<LocalFn> = (1..=count).map(|i| fallback(format!("fn{i}")).0).collect();
+    let mut found: Vec<Contexts> = (0..count)
+        .map(|_| Contexts {
+            ok: vec![],
+            bad: vec![],
+        })
+        .collect();
+    for i in (0..count).rev() {
+        let callee = (i + 1 < count && g.rng.bool()).then_some(i + 1);
+        let mut made = None;
+        for _ in 0..40 {
+            let cand = g.local_fn(format!("fn{}", i + 1), &fns, callee);
+            let mut all = fns.clone();
+            all[i] = cand.clone();
+            let c = g.contexts(&all, &cand);
+            if c.ok.len() >= 3 && (breakable != Some(i) || !c.bad.is_empty()) {
+                made = Some((cand, c));
+                break;
+            }
+        }
+        let (f, c) = made.unwrap_or_else(|| fallback(format!("fn{}", i + 1)));
+        fns[i] = f;
+        found[i] = c;
+    }
+    // Calls: each function 2–3 times, each with a different context.
+    let mut calls: Vec<(usize, Vec<Dims>, Option<Failure>)> = Vec::new();
+    for (i, c) in found.iter().enumerate() {
+        let n = g.rng.usize(2..=3).min(c.ok.len());
+        let mut pool = c.ok.clone();
+        for _ in 0..n {
+            let args = pool.swap_remove(g.rng.usize(..pool.len()));
+            calls.push((i, args, None));
+        }
+    }
+    g.rng.shuffle(&mut calls);
+    if want_failure {
+        let with_bad: Vec<usize> = (0..calls.len())
+            .filter(|&k| !found[calls[k].0].bad.is_empty())
+            .collect();
+        if !arity && !with_bad.is_empty() {
+            let k = with_bad[g.rng.usize(..with_bad.len())];
+            let bad = &found[calls[k].0].bad;
+            calls[k].1 = bad[g.rng.usize(..bad.len())].clone();
+            calls[k].2 = Some(Failure::Callee);
+        } else {
+            let k = g.rng.usize(..calls.len());
+            let kind = if g.rng.bool() {
+                Failure::TooManyInputs
+            } else {
+                Failure::TooManyOutputs
+            };
+            calls[k].2 = Some(kind);
+        }
+    }
+    let mut main_calls = Vec::new();
+    for _ in 0..g.rng.usize(1..=3) {
+        g.random_stmt();
+    }
+    for (f, args, failure) in calls {
+        main_calls.push(g.call_stmt(&fns, f, args, failure));
+        for _ in 0..g.rng.usize(0..=2) {
+            g.random_stmt();
+        }
+    }
+    FnProgram {
+        name,
+        main: g.stmts,
+        functions: fns,
+        calls: main_calls,
+    }
+}
+
+/// A function that is callable for every matrix: `t1 = x1';`.
+fn fallback(name: String) -> (LocalFn, Contexts) {
+    let f = LocalFn {
+        name,
+        params: 1,
+        slots: vec!["x1".into(), "t1".into()],
+        body: vec![FnStmt {
+            targets: vec![1],
+            expr: Expr::Transpose(0),
+        }],
+        outputs: vec![1],
+    };
+    let ok = vec![vec![vec![2, 3]], vec![vec![4, 1]], vec![vec![1, 5]]];
+    (f, Contexts { ok, bad: vec![] })
+}
+
+impl Gen {
+    /// The line of `main` that calls `fns[f]` with arguments of shapes `args`.
+    fn call_stmt(
+        &mut self,
+        fns: &[LocalFn],
+        f: usize,
+        mut args: Vec<Dims>,
+        failure: Option<Failure>,
+    ) -> MainCall {
+        let callee = &fns[f];
+        if failure == Some(Failure::TooManyInputs) {
+            args.push(vec![self.small_extent(), self.small_extent()]);
+        }
+        let texts: Vec<String> = args
+            .iter()
+            .map(|d| {
+                if self.rng.u8(..3) == 0 {
+                    self.creation_of(d.clone()).text
+                } else {
+                    let want = canonical(d.clone());
+                    self.operand(|s| *s == want, d.clone()).0
+                }
+            })
+            .collect();
+        let results = callee.eval(fns, &args);
+        let declared = callee.outputs();
+        // Which outputs the call asks for: `None` is `~`.
+        let asked: Vec<Option<usize>> = if failure == Some(Failure::TooManyOutputs) {
+            (0..=declared).map(Some).collect()
+        } else if declared == 2 {
+            match self.rng.u8(..3) {
+                0 => vec![Some(0)],
+                1 => vec![Some(0), Some(1)],
+                _ => vec![None, Some(1)],
+            }
+        } else {
+            vec![Some(0)]
+        };
+        let mut outputs = Vec::new();
+        let mut lhs = Vec::new();
+        for a in &asked {
+            match a {
+                None => lhs.push("~".to_string()),
+                Some(k) => {
+                    let v = self.fresh();
+                    let shape = match (failure, &results) {
+                        (None, Some(r)) => r.get(*k).cloned(),
+                        _ => None,
+                    };
+                    lhs.push(v.clone());
+                    outputs.push((v, shape));
+                }
+            }
+        }
+        let lhs = match lhs.as_slice() {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
+        };
+        let text = format!("{lhs} = {}({});", callee.name, texts.join(", "));
+        self.stmts.push(GenStmt {
+            text,
+            assigns: outputs.iter().map(|(v, _)| v.clone()).collect(),
+            predicted: outputs
+                .first()
+                .and_then(|(_, s)| s.clone())
+                .map(|d| vec![d]),
+            injected_error: failure.is_some(),
+        });
+        for (v, s) in &outputs {
+            self.set_var(v, s.clone());
+        }
+        MainCall {
+            stmt: self.stmts.len() - 1,
+            callee: callee.name.clone(),
+            args,
+            outputs,
+            failure,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_is_deterministic() {
+        let a = generate(11, 30);
+        let b = generate(11, 30);
+        for (p, q) in a.iter().zip(&b) {
+            assert_eq!(p.source(), q.source());
+        }
+    }
+
+    #[test]
+    fn programs_call_each_function_in_several_contexts() {
+        let progs = generate(5, 200);
+        let mut failing = 0;
+        let mut chains = 0;
+        for p in &progs {
+            assert!((1..=3).contains(&p.functions.len()), "{}", p.source());
+            for f in &p.functions {
+                let calls: Vec<&MainCall> = p.calls.iter().filter(|c| c.callee == f.name).collect();
+                assert!((2..=3).contains(&calls.len()), "{}", p.source());
+                let mut contexts: Vec<&Vec<Dims>> = calls.iter().map(|c| &c.args).collect();
+                contexts.dedup();
+                assert!(contexts.len() >= 2, "{}", p.source());
+            }
+            assert!(p.calls.iter().filter(|c| c.failure.is_some()).count() <= 1);
+            failing += usize::from(p.failure().is_some());
+            chains += usize::from(p.source().lines().any(|l| {
+                l.starts_with("  ")
+                    && p.functions
+                        .iter()
+                        .any(|f| l.contains(&format!("{}(", f.name)))
+            }));
+        }
+        assert!((70..=130).contains(&failing), "{failing} of 200 fail");
+        assert!(chains >= 40, "{chains} of 200 chain calls");
+    }
+
+    #[test]
+    fn model_of_a_square() {
+        let f = LocalFn {
+            name: "sq".into(),
+            params: 1,
+            slots: vec!["x1".into(), "t1".into()],
+            body: vec![FnStmt {
+                targets: vec![1],
+                expr: Expr::Mtimes(0, 0),
+            }],
+            outputs: vec![1],
+        };
+        assert_eq!(f.eval(&[], &[vec![3, 3]]), Some(vec![vec![3, 3]]));
+        assert_eq!(f.eval(&[], &[vec![4, 1]]), None);
+        assert_eq!(f.eval(&[], &[vec![1, 1]]), Some(vec![vec![1, 1]]));
+        assert_eq!(
+            f.source(&[]),
+            "function t1 = sq(x1)\n  t1 = x1 * x1;\nend\n"
+        );
+    }
+}
