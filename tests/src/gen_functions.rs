@@ -21,6 +21,24 @@
 
 use super::{broadcast, canonical, numel, Dims, Gen, GenStmt};
 
+/// An argument of a call: an array of a shape, or an integer (for a count parameter,
+/// which sizes arrays inside the callee).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Array(Dims),
+    Count(usize),
+}
+
+impl Arg {
+    /// The argument's size.
+    pub fn dims(&self) -> Dims {
+        match self {
+            Arg::Array(d) => d.clone(),
+            Arg::Count(_) => vec![1, 1],
+        }
+    }
+}
+
 /// Which of the `main` calls must fail, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -38,8 +56,8 @@ pub struct MainCall {
     /// Index of the statement in [`FnProgram::main`].
     pub stmt: usize,
     pub callee: String,
-    /// The argument shapes (the calling context).
-    pub args: Vec<Dims>,
+    /// The arguments (the calling context).
+    pub args: Vec<Arg>,
     /// Every variable the call assigns, with the size the model predicts (`None` for
     /// the failing call).
     pub outputs: Vec<(String, Option<Dims>)>,
@@ -54,6 +72,10 @@ pub struct FnProgram {
     pub main: Vec<GenStmt>,
     pub functions: Vec<LocalFn>,
     pub calls: Vec<MainCall>,
+    /// Some arguments are sized by integers computed from data (`numel(find(…))`),
+    /// which an analysis sees as unknown: those calls are analysed in symbolic
+    /// contexts. Otherwise every argument's shape is a constant.
+    pub symbolic: bool,
 }
 
 impl FnProgram {
@@ -120,6 +142,8 @@ enum Expr {
     Reshape(usize, usize),
     /// A form reading the operand's size, by index into `SIZED`.
     Sized(usize, usize),
+    /// A form sizing an array by the count parameter `c`, by index into `COUNTED`.
+    Counted(usize, usize, usize),
     /// A call of another local function (by index into the program's functions).
     Call(usize, Vec<usize>),
 }
@@ -153,6 +177,15 @@ const SIZED: [&str; 5] = [
     "{a}(:, 1) * {a}(1, :)",
 ];
 
+const COUNTED: [&str; 6] = [
+    "repmat({a}, {c}, 1)",
+    "[{a}; zeros({c}, size({a}, 2))]",
+    "{a}(1:{c}, :)",
+    "reshape({a}, {c}, [])",
+    "ones({c}, size({a}, 1)) * {a}",
+    "{a}(:, 1) * ones(1, {c})",
+];
+
 #[derive(Clone, Debug)]
 struct FnStmt {
     targets: Vec<usize>,
@@ -164,7 +197,10 @@ struct FnStmt {
 pub struct LocalFn {
     pub name: String,
     params: usize,
-    /// Slot names: `x1`, `x2` for the parameters, then `t1`, `t2`, … for the locals.
+    /// The second parameter is an integer (named `n2`) that sizes arrays.
+    count_param: bool,
+    /// Slot names: `x1`, `x2` (or `n2`) for the parameters, then `t1`, `t2`, … for
+    /// the locals.
     slots: Vec<String>,
     body: Vec<FnStmt>,
     outputs: Vec<usize>,
@@ -225,6 +261,7 @@ impl LocalFn {
             Expr::Reshape(1, a) => format!("reshape({}, [], 1)", n(a)),
             Expr::Reshape(k, a) => format!("reshape({}, {k}, [])", n(a)),
             Expr::Sized(k, a) => fill(SIZED[*k], a),
+            Expr::Counted(k, a, c) => fill(COUNTED[*k], a).replace("{c}", &n(c)),
             Expr::Call(f, args) => {
                 let args: Vec<String> = args.iter().map(n).collect();
                 format!("{}({})", fns[*f].name, args.join(", "))
@@ -232,18 +269,29 @@ impl LocalFn {
         }
     }
 
-    /// The shapes of the outputs when called with arguments of shapes `args` (at
-    /// least the parameters' count), or `None` when a statement fails.
-    pub fn eval(&self, fns: &[LocalFn], args: &[Dims]) -> Option<Vec<Dims>> {
+    /// The shapes of the outputs when called with `args` (at least the parameters'
+    /// count), or `None` when a statement fails.
+    pub fn eval(&self, fns: &[LocalFn], args: &[Arg]) -> Option<Vec<Dims>> {
         let mut env: Vec<Option<Dims>> = vec![None; self.slots.len()];
+        let mut counts: Vec<Option<usize>> = vec![None; self.slots.len()];
         for (i, a) in args.iter().take(self.params).enumerate() {
-            env[i] = Some(canonical(a.clone()));
+            env[i] = Some(canonical(a.dims()));
+            if let Arg::Count(c) = a {
+                counts[i] = Some(*c);
+            }
         }
         for st in &self.body {
             let get = |i: &usize| env[*i].clone();
             let one = match &st.expr {
+                Expr::Counted(k, a, c) => eval_counted(*k, get(a)?, counts[*c]?)?,
                 Expr::Call(f, a) => {
-                    let a: Option<Vec<Dims>> = a.iter().map(get).collect();
+                    let a: Option<Vec<Arg>> = a
+                        .iter()
+                        .map(|i| match counts[*i] {
+                            Some(c) => Some(Arg::Count(c)),
+                            None => get(i).map(Arg::Array),
+                        })
+                        .collect();
                     let outs = fns[*f].eval(fns, &a?)?;
                     for (t, d) in st.targets.iter().zip(outs) {
                         env[*t] = Some(d);
@@ -256,6 +304,19 @@ impl LocalFn {
         }
         self.outputs.iter().map(|&o| env[o].clone()).collect()
     }
+}
+
+fn eval_counted(k: usize, s: Dims, c: usize) -> Option<Dims> {
+    Some(match k {
+        0 => vec![s[0] * c, s[1]],
+        1 => vec![s[0] + c, s[1]],
+        2 => (c <= s[0]).then(|| vec![c, s[1]])?,
+        3 => numel(&s)
+            .is_multiple_of(c)
+            .then(|| vec![c, numel(&s) / c])?,
+        4 => vec![c, s[1]],
+        _ => vec![s[0], c],
+    })
 }
 
 fn first_non_singleton(s: &[usize]) -> usize {
@@ -333,15 +394,15 @@ fn eval_expr(e: &Expr, get: &dyn Fn(&usize) -> Option<Dims>) -> Option<Dims> {
                 _ => vec![s[0], s[1]],
             }
         }
-        Expr::Call(..) => unreachable!("calls are evaluated by LocalFn::eval"),
+        Expr::Call(..) | Expr::Counted(..) => unreachable!("evaluated by LocalFn::eval"),
     })
 }
 
 /// What sampling found about a function: distinct argument shapes for which it
 /// succeeds and for which it fails.
 struct Contexts {
-    ok: Vec<Vec<Dims>>,
-    bad: Vec<Vec<Dims>>,
+    ok: Vec<Vec<Arg>>,
+    bad: Vec<Vec<Arg>>,
 }
 
 const SAMPLES: usize = 160;
@@ -358,10 +419,12 @@ impl Gen {
     /// Argument shapes for `params` parameters: the second often related to the first
     /// (the same, a row or column of it, its transpose, a scalar), so that functions
     /// combining both parameters are often callable.
-    fn sample_args(&mut self, params: usize) -> Vec<Dims> {
+    fn sample_args(&mut self, f: &LocalFn) -> Vec<Arg> {
         let first = vec![self.small_extent(), self.small_extent()];
-        let mut args = vec![first.clone()];
-        if params == 2 {
+        let mut args = vec![Arg::Array(first.clone())];
+        if f.count_param {
+            args.push(Arg::Count(self.rng.usize(1..=5)));
+        } else if f.params == 2 {
             let k = self.small_extent();
             let second = match self.rng.u8(..8) {
                 0 | 1 => first.clone(),
@@ -372,7 +435,7 @@ impl Gen {
                 6 => vec![1, 1],
                 _ => vec![self.small_extent(), self.small_extent()],
             };
-            args.push(second);
+            args.push(Arg::Array(second));
         }
         args
     }
@@ -383,7 +446,7 @@ impl Gen {
             bad: Vec::new(),
         };
         for _ in 0..SAMPLES {
-            let args = self.sample_args(f.params);
+            let args = self.sample_args(f);
             let list = if f.eval(fns, &args).is_some() {
                 &mut c.ok
             } else {
@@ -399,31 +462,48 @@ impl Gen {
     /// A random local function `name`, one of whose statements calls `fns[callee]`
     /// when `callee` is given.
     fn local_fn(&mut self, name: String, fns: &[LocalFn], callee: Option<usize>) -> LocalFn {
-        let params = self.rng.usize(1..=2);
+        // A callee with a count parameter is passed this function's count.
+        let count_param = callee.is_some_and(|f| fns[f].count_param) || self.rng.u8(..4) == 0;
+        let params = if count_param {
+            2
+        } else {
+            self.rng.usize(1..=2)
+        };
         let outputs = self.rng.usize(1..=2);
-        let mut slots: Vec<String> = (1..=params).map(|i| format!("x{i}")).collect();
+        let mut slots: Vec<String> = (1..=params)
+            .map(|i| match (i, count_param) {
+                (2, true) => "n2".to_string(),
+                _ => format!("x{i}"),
+            })
+            .collect();
+        // The slots holding arrays (all but the count).
+        let mut arrays: Vec<usize> = (0..params).filter(|&i| !(count_param && i == 1)).collect();
         let len = self.rng.usize(outputs..=4);
         let call_at = callee.map(|_| self.rng.usize(..len));
+        let count_at = count_param.then(|| self.rng.usize(..len));
         let mut body = Vec::new();
         let mut locals = 0;
         for i in 0..len {
-            let avail = slots.len();
+            let avail = arrays.len();
             // Prefer the newest slot, so that statements build on each other.
-            let pick = |g: &mut Gen| {
-                if g.rng.u8(..3) == 0 {
-                    g.rng.usize(..avail)
-                } else {
-                    avail - 1
-                }
+            let a = if self.rng.u8(..3) == 0 {
+                arrays[self.rng.usize(..avail)]
+            } else {
+                arrays[avail - 1]
             };
-            let a = pick(self);
-            let b = self.rng.usize(..avail);
+            let b = arrays[self.rng.usize(..avail)];
             let expr = if call_at == Some(i) {
                 let f = callee.unwrap_or(0);
                 let args = (0..fns[f].params)
-                    .map(|j| if j == 0 { a } else { b })
+                    .map(|j| match j {
+                        0 => a,
+                        _ if fns[f].count_param => 1,
+                        _ => b,
+                    })
                     .collect();
                 Expr::Call(f, args)
+            } else if count_at == Some(i) || (count_param && self.rng.u8(..5) == 0) {
+                Expr::Counted(self.rng.usize(..COUNTED.len()), a, 1)
             } else {
                 match self.rng.u8(..16) {
                     0 | 1 => Expr::Binary(["+", "-", ".*"][self.rng.usize(..3)], a, b),
@@ -449,6 +529,7 @@ impl Gen {
                 .map(|_| {
                     locals += 1;
                     slots.push(format!("t{locals}"));
+                    arrays.push(slots.len() - 1);
                     slots.len() - 1
                 })
                 .collect();
@@ -467,6 +548,7 @@ impl Gen {
         LocalFn {
             name,
             params,
+            count_param,
             slots,
             body,
             outputs: outs,
@@ -479,6 +561,7 @@ fn program(seed: u64, name: String) -> FnProgram {
     let mut g = Gen::new(seed);
     let count = g.rng.usize(1..=3);
     let want_failure = g.rng.bool();
+    let symbolic = g.rng.bool();
     // One failing call in eight is an arity error; the others fail inside a callee,
     // so one function (`breakable`) must fail for some argument shapes.
     let arity = want_failure && g.rng.u8(..8) == 0;
@@ -511,7 +594,7 @@ fn program(seed: u64, name: String) -> FnProgram {
         found[i] = c;
     }
     // Calls: each function 2–3 times, each with a different context.
-    let mut calls: Vec<(usize, Vec<Dims>, Option<Failure>)> = Vec::new();
+    let mut calls: Vec<(usize, Vec<Arg>, Option<Failure>)> = Vec::new();
     for (i, c) in found.iter().enumerate() {
         let n = g.rng.usize(2..=3).min(c.ok.len());
         let mut pool = c.ok.clone();
@@ -545,7 +628,7 @@ fn program(seed: u64, name: String) -> FnProgram {
         g.random_stmt();
     }
     for (f, args, failure) in calls {
-        main_calls.push(g.call_stmt(&fns, f, args, failure));
+        main_calls.push(g.call_stmt(&fns, f, args, failure, symbolic));
         for _ in 0..g.rng.usize(0..=2) {
             g.random_stmt();
         }
@@ -555,6 +638,7 @@ fn program(seed: u64, name: String) -> FnProgram {
         main: g.stmts,
         functions: fns,
         calls: main_calls,
+        symbolic,
     }
 }
 
@@ -563,6 +647,7 @@ fn fallback(name: String) -> (LocalFn, Contexts) {
     let f = LocalFn {
         name,
         params: 1,
+        count_param: false,
         slots: vec!["x1".into(), "t1".into()],
         body: vec![FnStmt {
             targets: vec![1],
@@ -570,7 +655,10 @@ fn fallback(name: String) -> (LocalFn, Contexts) {
         }],
         outputs: vec![1],
     };
-    let ok = vec![vec![vec![2, 3]], vec![vec![4, 1]], vec![vec![1, 5]]];
+    let ok = [vec![2, 3], vec![4, 1], vec![1, 5]]
+        .into_iter()
+        .map(|d| vec![Arg::Array(d)])
+        .collect();
     (f, Contexts { ok, bad: vec![] })
 }
 
@@ -580,24 +668,16 @@ impl Gen {
         &mut self,
         fns: &[LocalFn],
         f: usize,
-        mut args: Vec<Dims>,
+        mut args: Vec<Arg>,
         failure: Option<Failure>,
+        symbolic: bool,
     ) -> MainCall {
         let callee = &fns[f];
         if failure == Some(Failure::TooManyInputs) {
-            args.push(vec![self.small_extent(), self.small_extent()]);
+            let extra = vec![self.small_extent(), self.small_extent()];
+            args.push(Arg::Array(extra));
         }
-        let texts: Vec<String> = args
-            .iter()
-            .map(|d| {
-                if self.rng.u8(..3) == 0 {
-                    self.creation_of(d.clone()).text
-                } else {
-                    let want = canonical(d.clone());
-                    self.operand(|s| *s == want, d.clone()).0
-                }
-            })
-            .collect();
+        let texts: Vec<String> = args.iter().map(|a| self.argument(a, symbolic)).collect();
         let results = callee.eval(fns, &args);
         let declared = callee.outputs();
         // Which outputs the call asks for: `None` is `~`.
@@ -655,6 +735,68 @@ impl Gen {
     }
 }
 
+impl Gen {
+    /// The text of an argument in `main`: for an array, an existing variable of its
+    /// shape, a new one, an inline creation, or (when `symbolic`) a creation whose row
+    /// count is an opaque integer (see [`Gen::opaque`]); for a count, a literal, the
+    /// size of an existing variable, or (when `symbolic`) an opaque integer.
+    fn argument(&mut self, a: &Arg, symbolic: bool) -> String {
+        let pick = self.rng.u8(..6);
+        match a {
+            Arg::Array(d) if pick == 2 && !symbolic => self.creation_of(d.clone()).text,
+            Arg::Count(c) if pick == 0 && !symbolic => c.to_string(),
+            Arg::Array(d) => match pick {
+                0 | 1 => self.creation_of(d.clone()).text,
+                2 => {
+                    let n = self.opaque(d[0]);
+                    let f = ["ones", "zeros", "rand"][self.rng.usize(..3)];
+                    format!("{f}({n}, {})", d[1])
+                }
+                _ => {
+                    let want = canonical(d.clone());
+                    self.operand(|s| *s == want, d.clone()).0
+                }
+            },
+            Arg::Count(c) => match pick {
+                0 => self.opaque(*c),
+                1 | 2 => {
+                    let c = *c;
+                    let rows: Vec<String> = self
+                        .vars
+                        .iter()
+                        .filter(|(_, s)| s.as_ref().is_some_and(|s| s.len() == 2 && s[0] == c))
+                        .map(|(n, _)| n.clone())
+                        .collect();
+                    match rows.as_slice() {
+                        [] => c.to_string(),
+                        _ => format!("size({}, 1)", rows[self.rng.usize(..rows.len())]),
+                    }
+                }
+                _ => c.to_string(),
+            },
+        }
+    }
+
+    /// A new variable of `main` holding `n`, computed from data so that an analysis
+    /// sees an integer it does not know: `v7 = numel(find([1 0 1 1] > 0.5));`.
+    fn opaque(&mut self, n: usize) -> String {
+        let mut items: Vec<&str> = vec!["1"; n];
+        for _ in 0..self.rng.usize(0..=2) {
+            let at = self.rng.usize(..=items.len());
+            items.insert(at, "0");
+        }
+        let v = self.fresh();
+        self.stmts.push(GenStmt {
+            text: format!("{v} = numel(find([{}] > 0.5));", items.join(" ")),
+            assigns: vec![v.clone()],
+            predicted: Some(vec![vec![1, 1]]),
+            injected_error: false,
+        });
+        self.set_var(&v, Some(vec![1, 1]));
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -678,7 +820,7 @@ mod tests {
             for f in &p.functions {
                 let calls: Vec<&MainCall> = p.calls.iter().filter(|c| c.callee == f.name).collect();
                 assert!((2..=3).contains(&calls.len()), "{}", p.source());
-                let mut contexts: Vec<&Vec<Dims>> = calls.iter().map(|c| &c.args).collect();
+                let mut contexts: Vec<&Vec<Arg>> = calls.iter().map(|c| &c.args).collect();
                 contexts.dedup();
                 assert!(contexts.len() >= 2, "{}", p.source());
             }
@@ -700,6 +842,7 @@ mod tests {
         let f = LocalFn {
             name: "sq".into(),
             params: 1,
+            count_param: false,
             slots: vec!["x1".into(), "t1".into()],
             body: vec![FnStmt {
                 targets: vec![1],
@@ -707,9 +850,10 @@ mod tests {
             }],
             outputs: vec![1],
         };
-        assert_eq!(f.eval(&[], &[vec![3, 3]]), Some(vec![vec![3, 3]]));
-        assert_eq!(f.eval(&[], &[vec![4, 1]]), None);
-        assert_eq!(f.eval(&[], &[vec![1, 1]]), Some(vec![vec![1, 1]]));
+        let array = |d: Dims| vec![Arg::Array(d)];
+        assert_eq!(f.eval(&[], &array(vec![3, 3])), Some(vec![vec![3, 3]]));
+        assert_eq!(f.eval(&[], &array(vec![4, 1])), None);
+        assert_eq!(f.eval(&[], &array(vec![1, 1])), Some(vec![vec![1, 1]]));
         assert_eq!(
             f.source(&[]),
             "function t1 = sq(x1)\n  t1 = x1 * x1;\nend\n"

@@ -528,7 +528,7 @@ fn differential_fixture_expectations_match_octave() {
 
 const FN_SEED: u64 = 0x5a4e_2022;
 /// Function files per run; `SHAPEX_DIFF_FUNCTIONS=<n>` runs `n` instead (long runs).
-const FN_GENERATED: usize = 300;
+const FN_GENERATED: usize = 1000;
 
 struct FnSuite {
     generated: Vec<FnProgram>,
@@ -708,14 +708,15 @@ fn local_functions_agree_with_octave() {
                 .statements
                 .iter()
                 .find(|st| st.range.line == line);
+            let k = usize::from(p.symbolic);
             if c.failure.is_some() {
-                t.failing += 1;
+                t.failing[k] += 1;
                 if st.is_some_and(|st| st.check == CheckStatus::Error) && fail == Some(line) {
-                    t.flagged += 1;
+                    t.flagged[k] += 1;
                     for d in report.diagnostics.iter().filter(|d| d.range.line == line) {
                         *t.codes.entry(d.code.clone()).or_default() += 1;
                     }
-                } else {
+                } else if !p.symbolic {
                     t.missed.push(format!(
                         "{}:{line} `{}`: {}",
                         p.name,
@@ -732,49 +733,84 @@ fn local_functions_agree_with_octave() {
                             .all(|d| octave::definite_dims(&d.shape).is_some())
                 });
                 if known {
-                    t.known += 1;
+                    t.known[k] += 1;
                 } else {
-                    t.unknown += 1;
-                    t.unknown_calls
-                        .push(format!("{}:{line} `{}`", p.name, p.main[c.stmt].text));
+                    t.unknown[k] += 1;
+                    if !p.symbolic {
+                        t.unknown_calls
+                            .push(format!("{}:{line} `{}`", p.name, p.main[c.stmt].text));
+                    }
                 }
             }
         }
-        for p in &problems {
-            match p.kind {
+        for q in &problems {
+            match q.kind {
                 ProblemKind::FalseError => t.false_errors += 1,
                 ProblemKind::FalseProof => t.false_proofs += 1,
                 ProblemKind::Disagreement | ProblemKind::Unparsed => t.disagreements += 1,
             }
         }
         if !problems.is_empty() {
-            let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            // Say which claims are about a call of a local function, and in which kind
+            // of program.
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|q| {
+                    let call = p.calls.iter().find(|c| {
+                        q.message
+                            .starts_with(&format!("line {} ", FnProgram::line_of(c.stmt)))
+                    });
+                    match call {
+                        Some(c) => format!(
+                            "{q} [a call of {} in a program whose arguments are {}]",
+                            c.callee,
+                            if p.symbolic {
+                                "partly sized by data (symbolic contexts)"
+                            } else {
+                                "of constant shapes"
+                            }
+                        ),
+                        None => q.to_string(),
+                    }
+                })
+                .collect();
             failures.push(render(prog, obs, &lines));
         }
     }
     for m in t.missed.iter().take(12) {
-        eprintln!("  failing call not reported as a definite error: {m}");
+        eprintln!("  failing call (constant shapes) not reported as a definite error: {m}");
     }
     for m in t.unknown_calls.iter().take(12) {
-        eprintln!("  call result not constant: {m}");
+        eprintln!("  call result (constant shapes) not constant: {m}");
     }
     let mut codes: Vec<String> = t.codes.iter().map(|(c, n)| format!("{c} {n}")).collect();
     codes.sort();
+    let symbolic = s.generated.iter().filter(|p| p.symbolic).count();
     eprintln!(
-        "local functions: {} programs, {} main statements compared ({} definite shapes of {} defs on executed lines), \
-         disagreements {}, false errors {}, false proofs {}; call results of completed calls: {} known, {} unknown; \
-         failing calls: {} of {} reported as definite errors ({}); definite errors on local functions' lines: {}",
+        "local functions: {} programs ({} with arguments of constant shapes, {symbolic} with some sized by data), \
+         {} main statements compared ({} definite shapes of {} defs on executed lines), \
+         disagreements {}, false errors {}, false proofs {}",
         s.programs.len(),
+        s.programs.len() - symbolic,
         t.statements,
         t.definite,
         t.defs,
         t.disagreements,
         t.false_errors,
         t.false_proofs,
-        t.known,
-        t.unknown,
-        t.flagged,
-        t.failing,
+    );
+    eprintln!(
+        "  results of completed calls: constant-shape programs {} constant, {} not; \
+         programs sized by data {} constant, {} not",
+        t.known[0], t.unknown[0], t.known[1], t.unknown[1],
+    );
+    eprintln!(
+        "  failing calls reported as definite errors: constant-shape programs {} of {}, \
+         programs sized by data {} of {} ({}); definite errors on local functions' lines: {}",
+        t.flagged[0],
+        t.failing[0],
+        t.flagged[1],
+        t.failing[1],
         codes.join(", "),
         t.callee_errors,
     );
@@ -798,13 +834,16 @@ struct FnTally {
     false_errors: usize,
     false_proofs: usize,
     disagreements: usize,
-    /// Completed calls whose every result the analysis gives a constant shape.
-    known: usize,
-    unknown: usize,
+    /// Completed calls whose every result the analysis gives a constant shape, and
+    /// the others: `[0]` in programs whose arguments have constant shapes, `[1]` in
+    /// those with arguments sized by data.
+    known: [usize; 2],
+    unknown: [usize; 2],
     unknown_calls: Vec<String>,
-    /// Calls meant to fail, and those reported as a definite error on their line.
-    failing: usize,
-    flagged: usize,
+    /// Calls meant to fail, and those reported as a definite error on their line
+    /// (indexed like `known`).
+    failing: [usize; 2],
+    flagged: [usize; 2],
     codes: std::collections::BTreeMap<String, usize>,
     missed: Vec<String>,
     /// Definite errors on the lines of local functions.
