@@ -62,6 +62,10 @@ pub struct MainCall {
     /// the failing call).
     pub outputs: Vec<(String, Option<Dims>)>,
     pub failure: Option<Failure>,
+    /// The call is the body of a counted loop whose index sizes an argument (`args`
+    /// are the first iteration's); its sizes over the iterations are the statement's
+    /// `predicted`, and a failing one fails on a later iteration than the first.
+    pub in_loop: bool,
 }
 
 /// A function file: `main` (its statements on lines 2, 3, …), then its local functions.
@@ -604,7 +608,17 @@ fn program(seed: u64, name: String) -> FnProgram {
         }
     }
     g.rng.shuffle(&mut calls);
-    if want_failure {
+    // Sometimes one more call, in a counted loop; sometimes it is the failing one.
+    let mut looped = None;
+    if g.rng.u8(..3) == 0 {
+        let f = g.rng.usize(..count);
+        let fail = want_failure && !arity && g.rng.bool();
+        looped = g
+            .loop_family(&fns, f, &found[f], fail)
+            .map(|l| (f, l, fail));
+    }
+    let loop_fails = looped.as_ref().is_some_and(|l| l.2);
+    if want_failure && !loop_fails {
         let with_bad: Vec<usize> = (0..calls.len())
             .filter(|&k| !found[calls[k].0].bad.is_empty())
             .collect();
@@ -627,11 +641,20 @@ fn program(seed: u64, name: String) -> FnProgram {
     for _ in 0..g.rng.usize(1..=3) {
         g.random_stmt();
     }
-    for (f, args, failure) in calls {
+    let loop_at = g.rng.usize(..=calls.len());
+    for (i, (f, args, failure)) in calls.into_iter().enumerate() {
+        if i == loop_at {
+            if let Some((f, l, fail)) = looped.take() {
+                main_calls.push(g.loop_call(&fns, f, l, fail, symbolic));
+            }
+        }
         main_calls.push(g.call_stmt(&fns, f, args, failure, symbolic));
         for _ in 0..g.rng.usize(0..=2) {
             g.random_stmt();
         }
+    }
+    if let Some((f, l, fail)) = looped {
+        main_calls.push(g.loop_call(&fns, f, l, fail, symbolic));
     }
     FnProgram {
         name,
@@ -731,6 +754,131 @@ impl Gen {
             args,
             outputs,
             failure,
+            in_loop: false,
+        }
+    }
+}
+
+/// The arguments of a call in a counted loop `for k = lo:hi`: one array sized by `k`
+/// (`ones(k, c)`, `zeros(c, k)`, `rand(k)`, `1:k`), or for a function with a count
+/// parameter a fixed array and `k` as the count.
+#[derive(Clone, Debug)]
+struct Family {
+    kind: u8,
+    c: usize,
+    lo: usize,
+    hi: usize,
+    fixed: Option<Dims>,
+}
+
+impl Family {
+    fn args(&self, k: usize) -> Vec<Arg> {
+        match &self.fixed {
+            Some(d) => vec![Arg::Array(d.clone()), Arg::Count(k)],
+            None => vec![Arg::Array(match self.kind {
+                0 => vec![k, self.c],
+                1 => vec![self.c, k],
+                2 => vec![k, k],
+                _ => vec![1, k],
+            })],
+        }
+    }
+
+    /// The array argument's text for index `k` (no fixed array).
+    fn text(&self, k: &str) -> String {
+        let c = self.c;
+        match self.kind {
+            0 => format!("ones({k}, {c})"),
+            1 => format!("zeros({c}, {k})"),
+            2 => format!("rand({k})"),
+            _ => format!("1:{k}"),
+        }
+    }
+}
+
+impl Gen {
+    /// A loop family for `fns[f]` whose every iteration succeeds, or with `fail` whose
+    /// first iterations succeed and a later one fails; the outputs over the
+    /// iterations that complete.
+    fn loop_family(
+        &mut self,
+        fns: &[LocalFn],
+        f: usize,
+        found: &Contexts,
+        fail: bool,
+    ) -> Option<Family> {
+        let func = &fns[f];
+        if func.params == 2 && !func.count_param {
+            return None;
+        }
+        for _ in 0..30 {
+            let lo = self.rng.usize(1..=2);
+            let fixed = func.count_param.then(|| {
+                let ok = &found.ok[self.rng.usize(..found.ok.len())];
+                ok[0].dims()
+            });
+            let fam = Family {
+                kind: self.rng.u8(..4),
+                c: self.rng.usize(1..=4),
+                lo,
+                hi: lo + self.rng.usize(1..=3),
+                fixed,
+            };
+            let ok: Vec<bool> = (fam.lo..=fam.hi)
+                .map(|k| func.eval(fns, &fam.args(k)).is_some())
+                .collect();
+            let fits = if fail {
+                ok[0] && ok.contains(&false)
+            } else {
+                ok.iter().all(|&x| x)
+            };
+            if fits {
+                return Some(fam);
+            }
+        }
+        None
+    }
+
+    /// `for k = lo:hi`, `  v = f(args(k));`, `end`.
+    fn loop_call(
+        &mut self,
+        fns: &[LocalFn],
+        f: usize,
+        fam: Family,
+        fail: bool,
+        symbolic: bool,
+    ) -> MainCall {
+        let callee = &fns[f];
+        let (k, v) = (self.loop_index(), self.fresh());
+        let fixed = fam
+            .fixed
+            .clone()
+            .map(|d| self.argument(&Arg::Array(d), symbolic));
+        let text = match &fixed {
+            Some(a) => format!("  {v} = {}({a}, {k});", callee.name),
+            None => format!("  {v} = {}({});", callee.name, fam.text(&k)),
+        };
+        let mut sizes = Vec::new();
+        for i in fam.lo..=fam.hi {
+            match callee.eval(fns, &fam.args(i)) {
+                Some(out) => sizes.push(out[0].clone()),
+                None => break,
+            }
+        }
+        self.for_header(&k, fam.lo, fam.hi, 0);
+        self.line(text, &v, sizes.clone(), fail);
+        let stmt = self.stmts.len() - 1;
+        self.end(0);
+        let last = (!fail).then(|| sizes.last().cloned()).flatten();
+        self.set_var(&v, last.clone());
+        self.set_var(&k, Some(vec![1, 1]));
+        MainCall {
+            stmt,
+            callee: callee.name.clone(),
+            args: fam.args(fam.lo),
+            outputs: vec![(v, last)],
+            failure: fail.then_some(Failure::Callee),
+            in_loop: true,
         }
     }
 }
@@ -815,17 +963,20 @@ mod tests {
         let progs = generate(5, 200);
         let mut failing = 0;
         let mut chains = 0;
+        let mut loops = 0;
         for p in &progs {
             assert!((1..=3).contains(&p.functions.len()), "{}", p.source());
             for f in &p.functions {
                 let calls: Vec<&MainCall> = p.calls.iter().filter(|c| c.callee == f.name).collect();
-                assert!((2..=3).contains(&calls.len()), "{}", p.source());
+                let straight = calls.iter().filter(|c| !c.in_loop).count();
+                assert!((2..=3).contains(&straight), "{}", p.source());
                 let mut contexts: Vec<&Vec<Arg>> = calls.iter().map(|c| &c.args).collect();
                 contexts.dedup();
                 assert!(contexts.len() >= 2, "{}", p.source());
             }
             assert!(p.calls.iter().filter(|c| c.failure.is_some()).count() <= 1);
             failing += usize::from(p.failure().is_some());
+            loops += usize::from(p.calls.iter().any(|c| c.in_loop));
             chains += usize::from(p.source().lines().any(|l| {
                 l.starts_with("  ")
                     && p.functions
@@ -835,6 +986,7 @@ mod tests {
         }
         assert!((70..=130).contains(&failing), "{failing} of 200 fail");
         assert!(chains >= 40, "{chains} of 200 chain calls");
+        assert!(loops >= 20, "{loops} of 200 call in a loop");
     }
 
     #[test]

@@ -530,6 +530,40 @@ mod tests {
     }
 
     #[test]
+    fn function_files_keep_their_line_numbers() {
+        let source = "function main_000()\na = ones(2, 3);\nfor k = 1:2\n  b = f(a);\nend\nend\n\nfunction y = f(x)\n  y = x';\nend\n";
+        let stmts = [
+            (2, "a = ones(2, 3);"),
+            (3, "for k = 1:2"),
+            (4, "  b = f(a);"),
+            (5, "end"),
+        ]
+        .iter()
+        .map(|&(line, code)| DiffStmt {
+            line,
+            code: code.to_string(),
+            assigns: assigned_names(code),
+        })
+        .collect();
+        let prog = DiffProgram {
+            name: "main_000".into(),
+            source: source.into(),
+            stmts,
+        };
+        let file = instrumented_function_file(&prog, 7);
+        let lines: Vec<&str> = file.lines().collect();
+        assert_eq!(lines.len(), source.lines().count());
+        assert_eq!(lines[0], "function main_000()");
+        assert!(lines[1].starts_with("a = ones(2, 3); printf('P 7 L 2 a');"));
+        assert!(lines[2].starts_with("for k = 1:2; printf('P 7 L 3 k');"));
+        assert!(lines[3].ends_with("printf('R 7 4\\n');"), "{}", lines[3]);
+        assert_eq!(lines[4], "end; printf('R 7 5\\n');");
+        assert_eq!(&lines[5..], &source.lines().collect::<Vec<_>>()[5..]);
+        let driver = function_driver_script(&[prog], std::path::Path::new("/tmp/x"));
+        assert!(driver.contains("addpath('/tmp/x');") && driver.contains("  main_000();"));
+    }
+
+    #[test]
     fn parses_driver_output() {
         let out = "P 0 L 1 a 3 4\nR 0 1\nP 0 L 2 b 2 3 1\nR 0 2\nP 0 L 2 b 3 3\nP 0 L 2 b 2 3\nE 0 3 Octave:nonconformant-args | operator +: nonconformant arguments\nP 1 L 1 x 1 1\nD 1\nnoise\n";
         let obs = parse_output(out, 2);

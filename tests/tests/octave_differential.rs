@@ -612,7 +612,7 @@ fn local_function_model_agrees_with_octave() {
                 problems.push(format!("{}: line {line} did not complete", p.name));
             }
             let mut want: Vec<(String, Vec<gen::Dims>)> = Vec::new();
-            if let Some(c) = p.calls.iter().find(|c| c.stmt == i) {
+            if let Some(c) = p.calls.iter().find(|c| c.stmt == i && !c.in_loop) {
                 for (name, d) in &c.outputs {
                     want.extend(d.clone().map(|d| (name.clone(), vec![d])));
                 }
@@ -708,7 +708,11 @@ fn local_functions_agree_with_octave() {
                 .statements
                 .iter()
                 .find(|st| st.range.line == line);
-            let k = usize::from(p.symbolic);
+            let k = if c.in_loop {
+                2
+            } else {
+                usize::from(p.symbolic)
+            };
             if c.failure.is_some() {
                 t.failing[k] += 1;
                 if st.is_some_and(|st| st.check == CheckStatus::Error) && fail == Some(line) {
@@ -716,13 +720,26 @@ fn local_functions_agree_with_octave() {
                     for d in report.diagnostics.iter().filter(|d| d.range.line == line) {
                         *t.codes.entry(d.code.clone()).or_default() += 1;
                     }
-                } else if !p.symbolic {
+                } else if k == 0 {
+                    dump(prog);
                     t.missed.push(format!(
                         "{}:{line} `{}`: {}",
                         p.name,
                         p.main[c.stmt].text,
                         obs.error.as_ref().map_or("", |e| e.message.as_str())
                     ));
+                }
+            } else if c.in_loop {
+                // A loop body's def is constant only when every iteration gives the
+                // same size.
+                let varies = c.outputs.iter().any(|(v, _)| {
+                    obs.seen
+                        .get(&(line, v.clone()))
+                        .is_some_and(|s| s.len() > 1)
+                });
+                if obs.ran.contains(&line) {
+                    t.loop_calls += 1;
+                    t.loop_varying += usize::from(varies);
                 }
             } else if obs.ran.contains(&line) && !c.outputs.is_empty() {
                 let known = st.is_some_and(|st| {
@@ -739,6 +756,7 @@ fn local_functions_agree_with_octave() {
                     if !p.symbolic {
                         t.unknown_calls
                             .push(format!("{}:{line} `{}`", p.name, p.main[c.stmt].text));
+                        dump(prog);
                     }
                 }
             }
@@ -760,25 +778,28 @@ fn local_functions_agree_with_octave() {
                         q.message
                             .starts_with(&format!("line {} ", FnProgram::line_of(c.stmt)))
                     });
+                    let kind = if p.symbolic {
+                        "a program whose arguments are partly sized by data (symbolic contexts)"
+                    } else {
+                        "a program whose arguments have constant shapes"
+                    };
                     match call {
-                        Some(c) => format!(
-                            "{q} [a call of {} in a program whose arguments are {}]",
-                            c.callee,
-                            if p.symbolic {
-                                "partly sized by data (symbolic contexts)"
-                            } else {
-                                "of constant shapes"
-                            }
-                        ),
+                        Some(c) if c.in_loop => {
+                            format!("{q} [a call of {} in a counted loop, in {kind}]", c.callee)
+                        }
+                        Some(c) => format!("{q} [a call of {} in {kind}]", c.callee),
                         None => q.to_string(),
                     }
                 })
                 .collect();
             failures.push(render(prog, obs, &lines));
+            dump(prog);
         }
     }
     for m in t.missed.iter().take(12) {
-        eprintln!("  failing call (constant shapes) not reported as a definite error: {m}");
+        eprintln!(
+            "  failing call (constant shapes, not in a loop) not reported as a definite error: {m}"
+        );
     }
     for m in t.unknown_calls.iter().take(12) {
         eprintln!("  call result (constant shapes) not constant: {m}");
@@ -805,12 +826,18 @@ fn local_functions_agree_with_octave() {
         t.known[0], t.unknown[0], t.known[1], t.unknown[1],
     );
     eprintln!(
+        "  calls in counted loops (not counted above): {}, {} of them with a result whose size changes between iterations",
+        t.loop_calls, t.loop_varying
+    );
+    eprintln!(
         "  failing calls reported as definite errors: constant-shape programs {} of {}, \
-         programs sized by data {} of {} ({}); definite errors on local functions' lines: {}",
+         programs sized by data {} of {}, in counted loops {} of {} ({}); definite errors on local functions' lines: {}",
         t.flagged[0],
         t.failing[0],
         t.flagged[1],
         t.failing[1],
+        t.flagged[2],
+        t.failing[2],
         codes.join(", "),
         t.callee_errors,
     );
@@ -841,13 +868,27 @@ struct FnTally {
     unknown: [usize; 2],
     unknown_calls: Vec<String>,
     /// Calls meant to fail, and those reported as a definite error on their line
-    /// (indexed like `known`).
-    failing: [usize; 2],
-    flagged: [usize; 2],
+    /// (indexed like `known`, and `[2]` for calls in counted loops).
+    failing: [usize; 3],
+    flagged: [usize; 3],
     codes: std::collections::BTreeMap<String, usize>,
     missed: Vec<String>,
+    /// Calls in loops that completed, and those whose result's size changes between
+    /// iterations in Octave.
+    loop_calls: usize,
+    loop_varying: usize,
     /// Definite errors on the lines of local functions.
     callee_errors: usize,
+}
+
+/// With `SHAPEX_DIFF_DUMP=<dir>`, writes a function file Octave contradicts to
+/// `<dir>/<name>.m`, ready to run in Octave and to analyse.
+fn dump(prog: &DiffProgram) {
+    if let Some(dir) = std::env::var_os("SHAPEX_DIFF_DUMP") {
+        let dir = std::path::PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(format!("{}.m", prog.name)), &prog.source);
+    }
 }
 
 /// The name of the function whose `function` line is the last one before `line`.
