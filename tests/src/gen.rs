@@ -18,7 +18,7 @@
 //! type from them that does not broadcast (`eye(3) + ones(1,3)` is an error in Octave,
 //! 3x3 in MATLAB), and the suite compares shapes, not Octave's storage classes.
 
-/// Programs with local functions (a child module, so it reuses [`Gen`]'s statements).
+/// Programs with local functions (a child module, so it reuses `Gen`'s statements).
 #[path = "gen_functions.rs"]
 pub mod functions;
 

@@ -1,21 +1,29 @@
 //! Seeded programs with local functions, for the Octave differential suite of calling
-//! contexts (issue #22 item 1): a function file whose first function `main_NNN()` is a
-//! straight-line body made by the script generator ([`super::Gen`]) with calls of
-//! 1–3 local functions. Each local function takes 1–2 array parameters, returns 1–2
-//! outputs and has 1–4 statements over the operations the script generator models
-//! (elementwise, `*`, transpose, concatenation, indexing, reductions, `repmat`,
-//! `reshape`, sizes read with `size`); it may call a later local function, so calls
-//! chain two or three deep.
+//! contexts (issue #22 item 1): a function file whose first function `main_NNN()` has
+//! a body made by the script generator (`Gen`: one statement per line, its templated
+//! loop blocks included) with calls of 1–3 local functions. Each local function takes
+//! 1–2 parameters (arrays, or an array and an integer count that sizes arrays),
+//! returns 1–2 outputs and has 1–4 statements over the operations the script
+//! generator models (elementwise, `*`, transpose, concatenation, indexing,
+//! reductions, `repmat`, `reshape`, sizes read with `size`); it may call the next
+//! local function, so calls chain two or three deep.
 //!
 //! `main` calls each function 2–3 times with arguments of different shapes (several
 //! calling contexts), sometimes asking for fewer outputs than declared (`v = f(x)` of
 //! a two-output `f`) or skipping the first (`[~, w] = f(x)`). About half the programs
 //! make one call fail: inside the callee for that call's argument shapes only (the
 //! same function succeeds at its other call sites), or, rarely, by passing too many
-//! arguments or asking for too many outputs.
+//! arguments or asking for too many outputs. In half the programs some arguments are
+//! sized by integers computed from data (`n = numel(find([1 0 1] > 0.5))`, then
+//! `ones(n, 3)`), which the analysis sees as unknown: symbolic calling contexts.
+//!
+//! Now and then a local function is named after a builtin it shadows (`trace`, `flip`,
+//! …; none the script generator's statements call), and `main` may call a function
+//! in a counted loop whose index sizes an argument or is passed as a count; calls
+//! chain through count parameters too.
 //!
 //! The generator's model evaluates a local function on concrete argument shapes
-//! ([`LocalFn::eval`]); it picks argument shapes by sampling until the model says the
+//! (`LocalFn::eval`); it picks argument shapes by sampling until the model says the
 //! call succeeds (or, for the failing call, fails). As for scripts, the model is not
 //! the oracle: Octave is, and the differential test checks that the two agree.
 
@@ -560,6 +568,12 @@ impl Gen {
     }
 }
 
+/// Builtins a local function may be named after (analysing the builtin instead of
+/// the local function would show); [`Gen`]'s statements call none of them.
+const SHADOWED: [&str; 8] = [
+    "trace", "rot90", "flip", "tril", "dot", "cross", "squeeze", "fliplr",
+];
+
 /// One program (see the module's documentation).
 fn program(seed: u64, name: String) -> FnProgram {
     let mut g = Gen::new(seed);
@@ -573,7 +587,19 @@ fn program(seed: u64, name: String) -> FnProgram {
     // Functions are made last first, so a function may call the next one: `fn1` may
     // call `fn2`, which may call `fn3`. `fns[i]` is `fn{i+1}`; until it is made it is
     // a placeholder.
-    let mut fns: Vec<LocalFn> = (1..=count).map(|i| fallback(format!("fn{i}")).0).collect();
+    // Now and then a local function takes a builtin's name, which it shadows in
+    // the file (MATLAB and Octave look for a file's own functions first).
+    let mut names: Vec<String> = Vec::new();
+    for i in 1..=count {
+        let builtin = SHADOWED[g.rng.usize(..SHADOWED.len())];
+        let name = if g.rng.u8(..6) == 0 && !names.iter().any(|n| n == builtin) {
+            builtin.to_string()
+        } else {
+            format!("fn{i}")
+        };
+        names.push(name);
+    }
+    let mut fns: Vec<LocalFn> = names.iter().map(|n| fallback(n.clone()).0).collect();
     let mut found: Vec<Contexts> = (0..count)
         .map(|_| Contexts {
             ok: vec![],
@@ -584,7 +610,7 @@ fn program(seed: u64, name: String) -> FnProgram {
         let callee = (i + 1 < count && g.rng.bool()).then_some(i + 1);
         let mut made = None;
         for _ in 0..40 {
-            let cand = g.local_fn(format!("fn{}", i + 1), &fns, callee);
+            let cand = g.local_fn(names[i].clone(), &fns, callee);
             let mut all = fns.clone();
             all[i] = cand.clone();
             let c = g.contexts(&all, &cand);
@@ -593,7 +619,7 @@ fn program(seed: u64, name: String) -> FnProgram {
                 break;
             }
         }
-        let (f, c) = made.unwrap_or_else(|| fallback(format!("fn{}", i + 1)));
+        let (f, c) = made.unwrap_or_else(|| fallback(names[i].clone()));
         fns[i] = f;
         found[i] = c;
     }

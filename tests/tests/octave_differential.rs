@@ -19,6 +19,22 @@
 //! report an outcome for every program, the generator's own size model must agree
 //! with Octave, and a fake Report built from that model must pass while a
 //! deliberately wrong one is caught.
+//!
+//! Local functions and calling contexts (issue #22 item 1): `FN_GENERATED` function
+//! files from `shapex_tests::gen::functions` (a `main` calling 1–3 local functions in
+//! 2–3 contexts each, chains, fewer outputs than declared, `[~, b] = f(x)`, calls in
+//! counted loops, count parameters, arguments sized by data, local functions named
+//! after builtins; one failing call in about half of them) run as function files in
+//! one `octave-cli` process (`octave::run_function_files`), observed on `main`'s lines
+//! only. `local_function_model_agrees_with_octave` checks that harness (outcomes, the
+//! failing line, the model's sizes of every call result);
+//! `local_functions_agree_with_octave` applies the three checks above to `main`'s
+//! statements (a definite error on a local function's line that Octave ran through is
+//! a false error too) and prints how many call results the analysis knows exactly and
+//! how many failing calls it reports as definite errors. `SHAPEX_DIFF_FUNCTIONS=<n>`
+//! runs `n` function files instead; `SHAPEX_DIFF_DUMP=<dir>` writes each one the
+//! analysis is contradicted on (or, with constant argument shapes, misses a failing
+//! call or a constant result of) to `<dir>/<name>.m`.
 
 use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, StatementReport};
 use shapex_tests::gen::functions::{self, FnProgram};
