@@ -761,7 +761,33 @@ impl Gen {
             [one] => one.clone(),
             many => format!("[{}]", many.join(", ")),
         };
-        let text = format!("{lhs} = {}({});", callee.name, texts.join(", "));
+        let call = format!("{}({})", callee.name, texts.join(", "));
+        // Now and then a call asked for one output is an operand: transposed, scaled,
+        // or the argument of another call of the same function.
+        let rhs = match self.rng.u8(..8) {
+            0 | 1 if asked == [Some(0)] => {
+                let nested = callee.params == 1 && !callee.count_param && failure.is_none();
+                let again = results
+                    .as_ref()
+                    .filter(|_| nested)
+                    .and_then(|r| callee.eval(fns, &[Arg::Array(r[0].clone())]));
+                match (self.rng.u8(..3), again) {
+                    (0, Some(r)) => {
+                        outputs[0].1 = Some(r[0].clone());
+                        format!("{}({call})", callee.name)
+                    }
+                    (1, _) => {
+                        if let Some(d) = &mut outputs[0].1 {
+                            *d = vec![d[1], d[0]];
+                        }
+                        format!("{call}'")
+                    }
+                    _ => format!("2 * {call}"),
+                }
+            }
+            _ => call,
+        };
+        let text = format!("{lhs} = {rhs};");
         self.stmts.push(GenStmt {
             text,
             assigns: outputs.iter().map(|(v, _)| v.clone()).collect(),
