@@ -27,7 +27,9 @@
 //! after builtins; one failing call in about half of them) run as function files in
 //! one `octave-cli` process (`octave::run_function_files`), observed on `main`'s lines
 //! only. `local_function_model_agrees_with_octave` checks that harness (outcomes, the
-//! failing line, the model's sizes of every call result);
+//! failing line, the model's sizes of every call result), and
+//! `local_function_fake_reports_pass_and_wrong_ones_are_caught` the comparison
+//! (a Report from the model passes, wrong claims in it are caught);
 //! `local_functions_agree_with_octave` applies the three checks above to `main`'s
 //! statements (a definite error on a local function's line that Octave ran through is
 //! a false error too) and prints how many call results the analysis knows exactly and
@@ -678,34 +680,8 @@ fn local_functions_agree_with_octave() {
     let mut t = FnTally::default();
     for ((p, prog), obs) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
         let report = analyze(&prog.source);
-        let main_lines: Vec<u32> = prog.stmts.iter().map(|st| st.line).collect();
-        let mut main_report = report.clone();
-        main_report
-            .statements
-            .retain(|st| main_lines.contains(&st.range.line));
-        let mut problems = octave::compare(prog, &main_report, obs);
-        // A definite error inside a local function that Octave ran through.
-        for st in report
-            .statements
-            .iter()
-            .filter(|st| !main_lines.contains(&st.range.line) && st.check == CheckStatus::Error)
-        {
-            let f = enclosing_function(&prog.source, st.range.line);
-            let ran = p.calls.iter().any(|c| {
-                Some(&c.callee) == f.as_ref() && obs.ran.contains(&FnProgram::line_of(c.stmt))
-            });
-            t.callee_errors += 1;
-            if ran {
-                problems.push(octave::Problem {
-                    kind: ProblemKind::FalseError,
-                    message: format!(
-                        "line {} (in {}): we report check: error, Octave ran a call of it",
-                        st.range.line,
-                        f.unwrap_or_default()
-                    ),
-                });
-            }
-        }
+        let (main_report, problems, callee_errors) = compare_function_file(p, prog, &report, obs);
+        t.callee_errors += callee_errors;
         t.statements += main_report.statements.len();
         let fail = obs.error.as_ref().map(|e| e.line);
         for st in main_report
@@ -867,6 +843,193 @@ fn local_functions_agree_with_octave() {
         t.disagreements,
         failures.join("\n")
     );
+}
+
+/// The comparison of a function file's Report with Octave: [`octave::compare`] on
+/// `main`'s statements (returned as a Report of their own), plus a false error for
+/// each definite error on a local function's line when some call of that function
+/// from `main` completed in Octave; also the number of definite errors on local
+/// functions' lines.
+fn compare_function_file(
+    p: &FnProgram,
+    prog: &DiffProgram,
+    report: &Report,
+    obs: &Observed,
+) -> (Report, Vec<octave::Problem>, usize) {
+    let main_lines: Vec<u32> = prog.stmts.iter().map(|st| st.line).collect();
+    let mut main_report = report.clone();
+    main_report
+        .statements
+        .retain(|st| main_lines.contains(&st.range.line));
+    let mut problems = octave::compare(prog, &main_report, obs);
+    let mut callee_errors = 0;
+    for st in report
+        .statements
+        .iter()
+        .filter(|st| !main_lines.contains(&st.range.line) && st.check == CheckStatus::Error)
+    {
+        let f = enclosing_function(&prog.source, st.range.line);
+        let ran = p.calls.iter().any(|c| {
+            Some(&c.callee) == f.as_ref() && obs.ran.contains(&FnProgram::line_of(c.stmt))
+        });
+        callee_errors += 1;
+        if ran {
+            problems.push(octave::Problem {
+                kind: ProblemKind::FalseError,
+                message: format!(
+                    "line {} (in {}): we report check: error, Octave ran a call of it",
+                    st.range.line,
+                    f.unwrap_or_default()
+                ),
+            });
+        }
+    }
+    (main_report, problems, callee_errors)
+}
+
+/// A Report of a function file from the generator's model (which
+/// `local_function_model_agrees_with_octave` checks against Octave): `main`'s
+/// statements with the model's sizes, `error` on the failing call and `proven`
+/// elsewhere; each local function's statements with no claim.
+fn model_function_report(p: &FnProgram, prog: &DiffProgram) -> Report {
+    let statement = |line: u32, defs: Vec<Def>, check| StatementReport {
+        range: Range {
+            line,
+            col: 1,
+            end_line: line,
+            end_col: 1,
+        },
+        kind: "assign".into(),
+        defs,
+        check,
+        ..Default::default()
+    };
+    let def = |name: &str, d: &gen::Dims| Def {
+        name: name.to_string(),
+        shape: known(d),
+        display: String::new(),
+        class: None,
+    };
+    let mut statements: Vec<StatementReport> = p
+        .main
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let line = FnProgram::line_of(i);
+            let defs = match p.calls.iter().find(|c| c.stmt == i && !c.in_loop) {
+                Some(c) => c
+                    .outputs
+                    .iter()
+                    .filter_map(|(n, d)| d.as_ref().map(|d| def(n, d)))
+                    .collect(),
+                None => match (&st.predicted, st.assigns.first()) {
+                    (Some(sizes), Some(name)) if sizes.len() == 1 && !st.injected_error => {
+                        vec![def(name, &sizes[0])]
+                    }
+                    _ => vec![],
+                },
+            };
+            let check = if st.injected_error {
+                CheckStatus::Error
+            } else {
+                CheckStatus::Proven
+            };
+            statement(line, defs, check)
+        })
+        .collect();
+    let last = prog.source.lines().count() as u32;
+    let main_end = FnProgram::line_of(p.main.len());
+    statements.extend(
+        (main_end + 1..=last)
+            .filter(|&l| {
+                let text = prog.source.lines().nth(l as usize - 1).unwrap_or("");
+                text.starts_with("  ")
+            })
+            .map(|l| statement(l, vec![], CheckStatus::None)),
+    );
+    Report {
+        parse_ok: true,
+        statements,
+        ..Default::default()
+    }
+}
+
+/// The model's Report of each function file passes the comparison; a wrong size on
+/// a call's result, `proven` on the failing call, `error` on a call Octave completed
+/// and `error` on a line of a local function Octave ran are each caught.
+#[test]
+fn local_function_fake_reports_pass_and_wrong_ones_are_caught() {
+    let Some(s) = fn_suite() else { return };
+    let mut caught = [0usize; 4];
+    let kinds = |v: &[octave::Problem]| v.iter().map(|q| q.kind).collect::<Vec<_>>();
+    for ((p, prog), o) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let report = model_function_report(p, prog);
+        let (_, problems, _) = compare_function_file(p, prog, &report, o);
+        assert!(
+            problems.is_empty(),
+            "{}: {problems:?}\n{}",
+            p.name,
+            prog.source
+        );
+        let fail = o.error.as_ref().map(|e| e.line);
+        let index = |line: u32| {
+            report
+                .statements
+                .iter()
+                .position(|st| st.range.line == line)
+        };
+        if let Some(i) = p.injected_line().and_then(index) {
+            if p.failure() == Some(functions::Failure::Callee) {
+                let mut r = report.clone();
+                r.statements[i].check = CheckStatus::Proven;
+                let (_, q, _) = compare_function_file(p, prog, &r, o);
+                assert_eq!(kinds(&q), [ProblemKind::FalseProof], "{}", p.name);
+                caught[0] += 1;
+            }
+        }
+        // A completed call with a single constant result: a wrong size, and `error`.
+        let done = p.calls.iter().find(|c| {
+            let line = FnProgram::line_of(c.stmt);
+            !c.in_loop
+                && c.failure.is_none()
+                && fail.is_none_or(|f| line < f)
+                && c.outputs.iter().all(|(_, d)| d.is_some())
+                && !c.outputs.is_empty()
+        });
+        if let Some(c) = done {
+            let i = index(FnProgram::line_of(c.stmt)).expect("a statement per line");
+            let mut r = report.clone();
+            r.statements[i].defs[0].shape = known(&[97, 98]);
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::Disagreement], "{}", p.name);
+            caught[1] += 1;
+            let mut r = report.clone();
+            r.statements[i].check = CheckStatus::Error;
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::FalseError], "{}", p.name);
+            caught[2] += 1;
+            // `error` on the first line of the callee that call completed.
+            let header = prog
+                .source
+                .lines()
+                .position(|l| {
+                    l.starts_with("function ") && l.contains(&format!(" = {}(", c.callee))
+                })
+                .expect("the callee's function line") as u32
+                + 1;
+            let j = index(header + 1).expect("the callee's first statement");
+            let mut r = report.clone();
+            r.statements[j].check = CheckStatus::Error;
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::FalseError], "{}", p.name);
+            caught[3] += 1;
+        }
+    }
+    eprintln!(
+        "fake function-file Reports: caught {} false proofs, {} wrong call results, {} false errors on calls, {} in callees",
+        caught[0], caught[1], caught[2], caught[3]
+    );
+    assert!(caught.iter().all(|&n| n >= 20), "too few cases: {caught:?}");
 }
 
 #[derive(Default)]
