@@ -584,9 +584,6 @@ fn program(seed: u64, name: String) -> FnProgram {
     // so one function (`breakable`) must fail for some argument shapes.
     let arity = want_failure && g.rng.u8(..8) == 0;
     let breakable = (want_failure && !arity).then(|| g.rng.usize(..count));
-    // Functions are made last first, so a function may call the next one: `fn1` may
-    // call `fn2`, which may call `fn3`. `fns[i]` is `fn{i+1}`; until it is made it is
-    // a placeholder.
     // Now and then a local function takes a builtin's name, which it shadows in
     // the file (MATLAB and Octave look for a file's own functions first).
     let mut names: Vec<String> = Vec::new();
@@ -599,6 +596,9 @@ fn program(seed: u64, name: String) -> FnProgram {
         };
         names.push(name);
     }
+    // Functions are made last first, so a function may call the next one: `fn1` may
+    // call `fn2`, which may call `fn3`. `fns[i]` is the `i + 1`-th function of the
+    // file; until it is made it is a placeholder.
     let mut fns: Vec<LocalFn> = names.iter().map(|n| fallback(n.clone()).0).collect();
     let mut found: Vec<Contexts> = (0..count)
         .map(|_| Contexts {
