@@ -18,6 +18,10 @@
 //! type from them that does not broadcast (`eye(3) + ones(1,3)` is an error in Octave,
 //! 3x3 in MATLAB), and the suite compares shapes, not Octave's storage classes.
 
+/// Programs with local functions (a child module, so it reuses `Gen`'s statements).
+#[path = "gen_functions.rs"]
+pub mod functions;
+
 /// A canonical concrete shape (at least two extents).
 pub type Dims = Vec<usize>;
 

@@ -1,7 +1,7 @@
 //! Shared helpers for the integration tests: expectation comments in fixtures
 //! ([`expect`], [`check`], [`bless`]), running and selecting fixtures ([`fixtures`]),
-//! the Octave differential suite ([`gen`] generates programs, [`octave`] runs them and
-//! compares), and [`require`]: the one rule for tests whose tool is missing (skip
+//! the Octave differential suite ([`gen`] generates programs, [`gen::functions`]
+//! function files with local functions, [`octave`] runs them and compares), and [`require`]: the one rule for tests whose tool is missing (skip
 //! locally, fail under `CI`).
 
 pub mod bless;

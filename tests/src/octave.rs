@@ -8,6 +8,14 @@
 //! `R <prog> <line>` after a statement completes (again on each loop iteration);
 //! `E <prog> <line> <identifier> | <message>` when a statement throws;
 //! `D <prog>` when a program ran to its end.
+//!
+//! A program with local functions is a function file (its first line
+//! `function NAME()`), run by the driver as `NAME()` from a folder on Octave's path
+//! ([`run_function_files`]). Only its `main`'s statements are observed: each gets the
+//! same `printf` calls as a script's statement, appended on its own line so that the
+//! lines Octave reports are those of the file the analysis reads; an error is put on
+//! the line of `main` that was running (the frame of `NAME` in the error's stack, also
+//! when the error was raised inside a local function that line called).
 
 use crate::check::canonical;
 use shapex::report::{CheckStatus, DimView, Report, ShapeView};
@@ -40,6 +48,25 @@ impl DiffProgram {
             .enumerate()
             .map(|(i, s)| DiffStmt {
                 line: i as u32 + 1,
+                code: s.text.clone(),
+                assigns: s.assigns.clone(),
+            })
+            .collect();
+        DiffProgram {
+            name: p.name.clone(),
+            source: p.source(),
+            stmts,
+        }
+    }
+
+    /// A generated function file: `main`'s statements are on lines 2, 3, ….
+    pub fn from_function_program(p: &crate::gen::functions::FnProgram) -> DiffProgram {
+        let stmts = p
+            .main
+            .iter()
+            .enumerate()
+            .map(|(i, s)| DiffStmt {
+                line: crate::gen::functions::FnProgram::line_of(i),
                 code: s.text.clone(),
                 assigns: s.assigns.clone(),
             })
@@ -160,6 +187,7 @@ impl OctaveError {
                 "not defined for n-d",
                 "square matrix",
                 "resizing",
+                "not divisible",
             ]
             .iter()
             .any(|p| m.contains(p))
@@ -202,6 +230,47 @@ pub fn driver_script(programs: &[DiffProgram]) -> String {
             s += &format!("  printf('R %d {}\\n', shx_p);\n", st.line);
         }
         s += "  printf('D %d\\n', shx_p);\ncatch shx_e\n";
+        s += "  printf('E %d %d %s | %s\\n', shx_p, shx_l, shx_e.identifier, strrep(shx_e.message, \"\\n\", ' '));\nend\n";
+    }
+    s
+}
+
+/// The function file `prog` (whose first line is `function NAME()`, `NAME` being
+/// `prog.name`) with the driver's `printf` calls for program `p` appended to each of
+/// `prog.stmts`' lines: the lines keep their numbers.
+pub fn instrumented_function_file(prog: &DiffProgram, p: usize) -> String {
+    let mut lines: Vec<String> = prog.source.lines().map(str::to_string).collect();
+    for st in &prog.stmts {
+        let Some(text) = lines.get_mut(st.line as usize - 1) else {
+            continue;
+        };
+        let mut out = terminated(text);
+        for name in &st.assigns {
+            out += &format!(
+                " printf('P {p} L {line} {name}'); printf(' %d', size({name})); printf('\\n');",
+                line = st.line
+            );
+        }
+        out += &format!(" printf('R {p} {}\\n');", st.line);
+        *text = out;
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// The Octave script that calls each function file's first function (named like the
+/// program) in its own `try` block; the files are in `dir`.
+pub fn function_driver_script(programs: &[DiffProgram], dir: &std::path::Path) -> String {
+    let mut s = format!(
+        "1;\nwarning('off', 'all');\nrand('seed', 42); rand('state', 42); randn('state', 42);\naddpath('{}');\n",
+        dir.display()
+    );
+    for (p, prog) in programs.iter().enumerate() {
+        let name = &prog.name;
+        s += &format!("shx_p = {p};\ntry\n  {name}();\n  printf('D %d\\n', shx_p);\ncatch shx_e\n");
+        s += "  shx_l = 0;\n  for shx_i = 1:numel(shx_e.stack)\n";
+        s += &format!(
+            "    if strcmp(shx_e.stack(shx_i).name, '{name}')\n      shx_l = shx_e.stack(shx_i).line;\n      break;\n    end\n  end\n"
+        );
         s += "  printf('E %d %d %s | %s\\n', shx_p, shx_l, shx_e.identifier, strrep(shx_e.message, \"\\n\", ' '));\nend\n";
     }
     s
@@ -272,6 +341,34 @@ pub fn run(octave: &std::path::Path, programs: &[DiffProgram]) -> io::Result<Vec
     std::fs::create_dir_all(&dir)?;
     let script = dir.join("shapex_diff_driver.m");
     std::fs::write(&script, driver_script(programs))?;
+    let out = Command::new(octave)
+        .args(["--no-gui", "--quiet", "--norc", "--no-history"])
+        .arg(&script)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
+    Ok(parse_output(
+        &String::from_utf8_lossy(&out.stdout),
+        programs.len(),
+    ))
+}
+
+/// Runs every function file of `programs` (each written as `NAME.m`, see
+/// [`instrumented_function_file`]) in one `octave-cli` process.
+pub fn run_function_files(
+    octave: &std::path::Path,
+    programs: &[DiffProgram],
+) -> io::Result<Vec<Observed>> {
+    let dir = std::env::temp_dir().join(format!("shapex-diff-fn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    for (p, prog) in programs.iter().enumerate() {
+        std::fs::write(
+            dir.join(format!("{}.m", prog.name)),
+            instrumented_function_file(prog, p),
+        )?;
+    }
+    let script = dir.join("shapex_diff_fn_driver.m");
+    std::fs::write(&script, function_driver_script(programs, &dir))?;
     let out = Command::new(octave)
         .args(["--no-gui", "--quiet", "--norc", "--no-history"])
         .arg(&script)
@@ -430,6 +527,40 @@ mod tests {
         assert!(assigned_names("if a == 1").is_empty());
         assert_eq!(assigned_names("endx = 3;"), vec!["endx"]);
         assert!(assigned_names("f(x == 1)").is_empty());
+    }
+
+    #[test]
+    fn function_files_keep_their_line_numbers() {
+        let source = "function main_000()\na = ones(2, 3);\nfor k = 1:2\n  b = f(a);\nend\nend\n\nfunction y = f(x)\n  y = x';\nend\n";
+        let stmts = [
+            (2, "a = ones(2, 3);"),
+            (3, "for k = 1:2"),
+            (4, "  b = f(a);"),
+            (5, "end"),
+        ]
+        .iter()
+        .map(|&(line, code)| DiffStmt {
+            line,
+            code: code.to_string(),
+            assigns: assigned_names(code),
+        })
+        .collect();
+        let prog = DiffProgram {
+            name: "main_000".into(),
+            source: source.into(),
+            stmts,
+        };
+        let file = instrumented_function_file(&prog, 7);
+        let lines: Vec<&str> = file.lines().collect();
+        assert_eq!(lines.len(), source.lines().count());
+        assert_eq!(lines[0], "function main_000()");
+        assert!(lines[1].starts_with("a = ones(2, 3); printf('P 7 L 2 a');"));
+        assert!(lines[2].starts_with("for k = 1:2; printf('P 7 L 3 k');"));
+        assert!(lines[3].ends_with("printf('R 7 4\\n');"), "{}", lines[3]);
+        assert_eq!(lines[4], "end; printf('R 7 5\\n');");
+        assert_eq!(&lines[5..], &source.lines().collect::<Vec<_>>()[5..]);
+        let driver = function_driver_script(&[prog], std::path::Path::new("/tmp/x"));
+        assert!(driver.contains("addpath('/tmp/x');") && driver.contains("  main_000();"));
     }
 
     #[test]

@@ -19,8 +19,27 @@
 //! report an outcome for every program, the generator's own size model must agree
 //! with Octave, and a fake Report built from that model must pass while a
 //! deliberately wrong one is caught.
+//!
+//! Local functions and calling contexts (issue #22 item 1): `FN_GENERATED` function
+//! files from `shapex_tests::gen::functions` (a `main` calling 1–3 local functions in
+//! 2–3 contexts each, chains, fewer outputs than declared, `[~, b] = f(x)`, calls in
+//! counted loops, count parameters, arguments sized by data, local functions named
+//! after builtins; one failing call in about half of them) run as function files in
+//! one `octave-cli` process (`octave::run_function_files`), observed on `main`'s lines
+//! only. `local_function_model_agrees_with_octave` checks that harness (outcomes, the
+//! failing line, the model's sizes of every call result), and
+//! `local_function_fake_reports_pass_and_wrong_ones_are_caught` the comparison
+//! (a Report from the model passes, wrong claims in it are caught);
+//! `local_functions_agree_with_octave` applies the three checks above to `main`'s
+//! statements (a definite error on a local function's line that Octave ran through is
+//! a false error too) and prints how many call results the analysis knows exactly and
+//! how many failing calls it reports as definite errors. `SHAPEX_DIFF_FUNCTIONS=<n>`
+//! runs `n` function files instead; `SHAPEX_DIFF_DUMP=<dir>` writes each one the
+//! analysis is contradicted on (or, with constant argument shapes, misses a failing
+//! call or a constant result of) to `<dir>/<name>.m`.
 
 use shapex::report::{CheckStatus, Def, DimView, Range, Report, ShapeView, StatementReport};
+use shapex_tests::gen::functions::{self, FnProgram};
 use shapex_tests::gen::{self, Program};
 use shapex_tests::octave::{self, DiffProgram, Observed, ProblemKind};
 use shapex_tests::require::{require, Tool};
@@ -519,4 +538,547 @@ fn differential_fixture_expectations_match_octave() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------
+// Local functions and calling contexts (issue #22 item 1).
+// ---------------------------------------------------------------------------------
+
+const FN_SEED: u64 = 0x5a4e_2022;
+/// Function files per run; `SHAPEX_DIFF_FUNCTIONS=<n>` runs `n` instead (long runs).
+const FN_GENERATED: usize = 1000;
+
+struct FnSuite {
+    generated: Vec<FnProgram>,
+    programs: Vec<DiffProgram>,
+    observed: Vec<Observed>,
+}
+
+/// Runs Octave once over the generated function files (see `shapex_tests::gen::functions`).
+fn fn_suite() -> Option<&'static FnSuite> {
+    static SUITE: OnceLock<Option<FnSuite>> = OnceLock::new();
+    SUITE
+        .get_or_init(|| {
+            let octave = require(Tool::OctaveCli)?;
+            let count = std::env::var("SHAPEX_DIFF_FUNCTIONS")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(FN_GENERATED);
+            let generated = functions::generate(FN_SEED, count);
+            let programs: Vec<DiffProgram> = generated
+                .iter()
+                .map(DiffProgram::from_function_program)
+                .collect();
+            let start = Instant::now();
+            let observed = octave::run_function_files(&octave, &programs).expect("octave-cli runs");
+            eprintln!(
+                "octave-cli ran {} function files in {:.1?}",
+                programs.len(),
+                start.elapsed()
+            );
+            Some(FnSuite {
+                generated,
+                programs,
+                observed,
+            })
+        })
+        .as_ref()
+}
+
+/// The harness over function files: Octave reports one outcome per program, fails
+/// exactly on the generator's failing call (with a shape error when the callee fails
+/// for the call's shapes), and the model's sizes of `main`'s variables (call results
+/// included, every output of a call) are Octave's.
+#[test]
+fn local_function_model_agrees_with_octave() {
+    let Some(s) = fn_suite() else { return };
+    let mut problems = Vec::new();
+    let mut sizes = 0;
+    for ((p, prog), o) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let source = || prog.source.clone();
+        if o.finished == o.error.is_some() {
+            problems.push(format!(
+                "{}: no single outcome from Octave\n{}",
+                p.name,
+                source()
+            ));
+            continue;
+        }
+        let fail = o.error.as_ref().map(|e| e.line);
+        if fail != p.injected_line() {
+            problems.push(format!(
+                "{}: failing call at {:?}, Octave fails at {fail:?} ({:?})\n{}",
+                p.name,
+                p.injected_line(),
+                o.error.as_ref().map(|e| &e.message),
+                source()
+            ));
+            continue;
+        }
+        if let Some(e) = &o.error {
+            if p.failure() == Some(functions::Failure::Callee) && !e.is_shape_error() {
+                problems.push(format!("{}: not a shape error: {}", p.name, e.message));
+            }
+        }
+        let last = fail.unwrap_or(u32::MAX);
+        for (i, st) in p.main.iter().enumerate() {
+            let line = FnProgram::line_of(i);
+            if line >= last {
+                break;
+            }
+            if !o.ran.contains(&line) {
+                problems.push(format!("{}: line {line} did not complete", p.name));
+            }
+            let mut want: Vec<(String, Vec<gen::Dims>)> = Vec::new();
+            if let Some(c) = p.calls.iter().find(|c| c.stmt == i && !c.in_loop) {
+                for (name, d) in &c.outputs {
+                    want.extend(d.clone().map(|d| (name.clone(), vec![d])));
+                }
+            } else if let (Some(d), Some(name)) = (&st.predicted, st.assigns.first()) {
+                want.push((name.clone(), d.clone()));
+            }
+            for (name, d) in want {
+                let d: Vec<Vec<i64>> = d
+                    .into_iter()
+                    .map(|d| gen::canonical(d).iter().map(|&x| x as i64).collect())
+                    .collect();
+                let have = o.seen.get(&(line, name.clone()));
+                sizes += 1;
+                if have != Some(&d) {
+                    problems.push(format!(
+                        "{}:{line}: `{}` model {name} {d:?}, Octave {have:?}\n{}",
+                        p.name,
+                        st.text,
+                        source()
+                    ));
+                }
+            }
+        }
+    }
+    let failing = s.generated.iter().filter(|p| p.failure().is_some()).count();
+    eprintln!(
+        "local functions: {failing} of {} function files make one call fail; {sizes} model sizes checked",
+        s.generated.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The analysis of function files against Octave, on `main`'s statements: no definite
+/// shape Octave contradicts, no definite error off Octave's failing line, no proof on
+/// it. Also printed: how many call results (of calls Octave completed) the analysis
+/// knows exactly, per calling context, and how many failing calls it reports as
+/// definite errors.
+#[test]
+fn local_functions_agree_with_octave() {
+    let Some(s) = fn_suite() else { return };
+    let mut failures = Vec::new();
+    let mut t = FnTally::default();
+    for ((p, prog), obs) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let report = analyze(&prog.source);
+        let (main_report, problems, callee_errors) = compare_function_file(p, prog, &report, obs);
+        t.callee_errors += callee_errors;
+        t.statements += main_report.statements.len();
+        let fail = obs.error.as_ref().map(|e| e.line);
+        for st in main_report
+            .statements
+            .iter()
+            .filter(|st| obs.ran.contains(&st.range.line))
+        {
+            for d in &st.defs {
+                t.defs += 1;
+                t.definite += usize::from(octave::definite_dims(&d.shape).is_some());
+            }
+        }
+        for c in &p.calls {
+            let line = FnProgram::line_of(c.stmt);
+            let st = main_report
+                .statements
+                .iter()
+                .find(|st| st.range.line == line);
+            let k = if c.in_loop {
+                2
+            } else {
+                usize::from(p.symbolic)
+            };
+            if c.failure.is_some() {
+                t.failing[k] += 1;
+                if st.is_some_and(|st| st.check == CheckStatus::Error) && fail == Some(line) {
+                    t.flagged[k] += 1;
+                    for d in report.diagnostics.iter().filter(|d| d.range.line == line) {
+                        *t.codes.entry(d.code.clone()).or_default() += 1;
+                    }
+                } else if k == 0 {
+                    dump(prog);
+                    t.missed.push(format!(
+                        "{}:{line} `{}`: {}",
+                        p.name,
+                        p.main[c.stmt].text,
+                        obs.error.as_ref().map_or("", |e| e.message.as_str())
+                    ));
+                }
+            } else if c.in_loop {
+                // A loop body's def is constant only when every iteration gives the
+                // same size.
+                let varies = c.outputs.iter().any(|(v, _)| {
+                    obs.seen
+                        .get(&(line, v.clone()))
+                        .is_some_and(|s| s.len() > 1)
+                });
+                if obs.ran.contains(&line) {
+                    t.loop_calls += 1;
+                    t.loop_varying += usize::from(varies);
+                }
+            } else if obs.ran.contains(&line) && !c.outputs.is_empty() {
+                let known = st.is_some_and(|st| {
+                    !st.defs.is_empty()
+                        && st
+                            .defs
+                            .iter()
+                            .all(|d| octave::definite_dims(&d.shape).is_some())
+                });
+                if known {
+                    t.known[k] += 1;
+                } else {
+                    t.unknown[k] += 1;
+                    if !p.symbolic {
+                        t.unknown_calls
+                            .push(format!("{}:{line} `{}`", p.name, p.main[c.stmt].text));
+                        dump(prog);
+                    }
+                }
+            }
+        }
+        for q in &problems {
+            match q.kind {
+                ProblemKind::FalseError => t.false_errors += 1,
+                ProblemKind::FalseProof => t.false_proofs += 1,
+                ProblemKind::Disagreement | ProblemKind::Unparsed => t.disagreements += 1,
+            }
+        }
+        if !problems.is_empty() {
+            // Say which claims are about a call of a local function, and in which kind
+            // of program.
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|q| {
+                    let call = p.calls.iter().find(|c| {
+                        q.message
+                            .starts_with(&format!("line {} ", FnProgram::line_of(c.stmt)))
+                    });
+                    let kind = if p.symbolic {
+                        "a program whose arguments are partly sized by data (symbolic contexts)"
+                    } else {
+                        "a program whose arguments have constant shapes"
+                    };
+                    match call {
+                        Some(c) if c.in_loop => {
+                            format!("{q} [a call of {} in a counted loop, in {kind}]", c.callee)
+                        }
+                        Some(c) => format!("{q} [a call of {} in {kind}]", c.callee),
+                        None => q.to_string(),
+                    }
+                })
+                .collect();
+            failures.push(render(prog, obs, &lines));
+            dump(prog);
+        }
+    }
+    for m in t.missed.iter().take(12) {
+        eprintln!(
+            "  failing call (constant shapes, not in a loop) not reported as a definite error: {m}"
+        );
+    }
+    for m in t.unknown_calls.iter().take(12) {
+        eprintln!("  call result (constant shapes) not constant: {m}");
+    }
+    let mut codes: Vec<String> = t.codes.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    codes.sort();
+    let symbolic = s.generated.iter().filter(|p| p.symbolic).count();
+    eprintln!(
+        "local functions: {} programs ({} with arguments of constant shapes, {symbolic} with some sized by data), \
+         {} main statements compared ({} definite shapes of {} defs on executed lines), \
+         disagreements {}, false errors {}, false proofs {}",
+        s.programs.len(),
+        s.programs.len() - symbolic,
+        t.statements,
+        t.definite,
+        t.defs,
+        t.disagreements,
+        t.false_errors,
+        t.false_proofs,
+    );
+    eprintln!(
+        "  results of completed calls: constant-shape programs {} constant, {} not; \
+         programs sized by data {} constant, {} not",
+        t.known[0], t.unknown[0], t.known[1], t.unknown[1],
+    );
+    eprintln!(
+        "  calls in counted loops (not counted above): {}, {} of them with a result whose size changes between iterations",
+        t.loop_calls, t.loop_varying
+    );
+    eprintln!(
+        "  failing calls reported as definite errors: constant-shape programs {} of {}, \
+         programs sized by data {} of {}, in counted loops {} of {} ({}); definite errors on local functions' lines: {}",
+        t.flagged[0],
+        t.failing[0],
+        t.flagged[1],
+        t.failing[1],
+        t.flagged[2],
+        t.failing[2],
+        codes.join(", "),
+        t.callee_errors,
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} function files disagree with Octave ({} false errors, {} false proofs, {} disagreements):\n{}",
+        failures.len(),
+        s.programs.len(),
+        t.false_errors,
+        t.false_proofs,
+        t.disagreements,
+        failures.join("\n")
+    );
+}
+
+/// The comparison of a function file's Report with Octave: [`octave::compare`] on
+/// `main`'s statements (returned as a Report of their own), plus a false error for
+/// each definite error on a local function's line when some call of that function
+/// from `main` completed in Octave; also the number of definite errors on local
+/// functions' lines.
+fn compare_function_file(
+    p: &FnProgram,
+    prog: &DiffProgram,
+    report: &Report,
+    obs: &Observed,
+) -> (Report, Vec<octave::Problem>, usize) {
+    let main_lines: Vec<u32> = prog.stmts.iter().map(|st| st.line).collect();
+    let mut main_report = report.clone();
+    main_report
+        .statements
+        .retain(|st| main_lines.contains(&st.range.line));
+    let mut problems = octave::compare(prog, &main_report, obs);
+    let mut callee_errors = 0;
+    for st in report
+        .statements
+        .iter()
+        .filter(|st| !main_lines.contains(&st.range.line) && st.check == CheckStatus::Error)
+    {
+        let f = enclosing_function(&prog.source, st.range.line);
+        let ran = p.calls.iter().any(|c| {
+            Some(&c.callee) == f.as_ref() && obs.ran.contains(&FnProgram::line_of(c.stmt))
+        });
+        callee_errors += 1;
+        if ran {
+            problems.push(octave::Problem {
+                kind: ProblemKind::FalseError,
+                message: format!(
+                    "line {} (in {}): we report check: error, Octave ran a call of it",
+                    st.range.line,
+                    f.unwrap_or_default()
+                ),
+            });
+        }
+    }
+    (main_report, problems, callee_errors)
+}
+
+/// A Report of a function file from the generator's model (which
+/// `local_function_model_agrees_with_octave` checks against Octave): `main`'s
+/// statements with the model's sizes, `error` on the failing call and `proven`
+/// elsewhere; each local function's statements with no claim.
+fn model_function_report(p: &FnProgram, prog: &DiffProgram) -> Report {
+    let statement = |line: u32, defs: Vec<Def>, check| StatementReport {
+        range: Range {
+            line,
+            col: 1,
+            end_line: line,
+            end_col: 1,
+        },
+        kind: "assign".into(),
+        defs,
+        check,
+        ..Default::default()
+    };
+    let def = |name: &str, d: &gen::Dims| Def {
+        name: name.to_string(),
+        shape: known(d),
+        display: String::new(),
+        class: None,
+    };
+    let mut statements: Vec<StatementReport> = p
+        .main
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let line = FnProgram::line_of(i);
+            let defs = match p.calls.iter().find(|c| c.stmt == i && !c.in_loop) {
+                Some(c) => c
+                    .outputs
+                    .iter()
+                    .filter_map(|(n, d)| d.as_ref().map(|d| def(n, d)))
+                    .collect(),
+                None => match (&st.predicted, st.assigns.first()) {
+                    (Some(sizes), Some(name)) if sizes.len() == 1 && !st.injected_error => {
+                        vec![def(name, &sizes[0])]
+                    }
+                    _ => vec![],
+                },
+            };
+            let check = if st.injected_error {
+                CheckStatus::Error
+            } else {
+                CheckStatus::Proven
+            };
+            statement(line, defs, check)
+        })
+        .collect();
+    let last = prog.source.lines().count() as u32;
+    let main_end = FnProgram::line_of(p.main.len());
+    statements.extend(
+        (main_end + 1..=last)
+            .filter(|&l| {
+                let text = prog.source.lines().nth(l as usize - 1).unwrap_or("");
+                text.starts_with("  ")
+            })
+            .map(|l| statement(l, vec![], CheckStatus::None)),
+    );
+    Report {
+        parse_ok: true,
+        statements,
+        ..Default::default()
+    }
+}
+
+/// The model's Report of each function file passes the comparison; a wrong size on
+/// a call's result, `proven` on the failing call, `error` on a call Octave completed
+/// and `error` on a line of a local function Octave ran are each caught.
+#[test]
+fn local_function_fake_reports_pass_and_wrong_ones_are_caught() {
+    let Some(s) = fn_suite() else { return };
+    let mut caught = [0usize; 4];
+    let kinds = |v: &[octave::Problem]| v.iter().map(|q| q.kind).collect::<Vec<_>>();
+    for ((p, prog), o) in s.generated.iter().zip(&s.programs).zip(&s.observed) {
+        let report = model_function_report(p, prog);
+        let (_, problems, _) = compare_function_file(p, prog, &report, o);
+        assert!(
+            problems.is_empty(),
+            "{}: {problems:?}\n{}",
+            p.name,
+            prog.source
+        );
+        let fail = o.error.as_ref().map(|e| e.line);
+        let index = |line: u32| {
+            report
+                .statements
+                .iter()
+                .position(|st| st.range.line == line)
+        };
+        if let Some(i) = p.injected_line().and_then(index) {
+            if p.failure() == Some(functions::Failure::Callee) {
+                let mut r = report.clone();
+                r.statements[i].check = CheckStatus::Proven;
+                let (_, q, _) = compare_function_file(p, prog, &r, o);
+                assert_eq!(kinds(&q), [ProblemKind::FalseProof], "{}", p.name);
+                caught[0] += 1;
+            }
+        }
+        // A completed call with a single constant result: a wrong size, and `error`.
+        let done = p.calls.iter().find(|c| {
+            let line = FnProgram::line_of(c.stmt);
+            !c.in_loop
+                && c.failure.is_none()
+                && fail.is_none_or(|f| line < f)
+                && c.outputs.iter().all(|(_, d)| d.is_some())
+                && !c.outputs.is_empty()
+        });
+        if let Some(c) = done {
+            let i = index(FnProgram::line_of(c.stmt)).expect("a statement per line");
+            let mut r = report.clone();
+            r.statements[i].defs[0].shape = known(&[97, 98]);
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::Disagreement], "{}", p.name);
+            caught[1] += 1;
+            let mut r = report.clone();
+            r.statements[i].check = CheckStatus::Error;
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::FalseError], "{}", p.name);
+            caught[2] += 1;
+            // `error` on the first line of the callee that call completed.
+            let header = prog
+                .source
+                .lines()
+                .position(|l| {
+                    l.starts_with("function ") && l.contains(&format!(" = {}(", c.callee))
+                })
+                .expect("the callee's function line") as u32
+                + 1;
+            let j = index(header + 1).expect("the callee's first statement");
+            let mut r = report.clone();
+            r.statements[j].check = CheckStatus::Error;
+            let (_, q, _) = compare_function_file(p, prog, &r, o);
+            assert_eq!(kinds(&q), [ProblemKind::FalseError], "{}", p.name);
+            caught[3] += 1;
+        }
+    }
+    eprintln!(
+        "fake function-file Reports: caught {} false proofs, {} wrong call results, {} false errors on calls, {} in callees",
+        caught[0], caught[1], caught[2], caught[3]
+    );
+    assert!(caught.iter().all(|&n| n >= 20), "too few cases: {caught:?}");
+}
+
+#[derive(Default)]
+struct FnTally {
+    statements: usize,
+    defs: usize,
+    definite: usize,
+    false_errors: usize,
+    false_proofs: usize,
+    disagreements: usize,
+    /// Completed calls whose every result the analysis gives a constant shape, and
+    /// the others: `[0]` in programs whose arguments have constant shapes, `[1]` in
+    /// those with arguments sized by data.
+    known: [usize; 2],
+    unknown: [usize; 2],
+    unknown_calls: Vec<String>,
+    /// Calls meant to fail, and those reported as a definite error on their line
+    /// (indexed like `known`, and `[2]` for calls in counted loops).
+    failing: [usize; 3],
+    flagged: [usize; 3],
+    codes: std::collections::BTreeMap<String, usize>,
+    missed: Vec<String>,
+    /// Calls in loops that completed, and those whose result's size changes between
+    /// iterations in Octave.
+    loop_calls: usize,
+    loop_varying: usize,
+    /// Definite errors on the lines of local functions.
+    callee_errors: usize,
+}
+
+/// With `SHAPEX_DIFF_DUMP=<dir>`, writes a function file Octave contradicts to
+/// `<dir>/<name>.m`, ready to run in Octave and to analyse.
+fn dump(prog: &DiffProgram) {
+    if let Some(dir) = std::env::var_os("SHAPEX_DIFF_DUMP") {
+        let dir = std::path::PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(format!("{}.m", prog.name)), &prog.source);
+    }
+}
+
+/// The name of the function whose `function` line is the last one before `line`.
+fn enclosing_function(source: &str, line: u32) -> Option<String> {
+    source
+        .lines()
+        .take(line as usize - 1)
+        .filter_map(|l| l.strip_prefix("function "))
+        .last()
+        .map(|sig| {
+            let sig = sig.split_once('=').map_or(sig, |(_, r)| r).trim();
+            sig.split('(').next().unwrap_or(sig).to_string()
+        })
 }
