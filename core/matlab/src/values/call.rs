@@ -172,7 +172,10 @@ impl ValueAnalysis<'_> {
             return None;
         }
         let variadic_in = f.params.last().is_some_and(|p| p == "varargin");
-        let variadic_out = f.outputs.last().is_some_and(|p| p == "varargout");
+        // An anonymous function gives as many outputs as its body's call does
+        // (`s = @(x) size(x); [r, c] = s(a)`): its lifted body's one is not a count.
+        let variadic_out = f.outputs.last().is_some_and(|p| p == "varargout")
+            || f.kind == crate::tame::FunctionKind::Lambda;
         if !variadic_in && site.args.len() > f.params.len() {
             return Some(Arity {
                 inputs: true,
@@ -340,7 +343,17 @@ impl ValueAnalysis<'_> {
             .handle
             .as_deref()
             .filter(|f| self.user_functions.iter().any(|u| u == f));
-        if let (Some(func), Some(args)) = (user, &args) {
+        // An anonymous function: its lifted body, called with what it captured first.
+        let lambda = handle.closure.as_deref().map(|c| {
+            let mut all = c.captured.clone();
+            all.extend(args.iter().flatten().cloned());
+            (c.func.as_str(), all)
+        });
+        let user = match (&lambda, &args) {
+            (Some((func, all)), Some(_)) => Some((*func, all.clone())),
+            _ => user.zip(args.clone()),
+        };
+        if let Some((func, args)) = &user {
             // A handle to a function of the file (`h = @helper; h(x)`): a call of it.
             let spread = self.spread.borrow();
             let counted = !indices

@@ -14,9 +14,10 @@
 //! never a false error: a refutation in the callee holds for every value of the `$k`).
 
 use super::results::{Context, Failure};
-use super::Value;
+use super::{Closure, Value};
 use crate::shape::Shape;
 use shapex_dims::{Atom, Dim};
+use std::rc::Rc;
 
 /// The levels of precision a call's arguments are kept at (the thesis's "push contexts
 /// up", §3.9). `Pattern` keeps what decides rules (class, rank, which extents are 1,
@@ -115,11 +116,33 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
         open_rank: v.open_rank,
         trailing: v.trailing.as_ref().map(&mut extent),
         handle: v.handle.clone(),
+        closure: canonical_closure(v, level, canon),
         origin: None,
         cleared: v.cleared,
         integral: v.integral,
         finite: v.finite,
     }
+}
+
+/// An argument's closure in its context: kept when what it captured is known without
+/// a symbol (its `$k` would otherwise mix with the callee's own), else dropped (a call
+/// through it then has unknown results).
+fn canonical_closure(v: &Value, level: Level, canon: &mut Canon) -> Option<Rc<Closure>> {
+    let c = v.closure.as_ref()?;
+    let before = canon.dims.len();
+    let captured: Vec<Value> = c
+        .captured
+        .iter()
+        .map(|x| canonical_value(x, level, canon))
+        .collect();
+    if canon.dims.len() != before {
+        canon.dims.truncate(before);
+        return None;
+    }
+    Some(Rc::new(Closure {
+        func: c.func.clone(),
+        captured,
+    }))
 }
 
 /// Rewrites a callee's value for its result: each of `inputs` (the callee's symbols
@@ -161,6 +184,8 @@ pub(super) fn normalized(v: &Value, inputs: &[Dim], own: &mut Vec<Dim>) -> Value
             .map(|e| e.iter().map(back).collect()),
         max: value(&v.max),
         origin: None,
+        // What a returned closure captured is over the callee's symbols.
+        closure: None,
         ..v.clone()
     }
 }
@@ -208,6 +233,7 @@ pub(super) fn normalized_failure(f: &Failure, inputs: &[Dim], own: &mut Vec<Dim>
     let mut shape = |s: &Shape| normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
     Failure {
         func: f.func.clone(),
+        anonymous: f.anonymous,
         args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
         rule: f.rule,
         span: f.span,
@@ -229,6 +255,7 @@ pub(super) fn instantiate_failure(
     let shape = |s: &Shape| instantiate_shape(s, canon, fresh);
     Failure {
         func: f.func.clone(),
+        anonymous: f.anonymous,
         args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
         rule: f.rule,
         span: f.span,

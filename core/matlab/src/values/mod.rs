@@ -90,6 +90,10 @@ pub struct Value {
     /// For a function handle, the function it calls when that is known (`@sin`,
     /// `str2func('sin')`), so a call through it is evaluated as a call to that function.
     pub handle: Option<String>,
+    /// For an anonymous function: its lifted body and the values it captured when it
+    /// was made (`g = @(t) A*t` holds A's value then), so a call through it is a call
+    /// of the body with them first (Dubrau 2012 §3.6).
+    pub closure: Option<std::rc::Rc<Closure>>,
     /// The source statement that gave the variable this value (`x = ones(3,2)`): the
     /// evidence a definite error cites for its operands.
     pub origin: Option<shapex_text::Span>,
@@ -120,6 +124,7 @@ impl Value {
             open_rank: false,
             trailing: None,
             handle: None,
+            closure: None,
             origin: None,
             cleared: false,
             integral: false,
@@ -214,6 +219,11 @@ impl Value {
             } else {
                 None
             },
+            closure: if self.closure == other.closure {
+                self.closure.clone()
+            } else {
+                None
+            },
             cleared: false,
             integral: self.integral && other.integral,
             finite: self.finite && other.finite,
@@ -241,9 +251,18 @@ impl Value {
             scalar: known(&self.scalar),
             elems: self.elems.clone().filter(|e| e.iter().all(Dim::is_known)),
             max: known(&self.max),
+            // What it captured may hold the symbols forgotten.
+            closure: None,
             ..self.clone()
         }
     }
+}
+
+/// An anonymous function's lifted body and captured values (see [`Value::closure`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Closure {
+    pub func: String,
+    pub captured: Vec<Value>,
 }
 
 /// The fact at a program point: variables' values and the extent facts.

@@ -293,6 +293,7 @@ fn failure(
     let by = contexts::anchor(f);
     Failure {
         func: f.name.clone(),
+        anonymous: f.kind == crate::tame::FunctionKind::Lambda,
         args: ctx
             .args
             .iter()

@@ -182,6 +182,9 @@ pub enum Exit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
     pub func: String,
+    /// The function is an anonymous function's lifted body (its name is the
+    /// lowering's): messages call it so, its captured values first among `args`.
+    pub anonymous: bool,
     /// The arguments' shapes, over `$k` and `#j` (the caller substitutes its own).
     pub args: Vec<(super::Class, Shape)>,
     pub rule: RuleInfo,

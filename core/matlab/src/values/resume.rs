@@ -135,6 +135,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         open_rank,
         trailing,
         handle,
+        closure,
         origin: _,
         cleared,
         integral,
@@ -150,6 +151,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *open_rank == w.open_rank
         && *trailing == w.trailing
         && *handle == w.handle
+        && *closure == w.closure
         && *cleared == w.cleared
         && *integral == w.integral
         && *finite == w.finite

@@ -214,7 +214,7 @@ impl<'a> ValueAnalysis<'a> {
 }
 
 impl<'a> Callees<'a> {
-    /// Which of `functions` are analysed in context: not a lambda's body, not a nested
+    /// Which of `functions` are analysed in context: not a script, not a nested
     /// function or the parent of one (they share a workspace), and with a chain of
     /// calls below no longer than [`MAX_HEIGHT`]. A recursive one is analysed as its
     /// unit's fixed point.
@@ -226,10 +226,11 @@ impl<'a> Callees<'a> {
     ) -> Callees<'a> {
         let statics = StaticCalls::of(functions, is_temp);
         let shares = |f: &Function| {
-            f.kind == crate::tame::FunctionKind::Nested
+            let nested = crate::tame::FunctionKind::Nested;
+            f.kind == nested
                 || functions
                     .iter()
-                    .any(|g| g.parent.as_deref() == Some(f.name.as_str()))
+                    .any(|g| g.kind == nested && g.parent.as_deref() == Some(f.name.as_str()))
         };
         let in_context = functions
             .iter()
@@ -237,7 +238,9 @@ impl<'a> Callees<'a> {
             .map(|(f, &h)| {
                 matches!(
                     f.kind,
-                    crate::tame::FunctionKind::Primary | crate::tame::FunctionKind::Subfunction
+                    crate::tame::FunctionKind::Primary
+                        | crate::tame::FunctionKind::Subfunction
+                        | crate::tame::FunctionKind::Lambda
                 ) && !shares(f)
                     && h <= MAX_HEIGHT
             })

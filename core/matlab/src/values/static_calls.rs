@@ -170,7 +170,9 @@ fn call_sites(stmts: &[Stmt], found: &mut Found) {
                 args,
                 targets,
             } => found(func, args, Some(targets)),
-            StmtKind::FuncHandle { func, .. } => found(func, &[], None),
+            StmtKind::FuncHandle { func, .. } | StmtKind::Lambda { func, .. } => {
+                found(func, &[], None)
+            }
             _ => {}
         }
         for c in s.children() {

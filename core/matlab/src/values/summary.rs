@@ -403,7 +403,7 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
             "Rule {} ({}), in the function called: analysed for the arguments of this call (Dubrau 2012 §3.3), it fails for every value of their unknown extents before it can return, so every run of this call fails. Other calls of {} are analysed for their own arguments.",
             o.rule.name(),
             o.rule.source,
-            f.func
+            if f.anonymous { "the anonymous function" } else { &f.func }
         );
     }
     if let Some((_, other)) = mode_note {
@@ -493,7 +493,11 @@ fn callee_failure(source: &str, f: &Failure) -> String {
         Some((line, text)) => format!(" line {line}, `{text}`"),
         None => String::new(),
     };
-    format!("in {}({}){at}: {inner}", f.func, args.join(", "))
+    let name = match f.anonymous {
+        true => "an anonymous function ",
+        false => &f.func,
+    };
+    format!("in {name}({}){at}: {inner}", args.join(", "))
 }
 
 /// The fix for a matrix operator written where the element-wise one conforms (`*` for

@@ -160,8 +160,27 @@ impl ValueAnalysis<'_> {
                 };
                 env.vars.insert(lhs.clone(), v);
             }
-            StmtKind::Lambda { lhs, .. } => {
-                let v = Value::of_shape(Some("function_handle"), Shape::scalar());
+            StmtKind::Lambda {
+                lhs,
+                func,
+                captured,
+                ..
+            } => {
+                let closure = super::Closure {
+                    func: func.clone(),
+                    // Without origins: a closure's value does not move with the text.
+                    captured: captured
+                        .iter()
+                        .map(|c| Value {
+                            origin: None,
+                            ..value_of(&env, c)
+                        })
+                        .collect(),
+                };
+                let v = Value {
+                    closure: Some(std::rc::Rc::new(closure)),
+                    ..Value::of_shape(Some("function_handle"), Shape::scalar())
+                };
                 env.vars.insert(lhs.clone(), v);
             }
             StmtKind::Global(vars) | StmtKind::Persistent(vars) => bind_unknown(&mut env, vars),
