@@ -44,6 +44,8 @@ impl ValueAnalysis<'_> {
         } else if let Some(value) = self.frame_value(&site, env) {
             effect.op = site.func.to_string();
             self.bind(site.site, env, site.targets, vec![value], &[]);
+        } else if let Some(values) = map_results(&site) {
+            self.call_map(&site, values, env, effect);
         } else if let Some(kind) = workspace_effect(site.func, site.targets, &site.args) {
             self.call_mutator(kind, &site, env, effect);
         } else {
@@ -251,6 +253,36 @@ impl ValueAnalysis<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `arrayfun`/`cellfun` whose results' shapes are known (see [`map_results`]): the
+    /// call itself is left to run time (each call of the function must succeed, return
+    /// a scalar when the output is uniform, and the arrays must agree in size), and
+    /// the function applied may change what any call of it may.
+    fn call_map(&self, site: &CallSite, values: Vec<Value>, env: &mut Env, effect: &mut Effect) {
+        effect.op = site.func.to_string();
+        let applied = site.args.first();
+        let name = applied.and_then(|h| h.handle.as_deref()).unwrap_or("");
+        let builtin =
+            self.builtins.lookup(name).is_some() && !self.user_functions.iter().any(|u| u == name);
+        if !builtin && applied.and_then(|h| h.text.as_ref()).is_none() {
+            // A function of the user's, a lambda, or one not known: what a call may
+            // change besides its outputs.
+            self.havoc_callee_effects(env, name, false, site.targets);
+        }
+        effect.outcomes = vec![Outcome {
+            theta: Constraint::Opaque(format!(
+                "every call of the function {} succeeds, with arrays of one size",
+                if site.func == "cellfun" {
+                    "on the cells"
+                } else {
+                    "on the elements"
+                }
+            )),
+            status: Truth::Unknown,
+            ..Outcome::unknown(crate::shape::RuleInfo::extension(crate::shape::Rule::Call))
+        }];
+        self.bind(site.site, env, site.targets, values, &[]);
     }
 
     /// A builtin that creates, changes or clears variables by name.
@@ -595,6 +627,58 @@ impl ValueAnalysis<'_> {
         }
         maybe_script && !nested_here && !mutator
     }
+}
+
+/// The results of `arrayfun(f, A, …)` or `cellfun(f, C, …)` when they follow from the
+/// arrays alone: each output has the size of the first array (MATLAB requires all to
+/// agree), a numeric or logical array when the output is uniform (each call must give
+/// a scalar) and a cell array with `'UniformOutput', false`; either way the shape is
+/// `size(A)`. `None` for anything else (a mutator applied, no array, an option not
+/// known), which the builtin's rule then takes.
+fn map_results(site: &CallSite) -> Option<Vec<Value>> {
+    if !matches!(site.func, "arrayfun" | "cellfun") {
+        return None;
+    }
+    let (applied, rest) = site.args.split_first()?;
+    if applied.handle.as_deref().is_some_and(mutates_workspace) {
+        return None;
+    }
+    let is_option = |v: &Value| {
+        v.text.as_deref().is_some_and(|t| {
+            t.eq_ignore_ascii_case("UniformOutput") || t.eq_ignore_ascii_case("ErrorHandler")
+        })
+    };
+    let arrays = rest.iter().position(is_option).unwrap_or(rest.len());
+    let first = rest[..arrays].first()?;
+    first.shape.as_tuple()?;
+    let mut uniform = Some(true);
+    for pair in rest[arrays..].chunks(2) {
+        let [option, value] = pair else { return None };
+        if option
+            .text
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case("UniformOutput"))
+        {
+            uniform = value
+                .scalar
+                .as_ref()
+                .and_then(Dim::as_known)
+                .map(|v| v != 0);
+        }
+    }
+    // The legacy names cellfun takes as text give known classes.
+    let class = match (uniform, applied.text.as_deref()) {
+        (Some(false), _) => Some("cell"),
+        (Some(true), Some("isempty" | "islogical" | "isreal" | "isclass")) => Some("logical"),
+        (Some(true), Some("length" | "ndims" | "prodofsize" | "size")) => Some("double"),
+        _ => None,
+    };
+    let value = Value {
+        open_rank: first.open_rank,
+        trailing: first.trailing.clone(),
+        ..Value::of_shape(class, first.shape.clone())
+    };
+    Some(vec![value; site.targets.len().max(1)])
 }
 
 /// What a workspace mutator does to the variables.
