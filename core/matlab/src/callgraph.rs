@@ -1,14 +1,29 @@
 //! The call graph view (Dubrau 2012, §5: the Tamer's call graph): one vertex per
 //! function of the file — script body, primary, subfunctions, nested functions and
-//! lifted lambdas — and an edge where one calls another by name. Builtins and
+//! lifted lambdas — and an edge where one calls another by name; and one vertex per
+//! context a function is analysed in for the calls of the functions shown (issue #22
+//! item 8), between the caller (an edge per call line) and the function. Builtins and
 //! functions outside the file are not vertices.
 
 use crate::tame::{FunctionKind, Program, Stmt, StmtKind};
-use shapex_report::view::{Edge, Graph, Vertex};
-use shapex_text::{LineIndex, Range};
-use std::collections::BTreeSet;
+use shapex_report::view::{Edge, Graph, Vertex, VertexMark};
+use shapex_text::{LineIndex, Range, Span};
+use std::collections::{BTreeMap, BTreeSet};
 
-pub fn call_graph(program: &Program, source: &str) -> Graph {
+/// A call analysed in its context (the value analysis's `CallContext`, placed).
+pub struct ContextCall {
+    /// The calling function.
+    pub caller: String,
+    pub span: Span,
+    /// The function called.
+    pub callee: String,
+    /// The callee with the arguments' classes and shapes (`gram(double <3,4>)`).
+    pub label: String,
+    /// `proven`, `run-time check`, `fails` or `never returns`.
+    pub verdict: &'static str,
+}
+
+pub fn call_graph(program: &Program, source: &str, contexts: &[ContextCall]) -> Graph {
     let index = LineIndex::new(source);
     let names: BTreeSet<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
     let vertices = program
@@ -30,26 +45,45 @@ pub fn call_graph(program: &Program, source: &str) -> Graph {
             }
         })
         .collect();
+    let mut vertices: Vec<Vertex> = vertices;
     let mut edges = BTreeSet::new();
     for f in &program.functions {
         if let Some(parent) = &f.parent {
-            edges.insert((parent.clone(), f.name.clone(), "defines"));
+            edges.insert((parent.clone(), f.name.clone(), "defines".to_string()));
         }
         let mut callees = BTreeSet::new();
         calls(&f.body, &names, &mut callees);
         for g in callees {
-            edges.insert((f.name.clone(), g.to_string(), "calls"));
+            edges.insert((f.name.clone(), g.to_string(), "calls".to_string()));
         }
     }
+    let mut by_label: BTreeMap<&str, Vertex> = BTreeMap::new();
+    for ctx in contexts {
+        let (caller, line) = (&ctx.caller, Range::of(ctx.span, &index).line);
+        let id = format!("ctx:{}", ctx.label);
+        let v = by_label.entry(&ctx.label).or_insert_with(|| Vertex {
+            id: id.clone(),
+            label: ctx.label.clone(),
+            class: "context".into(),
+            mark: match ctx.verdict {
+                "fails" => Some(VertexMark::Conflict),
+                "proven" => Some(VertexMark::Checked),
+                _ => None,
+            },
+            detail: format!("{}: {}", ctx.label, ctx.verdict),
+            ..Vertex::default()
+        });
+        v.detail
+            .push_str(&format!("\ncalled from {caller} line {line}"));
+        edges.insert((caller.clone(), id.clone(), format!("line {line}")));
+        edges.insert((id, ctx.callee.clone(), "in context".to_string()));
+    }
+    vertices.extend(by_label.into_values());
     Graph {
         vertices,
         edges: edges
             .into_iter()
-            .map(|(from, to, label)| Edge {
-                from,
-                to,
-                label: label.into(),
-            })
+            .map(|(from, to, label)| Edge { from, to, label })
             .collect(),
         steps: Vec::new(),
     }
@@ -89,7 +123,7 @@ mod tests {
                    function h = helper(v)\n  h = v';\nend\n";
         let parsed = shapex_matlab_syntax::parse(src);
         let lowered = crate::tame::lower(&parsed.file);
-        let g = call_graph(&lowered.program, src);
+        let g = call_graph(&lowered.program, src, &[]);
         let ids: Vec<&str> = g.vertices.iter().map(|v| v.id.as_str()).collect();
         assert!(ids.contains(&"main") && ids.contains(&"helper"), "{ids:?}");
         let edge = |a: &str, b: &str| g.edges.iter().any(|e| e.from == a && e.to == b);

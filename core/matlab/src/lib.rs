@@ -208,10 +208,10 @@ impl Matlab {
         };
         let (mut ir, mut calls, mut extents) = (String::new(), None, None);
         if parsed.file.kind != ast::FileKind::Classdef {
-            let program =
+            let (program, contexts) =
                 self.analyze_shapes(source, &parsed.file, mode, &mut memo.functions, &mut report);
             ir = program.to_string();
-            calls = Some(callgraph::call_graph(&program, source));
+            calls = Some(callgraph::call_graph(&program, source, &contexts));
             if let Some(checked) = declared::check(&program, source, &self.builtins) {
                 report.diagnostics.extend(checked.diagnostics);
                 let index = shapex_text::LineIndex::new(source);
@@ -248,7 +248,7 @@ impl Matlab {
     }
 
     /// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
-    /// Returns the Tame IR program it analysed.
+    /// Returns the Tame IR program it analysed, and the calls analysed in context.
     fn analyze_shapes(
         &self,
         source: &str,
@@ -256,7 +256,7 @@ impl Matlab {
         mode: Mode,
         memo: &mut values::FunctionMemo,
         report: &mut Report,
-    ) -> tame::Program {
+    ) -> (tame::Program, Vec<callgraph::ContextCall>) {
         let lowered = tame::lower(file);
         report.diagnostics.extend(lowered.diagnostics);
         let result =
@@ -267,7 +267,23 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
-        lowered.program
+        let contexts = result
+            .functions
+            .iter()
+            .flat_map(|f| {
+                f.statements.iter().filter(|s| s.viable).filter_map(|s| {
+                    let ctx = s.effect.context.as_deref()?;
+                    Some(callgraph::ContextCall {
+                        caller: f.name.clone(),
+                        span: s.span,
+                        callee: ctx.callee.clone(),
+                        label: ctx.label.clone(),
+                        verdict: ctx.verdict,
+                    })
+                })
+            })
+            .collect();
+        (lowered.program, contexts)
     }
 }
 

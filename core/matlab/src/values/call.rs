@@ -7,7 +7,7 @@
 
 use super::contexts::{self, Canon, Level};
 use super::eval::{self, Call};
-use super::results::{Arity, CtxResult, Effect, Exit};
+use super::results::{Arity, CallContext, CtxResult, Effect, Exit};
 use super::state::ValueAnalysis;
 use super::{bind_unknown, value_of, Env, Value};
 use crate::shape::Outcome;
@@ -85,6 +85,7 @@ impl ValueAnalysis<'_> {
         };
         let fresh = |j: usize| self.symbols.mint(&stem, j, site.site, false);
         effect.operands = site.args.iter().map(|v| v.shape.clone()).collect();
+        effect.context = Some(Rc::new(self.call_context(site, &result)));
         match &result.exit {
             Exit::Returns => {
                 let values = result
@@ -193,6 +194,39 @@ impl ValueAnalysis<'_> {
             });
         }
         None
+    }
+
+    /// How the call graph shows the context of `site` and what it gave.
+    fn call_context(&self, site: &CallSite, result: &CtxResult) -> CallContext {
+        let anonymous = self
+            .callees
+            .functions
+            .iter()
+            .find(|f| f.name == site.func)
+            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Lambda);
+        let args: Vec<String> = site
+            .args
+            .iter()
+            .map(|v| {
+                let shape = v.shape.display(crate::shape::Notation::Paper);
+                match v.class {
+                    Some(c) => format!("{c} {shape}"),
+                    None => shape,
+                }
+            })
+            .collect();
+        let name = if anonymous { "@(…)" } else { site.func };
+        let verdict = match (&result.exit, result.proven) {
+            (Exit::Returns, true) => "proven",
+            (Exit::Returns, false) => "run-time check",
+            (Exit::Fails(_), _) => "fails",
+            (Exit::Never, _) => "never returns",
+        };
+        CallContext {
+            callee: site.func.to_string(),
+            label: format!("{name}({})", args.join(", ")),
+            verdict,
+        }
     }
 
     /// The result of function `i` of the file in the context of `site`, and what the

@@ -77,3 +77,31 @@ fn a_call_through_a_comma_separated_list_keeps_its_counts_unknown() {
     let r = run(src);
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
 }
+
+#[test]
+fn the_call_graph_shows_each_context_between_caller_and_callee() {
+    use shapex_report::view::{Payload, VertexMark};
+    let src = "function main()\n  p = g(ones(3));\n  q = g(ones(4, 1));\nend\n\
+               function y = g(x)\n  y = x * x;\nend\n";
+    let r = run(src);
+    let graph = r
+        .views
+        .iter()
+        .find_map(|v| match &v.payload {
+            Payload::Graph(g) if v.id == "callgraph" => Some(g),
+            _ => None,
+        })
+        .expect("a call graph");
+    let vertex = |id: &str| graph.vertices.iter().find(|v| v.id == id);
+    let fails = vertex("ctx:g(double <4,1>)").expect("the failing context");
+    assert_eq!(fails.mark, Some(VertexMark::Conflict));
+    assert!(
+        fails.detail.contains("called from main line 3"),
+        "{}",
+        fails.detail
+    );
+    let ok = vertex("ctx:g(double <3,3>)").expect("the other context");
+    assert_eq!(ok.mark, Some(VertexMark::Checked));
+    let edge = |a: &str, b: &str| graph.edges.iter().any(|e| e.from == a && e.to == b);
+    assert!(edge("main", "ctx:g(double <4,1>)") && edge("ctx:g(double <4,1>)", "g"));
+}

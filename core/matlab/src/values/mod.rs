@@ -42,7 +42,7 @@ mod tests;
 
 pub use memo::FunctionMemo;
 pub use program::{analyze_program, analyze_program_in, analyze_program_with};
-pub use results::{FunctionResult, Gloss, ProgramResult, StmtResult};
+pub use results::{CallContext, FunctionResult, Gloss, ProgramResult, StmtResult};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};

@@ -91,6 +91,22 @@ pub struct Effect {
     /// A call of a function of the file with more arguments or targets than it has
     /// inputs or outputs: MATLAB's error.
     pub arity: Option<Arity>,
+    /// A call of a function of the file analysed in its context: which, for the call
+    /// graph's context vertices.
+    pub context: Option<Rc<CallContext>>,
+}
+
+/// A call's context as the call graph shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallContext {
+    /// The function called (its IR name).
+    pub callee: String,
+    /// The callee with the arguments' classes and shapes at the call
+    /// (`gram(double <3,4>)`; an anonymous function as `@(…)`).
+    pub label: String,
+    /// What the context says of the call: `proven`, `run-time check`, `fails`,
+    /// `never returns`.
+    pub verdict: &'static str,
 }
 
 /// More arguments (`inputs`) or targets than the function called declares.
