@@ -230,20 +230,9 @@ pub(super) fn instantiate(v: &Value, canon: &Canon, fresh: &dyn Fn(usize) -> Dim
 
 /// A failure of a callee's statement (over the callee's symbols) for its result.
 pub(super) fn normalized_failure(f: &Failure, inputs: &[Dim], own: &mut Vec<Dim>) -> Failure {
-    let mut shape = |s: &Shape| normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
-    Failure {
-        func: f.func.clone(),
-        anonymous: f.anonymous,
-        args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
-        rule: f.rule,
-        span: f.span,
-        op: f.op.clone(),
-        operands: f.operands.iter().map(&mut shape).collect(),
-        below: f
-            .below
-            .as_ref()
-            .map(|b| std::rc::Rc::new(normalized_failure(b, inputs, own))),
-    }
+    map_failure(f, &mut |s| {
+        normalized(&Value::of_shape(None, s.clone()), inputs, own).shape
+    })
 }
 
 /// A result's failure at the call (see [`instantiate_dim`]).
@@ -252,19 +241,16 @@ pub(super) fn instantiate_failure(
     canon: &Canon,
     fresh: &dyn Fn(usize) -> Dim,
 ) -> Failure {
-    let shape = |s: &Shape| instantiate_shape(s, canon, fresh);
+    map_failure(f, &mut |s| instantiate_shape(s, canon, fresh))
+}
+
+/// `f` with every shape it holds (at every level) mapped by `shape`, in order.
+fn map_failure(f: &Failure, shape: &mut dyn FnMut(&Shape) -> Shape) -> Failure {
     Failure {
-        func: f.func.clone(),
-        anonymous: f.anonymous,
         args: f.args.iter().map(|(c, s)| (*c, shape(s))).collect(),
-        rule: f.rule,
-        span: f.span,
-        op: f.op.clone(),
-        operands: f.operands.iter().map(shape).collect(),
-        below: f
-            .below
-            .as_ref()
-            .map(|b| std::rc::Rc::new(instantiate_failure(b, canon, fresh))),
+        operands: f.operands.iter().map(&mut *shape).collect(),
+        below: f.below.as_ref().map(|b| Rc::new(map_failure(b, shape))),
+        ..f.clone()
     }
 }
 

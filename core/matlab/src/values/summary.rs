@@ -327,17 +327,7 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     } else {
         text
     };
-    let shapes: Vec<String> = s
-        .effect
-        .operands
-        .iter()
-        .map(|sh| sh.display(Notation::Paper))
-        .collect();
-    let operands = match shapes.as_slice() {
-        [] => String::new(),
-        [one] => format!(" of shape {one}"),
-        many => format!(" of shapes {}", many.join(", ")),
-    };
+    let operands = of_shapes(&s.effect.operands);
     let when = match &s.iteration {
         Some((j, Some(binding))) => format!(" on iteration {j} of the loop, when {binding}"),
         Some((j, None)) => format!(" on iteration {j} of the loop"),
@@ -455,6 +445,16 @@ fn arity_error(s: &StmtResult, a: Arity) -> Diagnostic {
     ))
 }
 
+/// ` of shape <3,2>`, ` of shapes <3,2>, <4,4>`, or nothing for no operand.
+fn of_shapes(shapes: &[Shape]) -> String {
+    let shown: Vec<String> = shapes.iter().map(|s| s.display(Notation::Paper)).collect();
+    match shown.as_slice() {
+        [] => String::new(),
+        [one] => format!(" of shape {one}"),
+        many => format!(" of shapes {}", many.join(", ")),
+    }
+}
+
 /// Why a call fails, down to the statement of the function that fails (`in
 /// helper(double <4,1>): mtimes on operands of shapes <4,1>, <4,1> needs …`).
 fn callee_failure(source: &str, f: &Failure) -> String {
@@ -471,23 +471,12 @@ fn callee_failure(source: &str, f: &Failure) -> String {
         .collect();
     let inner = match &f.below {
         Some(below) => callee_failure(source, below),
-        None => {
-            let shapes: Vec<String> = f
-                .operands
-                .iter()
-                .map(|sh| sh.display(Notation::Paper))
-                .collect();
-            let operands = match shapes.as_slice() {
-                [] => String::new(),
-                [one] => format!(" on an operand of shape {one}"),
-                many => format!(" on operands of shapes {}", many.join(", ")),
-            };
-            format!(
-                "{}{operands} needs {}",
-                f.rule.name(),
-                f.rule.rule.requirement()
-            )
-        }
+        None => format!(
+            "{} on operands{} needs {}",
+            f.rule.name(),
+            of_shapes(&f.operands),
+            f.rule.rule.requirement()
+        ),
     };
     let at = match statement_text(source, f.span) {
         Some((line, text)) => format!(" line {line}, `{text}`"),
