@@ -406,7 +406,7 @@ fn GraphView(
         (
             view::VertexMark::Checked,
             "checked",
-            "checked (inputs must agree)",
+            "checked (what it requires holds)",
         ),
         (
             view::VertexMark::Conflict,

@@ -182,6 +182,7 @@ impl ValueAnalysis<'_> {
         if !variadic_in && site.args.len() > f.params.len() {
             return Some(Arity {
                 inputs: true,
+                anonymous: f.kind == crate::tame::FunctionKind::Lambda,
                 given: site.args.len(),
                 declared: f.params.len(),
             });
@@ -189,6 +190,7 @@ impl ValueAnalysis<'_> {
         if !variadic_out && site.targets.len() > f.outputs.len() {
             return Some(Arity {
                 inputs: false,
+                anonymous: false,
                 given: site.targets.len(),
                 declared: f.outputs.len(),
             });

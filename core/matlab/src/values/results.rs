@@ -113,6 +113,8 @@ pub struct CallContext {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arity {
     pub inputs: bool,
+    /// The function called is an anonymous function (its name is the lowering's).
+    pub anonymous: bool,
     pub given: usize,
     pub declared: usize,
 }

@@ -432,10 +432,17 @@ fn arity_error(s: &StmtResult, a: Arity) -> Diagnostic {
         true => ("call.nargin", "arguments", "inputs"),
         false => ("call.nargout", "outputs asked for", "outputs"),
     };
-    let message = format!(
-        "`{}` is called with {} {what} but declares {} {declared}",
-        s.effect.op, a.given, a.declared
-    );
+    // An anonymous function's lifted body takes what it captured first: its counts
+    // are not the ones the reader wrote.
+    let message = match a.anonymous {
+        true => {
+            format!("The anonymous function is called with more {what} than it declares {declared}")
+        }
+        false => format!(
+            "`{}` is called with {} {what} but declares {} {declared}",
+            s.effect.op, a.given, a.declared
+        ),
+    };
     Diagnostic::error(code, message, s.span).with_help(format!(
         "MATLAB stops every run of this call with \"Too many {}\": the counts are in the text, whatever the arguments' values.",
         match a.inputs {
