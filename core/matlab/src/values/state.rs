@@ -126,13 +126,13 @@ impl<'a> ValueAnalysis<'a> {
         solve: fn(&ValueAnalysis<'a>, usize),
     ) -> Self {
         let is_temp = |n: &str| crate::tame::ir::is_temp(&program.temp_prefix, n);
-        ValueAnalysis {
-            callees: Rc::new(Callees::of(&program.functions, &is_temp, analyze, solve)),
-            frame: None,
-            in_loop: Default::default(),
-            spread: Default::default(),
-            builtins: table,
+        let root = ValueAnalysis::assemble(
+            table,
             mode,
+            Rc::new(Callees::of(&program.functions, &is_temp, analyze, solve)),
+            None,
+        );
+        ValueAnalysis {
             user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
             temp_prefix: program.temp_prefix.clone(),
             nested_in: program
@@ -147,6 +147,27 @@ impl<'a> ValueAnalysis<'a> {
                 .filter(|f| writes_into_caller(f))
                 .map(|f| f.name.clone())
                 .collect(),
+            ..root
+        }
+    }
+
+    /// An analysis with the program's rules and callees, its program fields empty and
+    /// its function's fields fresh (what [`ValueAnalysis::prepare`] resets).
+    fn assemble(
+        builtins: &'a BuiltinTable,
+        mode: Mode,
+        callees: Rc<Callees<'a>>,
+        frame: Option<Frame>,
+    ) -> Self {
+        ValueAnalysis {
+            builtins,
+            mode,
+            user_functions: Vec::new(),
+            temp_prefix: String::new(),
+            nested_in: Vec::new(),
+            reaches_caller: Vec::new(),
+            callees,
+            frame,
             symbols: Default::default(),
             simulation_budget: std::cell::Cell::new(SIMULATION_BUDGET),
             studies: Default::default(),
@@ -155,6 +176,8 @@ impl<'a> ValueAnalysis<'a> {
             variables: Default::default(),
             read_variables: Default::default(),
             stepped: Default::default(),
+            in_loop: Default::default(),
+            spread: Default::default(),
         }
     }
 
@@ -191,24 +214,11 @@ impl<'a> ValueAnalysis<'a> {
     /// function's fresh (it is [prepared](ValueAnalysis::prepare) next).
     pub(super) fn child(&self, frame: Frame) -> ValueAnalysis<'a> {
         ValueAnalysis {
-            builtins: self.builtins,
-            mode: self.mode,
             user_functions: self.user_functions.clone(),
             temp_prefix: self.temp_prefix.clone(),
             nested_in: self.nested_in.clone(),
             reaches_caller: self.reaches_caller.clone(),
-            callees: self.callees.clone(),
-            frame: Some(frame),
-            symbols: Default::default(),
-            simulation_budget: std::cell::Cell::new(SIMULATION_BUDGET),
-            studies: Default::default(),
-            template: Default::default(),
-            globals: Default::default(),
-            variables: Default::default(),
-            read_variables: Default::default(),
-            stepped: Default::default(),
-            in_loop: Default::default(),
-            spread: Default::default(),
+            ..ValueAnalysis::assemble(self.builtins, self.mode, self.callees.clone(), Some(frame))
         }
     }
 }
