@@ -93,7 +93,7 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
         *out.checked_per_language
             .entry(lang.id.to_string())
             .or_default() += 1;
-        let report = analyzer.analyze(&source, &spec.options());
+        let report = analyze_in_folder(&analyzer, root, &name, &source, &spec);
         let mut mismatches = check_spec(&name, &spec, &report);
         mismatches.extend(check_goldens(
             &path,
@@ -113,12 +113,33 @@ pub fn run(root: &Path, filter: Option<&str>, bless_all: bool) -> Run {
                 std::fs::write(&path, &blessed).expect("blessed fixture is writable");
                 out.blessed.push(name.clone());
                 let spec = FixtureSpec::parse(&blessed, lang);
-                mismatches = check_spec(&name, &spec, &analyzer.analyze(&blessed, &spec.options()));
+                let report = analyze_in_folder(&analyzer, root, &name, &blessed, &spec);
+                mismatches = check_spec(&name, &spec, &report);
             }
         }
         out.mismatches.extend(mismatches);
     }
     out
+}
+
+/// The report on fixture `name` (its path under `root`) with text `source`, analysed
+/// as the CLI analyses a file: among the files of its folder, so a fixture folder
+/// (`interproc/folder-basic/`) is one program whose `main.m` calls its other files.
+pub fn analyze_in_folder(
+    analyzer: &Analyzer,
+    root: &Path,
+    name: &str,
+    source: &str,
+    spec: &FixtureSpec,
+) -> shapex::Report {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).ok().map(Into::into);
+    let sources = shapex::Sources {
+        path: &name.replace('\\', "/"),
+        text: source,
+        read: &read,
+        search: &[],
+    };
+    analyzer.analyze_sources_in(&mut shapex::Session::default(), &sources, &spec.options())
 }
 
 /// A fixture's text views against their goldens: a file `STEM.VIEW.golden` beside

@@ -37,8 +37,17 @@ fn interproc_dir() -> PathBuf {
     fixtures_dir().join("matlab").join("interproc")
 }
 
+/// The fixtures: the function files of `interproc/`, and the `main.m` of each of its
+/// folders (a program of several files, issue #22 item 2), run among its folder's files.
 fn fixture_files() -> Vec<PathBuf> {
-    let files = files_with_ext(&interproc_dir(), "m");
+    let files: Vec<PathBuf> = files_with_ext(&interproc_dir(), "m")
+        .into_iter()
+        .filter(|p| {
+            p.parent() == Some(interproc_dir().as_path())
+                || (p.file_name().is_some_and(|n| n == "main.m")
+                    && p.parent().and_then(Path::parent) == Some(interproc_dir().as_path()))
+        })
+        .collect();
     assert!(
         files.len() >= MIN_FIXTURES,
         "{} has {} fixtures, fewer than the {MIN_FIXTURES} of issue #22 slice 1: {:?}",
@@ -234,10 +243,16 @@ fn rewrite(source: &str) -> Result<Rewritten, String> {
     Ok(out)
 }
 
-/// Runs `source` as the function file `main.m` in a fresh folder; `Err` with Octave's
-/// output unless it exits with status 0.
-fn run_in_octave(octave: &Path, source: &str) -> Result<(), String> {
+/// Runs `source` as the function file `main.m` in a fresh folder (with a copy of the
+/// other files of `folder`, for a fixture that is a folder); `Err` with Octave's output
+/// unless it exits with status 0.
+fn run_in_octave(octave: &Path, source: &str, folder: Option<&Path>) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
+    for from in folder.map(|f| files_with_ext(f, "m")).unwrap_or_default() {
+        let to = dir.path().join(from.strip_prefix(folder.unwrap()).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).map_err(|e| e.to_string())?;
+        std::fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+    }
     std::fs::write(dir.path().join("main.m"), source)
         .map_err(|e| format!("cannot write main.m: {e}"))?;
     let eval = format!("cd('{}'); main", dir.path().display());
@@ -304,7 +319,8 @@ fn every_fixture_runs_in_octave_as_expected() {
         };
         asserts += rewritten.asserts;
         failing += rewritten.failing;
-        if let Err(why) = run_in_octave(&octave, &rewritten.source) {
+        let folder = path.parent().filter(|p| *p != interproc_dir().as_path());
+        if let Err(why) = run_in_octave(&octave, &rewritten.source, folder) {
             failures.push(format!(
                 "--- {name}: {why}\n--- the rewritten file\n{}",
                 numbered(&rewritten.source)
@@ -355,7 +371,7 @@ fn octave_catches_wrong_expectations() {
     ];
     for (body, passes) in cases {
         let rewritten = rewrite(&program(body)).expect("the case rewrites");
-        let outcome = run_in_octave(&octave, &rewritten.source);
+        let outcome = run_in_octave(&octave, &rewritten.source, None);
         assert_eq!(
             outcome.is_ok(),
             passes,

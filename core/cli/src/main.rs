@@ -15,14 +15,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod graph;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use shapex::{format, Analyzer, Options, Report};
+use shapex::{format, Analyzer, Options, Report, Session, Sources};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -59,6 +59,14 @@ enum Command {
         /// same order whatever the number.
         #[arg(long, short = 'j', value_name = "N")]
         jobs: Option<NonZeroUsize>,
+        /// A folder searched, after each file's own, for the functions it calls
+        /// (repeatable, in order; MATLAB's path).
+        #[arg(long = "path", value_name = "DIR")]
+        search: Vec<PathBuf>,
+        /// Analyse each file alone: calls of functions in other files (its folder's,
+        /// `private/`, `--path`) are not followed, and their results are unknown.
+        #[arg(long)]
+        no_resolve: bool,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -190,13 +198,24 @@ fn main() -> ExitCode {
             settings,
             views,
             jobs,
+            search,
+            no_resolve,
             paths,
         } => {
             let jobs = jobs
                 .or_else(|| std::thread::available_parallelism().ok())
                 .map_or(1, NonZeroUsize::get);
             let views = format::Views::parse(&views);
-            check(format, lang.as_deref(), &settings, &views, jobs, &paths)
+            let resolve = (!no_resolve).then(|| search.iter().map(|d| slashed(d)).collect());
+            check(
+                format,
+                lang.as_deref(),
+                &settings,
+                &views,
+                jobs,
+                resolve,
+                &paths,
+            )
         }
         Command::Graph {
             format,
@@ -386,12 +405,15 @@ enum Output {
     Json(serde_json::Value),
 }
 
+/// Checks every file of `paths`; `resolve` holds the search folders when calls into
+/// other files are followed.
 fn check(
     format: Format,
     lang: Option<&str>,
     settings: &[String],
     views: &format::Views,
     jobs: usize,
+    resolve: Option<Vec<String>>,
     paths: &[PathBuf],
 ) -> ExitCode {
     let analyzer = Analyzer::new();
@@ -443,7 +465,18 @@ fn check(
             InputSource::File(path) => std::borrow::Cow::Owned(read_text(path)?),
         };
         let options = options_for(id);
-        let report = analyzer.analyze(&text, &options);
+        let report = match (&resolve, &input.source) {
+            (Some(search), InputSource::File(_)) => {
+                let sources = Sources {
+                    path: &input.name,
+                    text: &text,
+                    read: &read_source,
+                    search,
+                };
+                analyzer.analyze_sources_in(&mut Session::default(), &sources, &options)
+            }
+            _ => analyzer.analyze(&text, &options),
+        };
         Ok(Checked {
             errors: report.error_count(),
             output: render(format, &input.name, &report, views),
@@ -679,6 +712,23 @@ fn collect_inputs(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Input>, 
         }
     }
     Ok(inputs)
+}
+
+/// The text of the file at `path`, for a call another file makes (`None`: no file
+/// there, or one that cannot be read).
+fn read_source(path: &str) -> Option<Arc<str>> {
+    let path = Path::new(path);
+    path.is_file().then_some(())?;
+    read_text(path).ok().map(Arc::from)
+}
+
+/// A folder as the core names it: `/`-separated, without a trailing `/`.
+fn slashed(dir: &Path) -> String {
+    let s = dir.display().to_string().replace('\\', "/");
+    match s.trim_end_matches('/') {
+        "" => s,
+        trimmed => trimmed.to_string(),
+    }
 }
 
 fn read_text(path: &Path) -> Result<String, String> {

@@ -2,8 +2,8 @@
 //! function of the file — script body, primary, subfunctions, nested functions and
 //! lifted lambdas — and an edge where one calls another by name; and one vertex per
 //! context a function is analysed in for the calls of the functions shown (issue #22
-//! item 8), between the caller (an edge per call line) and the function. Builtins and
-//! functions outside the file are not vertices.
+//! item 8), between the caller (an edge per call line) and the function. Builtins are
+//! not vertices; another file's function is one where the file calls it in context.
 
 use crate::tame::{FunctionKind, Program, Stmt, StmtKind};
 use shapex_report::view::{Edge, Graph, Vertex, VertexMark};
@@ -17,6 +17,8 @@ pub struct ContextCall {
     pub span: Span,
     /// The function called.
     pub callee: String,
+    /// The path of the callee's file when it is another file's function.
+    pub file: Option<String>,
     /// The callee with the arguments' classes and shapes (`gram(double <3,4>)`).
     pub label: String,
     /// `proven`, `run-time check`, `fails` or `never returns`.
@@ -79,6 +81,24 @@ pub fn call_graph(program: &Program, source: &str, contexts: &[ContextCall]) -> 
         edges.insert((id, ctx.callee.clone(), "in context".to_string()));
     }
     vertices.extend(by_label.into_values());
+    // Another file's function: one vertex, where it is instead of a line of this file.
+    let mut other_files = BTreeMap::new();
+    for ctx in contexts {
+        if let Some(file) = ctx
+            .file
+            .as_ref()
+            .filter(|_| !names.contains(ctx.callee.as_str()))
+        {
+            other_files.entry(&ctx.callee).or_insert_with(|| Vertex {
+                id: ctx.callee.clone(),
+                label: ctx.callee.clone(),
+                class: "other file".into(),
+                detail: format!("{} is defined in {file}", ctx.callee),
+                ..Vertex::default()
+            });
+        }
+    }
+    vertices.extend(other_files.into_values());
     Graph {
         vertices,
         edges: edges

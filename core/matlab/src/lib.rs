@@ -21,9 +21,12 @@ use serde::{Deserialize, Serialize};
 use shapex_matlab_syntax::{self as matlab, ast};
 use shapex_report::view::{self, Payload, ViewSpec};
 use shapex_report::{
-    Face, Language, LanguageInfo, Memo, OptionSpec, Options, Report, Severity, StatementReport,
+    Face, Language, LanguageInfo, Memo, OptionSpec, Options, Report, Severity, Sources,
+    StatementReport,
 };
 use shapex_text::Token;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Which MATLAB semantics the shape rules follow (the option `mode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -72,6 +75,9 @@ impl Mode {
 pub struct Incremental {
     pub parse: matlab::ParseMemo,
     pub functions: values::FunctionMemo,
+    /// The other files the last run linked, lowered, by path: one whose text and
+    /// temporaries' prefix are unchanged is not parsed again.
+    pub units: HashMap<String, Rc<tame::link::Unit>>,
 }
 
 /// The language's id in options, share links and the gallery.
@@ -166,6 +172,10 @@ impl Language for Matlab {
         self.analyze_with(source, options, memo.state::<Incremental>())
     }
 
+    fn analyze_sources(&self, sources: &Sources, options: &Options, memo: &mut Memo) -> Report {
+        self.analyze_in_folder(sources, options, memo.state::<Incremental>())
+    }
+
     fn tokens(&self, line: &str) -> Vec<Token> {
         matlab::highlight::tokenize_line(line)
     }
@@ -192,6 +202,20 @@ impl Matlab {
     /// have changed: the clauses after the edit (`ParseMemo`) and the analysis of every
     /// function whose key is unchanged (`values::FunctionMemo`). Same report.
     pub fn analyze_with(&self, source: &str, options: &Options, memo: &mut Incremental) -> Report {
+        self.analyze_in_folder(&Sources::alone("", source), options, memo)
+    }
+
+    /// [`Matlab::analyze_with`] of the file `sources.path`, whose calls of functions
+    /// that neither it nor MATLAB defines run the files of those names in its folder or
+    /// the search folders (`tame::link`): they are analysed in the contexts they are
+    /// called in. The report is the one file's.
+    pub fn analyze_in_folder(
+        &self,
+        sources: &Sources,
+        options: &Options,
+        memo: &mut Incremental,
+    ) -> Report {
+        let source = sources.text;
         let mode = Mode::of(options);
         let parsed = matlab::parse_with(source, &mut memo.parse);
         let parse_ok = parsed
@@ -209,7 +233,7 @@ impl Matlab {
         let (mut ir, mut calls, mut extents) = (String::new(), None, None);
         if parsed.file.kind != ast::FileKind::Classdef {
             let (program, contexts) =
-                self.analyze_shapes(source, &parsed.file, mode, &mut memo.functions, &mut report);
+                self.analyze_shapes(sources, &parsed.file, mode, memo, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source, &contexts));
             if let Some(checked) = declared::check(&program, source, &self.builtins) {
@@ -251,16 +275,17 @@ impl Matlab {
     /// Returns the Tame IR program it analysed, and the calls analysed in context.
     fn analyze_shapes(
         &self,
-        source: &str,
+        sources: &Sources,
         file: &ast::File,
         mode: Mode,
-        memo: &mut values::FunctionMemo,
+        memo: &mut Incremental,
         report: &mut Report,
     ) -> (tame::Program, Vec<callgraph::ContextCall>) {
-        let lowered = tame::lower(file);
-        report.diagnostics.extend(lowered.diagnostics);
+        let source = sources.text;
+        let (linked, diagnostics) = link(sources, file, &mut memo.units);
+        report.diagnostics.extend(diagnostics);
         let result =
-            values::analyze_program_in(&lowered.program, source, &self.builtins, mode, memo);
+            values::analyze_linked(&linked, source, &self.builtins, mode, &mut memo.functions);
         values::fill_report(
             source,
             &result,
@@ -277,14 +302,78 @@ impl Matlab {
                         caller: f.name.clone(),
                         span: s.span,
                         callee: ctx.callee.clone(),
+                        file: linked.origins.get(&ctx.callee).map(|o| o.path.clone()),
                         label: ctx.label.clone(),
                         verdict: ctx.verdict,
                     })
                 })
             })
             .collect();
-        (lowered.program, contexts)
+        let mut program = linked.program;
+        program.functions.truncate(linked.own);
+        (program, contexts)
     }
+}
+
+/// Lowers `file` (the text of `sources.path`) and links it with the files its calls
+/// reach, each lowered with one temporaries' prefix (`units` holds them lowered by the
+/// last run, and then this run's). Returns the lowering's diagnostics too.
+fn link(
+    sources: &Sources,
+    file: &ast::File,
+    units: &mut HashMap<String, Rc<tame::link::Unit>>,
+) -> (tame::link::Linked, Vec<shapex_report::Diagnostic>) {
+    let old = std::mem::take(units);
+    let path = tame::link::Path {
+        file: sources.path,
+        search: sources.search,
+    };
+    let mut prefix = tame::TEMP_PREFIX.to_string();
+    loop {
+        let lowered = tame::lower_with_prefix(file, &prefix);
+        units.clear();
+        let mut load = |p: &str| {
+            let unit = load_unit(sources, p, &prefix, &old)?;
+            units.insert(p.to_string(), unit.clone());
+            Some(unit)
+        };
+        let linked = tame::link::link(lowered.program, &path, &mut load);
+        match linked.needs_prefix.clone() {
+            // Every lowering extends the prefix it starts from: this ends.
+            Some(longer) if longer.len() > prefix.len() => prefix = longer,
+            _ => return (linked, lowered.diagnostics),
+        }
+    }
+}
+
+/// The file at `path`, lowered with temporaries from `prefix` (as `old` holds it when
+/// its text is unchanged), or `None` when there is no such file.
+fn load_unit(
+    sources: &Sources,
+    path: &str,
+    prefix: &str,
+    old: &HashMap<String, Rc<tame::link::Unit>>,
+) -> Option<Rc<tame::link::Unit>> {
+    let text = (sources.read)(path)?;
+    if let Some(unit) = old.get(path) {
+        if unit.text == text && unit.prefix == prefix {
+            return Some(unit.clone());
+        }
+    }
+    let parsed = matlab::parse(&text);
+    // MATLAB cannot call a script, a class or a file it cannot parse.
+    let callable = parsed.file.kind == ast::FileKind::Function
+        && parsed
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != Severity::Error);
+    let program = callable.then(|| tame::lower_with_prefix(&parsed.file, prefix).program);
+    Some(Rc::new(tame::link::Unit {
+        path: path.to_string(),
+        text,
+        prefix: prefix.to_string(),
+        program,
+    }))
 }
 
 /// One [`StatementReport`] per statement, in source order, with nesting depth.

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use shapex_text::Token;
 use std::any::Any;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A language's analysis. Implementations hold only read-only tables built once, so
 /// one value serves every call; `analyze` never panics on any input.
@@ -44,6 +45,14 @@ pub trait Language: Send + Sync {
         self.analyze(source, options)
     }
 
+    /// Analyses the file `sources.path` among the other files it may call into (a
+    /// folder, the app's tabs), reusing `memo` as [`Language::analyze_incremental`]
+    /// does. This default sees the one file alone; a language whose programs span files
+    /// (MATLAB's path) resolves calls through [`Sources::read`].
+    fn analyze_sources(&self, sources: &Sources, options: &Options, memo: &mut Memo) -> Report {
+        self.analyze_incremental(sources.text, options, memo)
+    }
+
     /// Display tokens of one line, for highlighting (no analysis, never fails).
     fn tokens(&self, line: &str) -> Vec<Token>;
 
@@ -51,6 +60,38 @@ pub trait Language: Send + Sync {
     /// (`shapex explain CODE`), or `None` for a code it never reports.
     fn explain(&self, _code: &str) -> Option<String> {
         None
+    }
+}
+
+/// One file to analyse and the files around it, read on demand: the core does no I/O,
+/// so the caller (the CLI's file system, the app's tabs) answers [`Sources::read`].
+pub struct Sources<'a> {
+    /// The analysed file's path, `/`-separated (`src/main.m`; a bare name is in the
+    /// root folder).
+    pub path: &'a str,
+    pub text: &'a str,
+    /// The text of another file by its `/`-separated path, or `None` when there is
+    /// none. Asked only for the paths a call can reach (MATLAB: `NAME.m` beside the
+    /// file, in its `private/` folder, in a search folder).
+    pub read: &'a dyn Fn(&str) -> Option<Arc<str>>,
+    /// Folders searched after the file's own, in order (the CLI's `--path DIR`).
+    pub search: &'a [String],
+}
+
+impl<'a> Sources<'a> {
+    /// `text` as the file `path` with no other file around it.
+    pub fn alone(path: &'a str, text: &'a str) -> Sources<'a> {
+        Sources {
+            path,
+            text,
+            read: &|_| None,
+            search: &[],
+        }
+    }
+
+    /// The folder of [`Sources::path`] (`""` for the root).
+    pub fn folder(&self) -> &'a str {
+        self.path.rsplit_once('/').map_or("", |(dir, _)| dir)
     }
 }
 

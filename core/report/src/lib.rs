@@ -8,7 +8,7 @@ pub mod legend;
 mod statement;
 pub mod view;
 
-pub use language::{Face, Language, LanguageInfo, Memo, OptionSpec, Options};
+pub use language::{Face, Language, LanguageInfo, Memo, OptionSpec, Options, Sources};
 pub use shapex_text::{
     common_ends, Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind,
 };

@@ -2,7 +2,9 @@
 //! language named in the options and runs its analysis. The app and the CLI call only
 //! this (or [`analyze`]), so every analysis is reachable from both.
 
-use shapex_report::{Diagnostic, Face, Language, LanguageInfo, Memo, Options, Report, Span};
+use shapex_report::{
+    Diagnostic, Face, Language, LanguageInfo, Memo, Options, Report, Sources, Span,
+};
 use std::collections::HashMap;
 
 /// Every registered language with its read-only tables built once, so callers that
@@ -111,6 +113,26 @@ impl Analyzer {
                 lang.analyze_incremental(source, options, memo)
             }
             None => self.analyze(source, options),
+        }
+    }
+}
+
+impl Analyzer {
+    /// [`Analyzer::analyze_in`] of the file `sources.path`, its calls into the other
+    /// files of `sources` resolved as its language does (MATLAB's path). The report is
+    /// the one file's.
+    pub fn analyze_sources_in(
+        &self,
+        session: &mut Session,
+        sources: &Sources,
+        options: &Options,
+    ) -> Report {
+        match self.language(&options.lang) {
+            Some(lang) => {
+                let memo = session.memos.entry(options.lang.clone()).or_default();
+                lang.analyze_sources(sources, options, memo)
+            }
+            None => self.analyze(sources.text, options),
         }
     }
 }

@@ -9,5 +9,7 @@ pub mod format;
 pub use driver::{analyze, faces, Analyzer, Session};
 pub use shapex_matlab::samples;
 pub use shapex_report as report;
-pub use shapex_report::{Diagnostic, Face, Language, LanguageInfo, Options, Report, Severity};
+pub use shapex_report::{
+    Diagnostic, Face, Language, LanguageInfo, Options, Report, Severity, Sources,
+};
 pub use shapex_text::{LineIndex, Span};

@@ -67,8 +67,18 @@ fn is_function_name(text: &str) -> bool {
 
 /// Lowers a parsed file. Never panics; what cannot be lowered is reported.
 pub fn lower(file: &ast::File) -> Lowered {
+    lower_with_prefix(file, TEMP_PREFIX)
+}
+
+/// The temporaries' prefix a lowering starts from.
+pub const TEMP_PREFIX: &str = "mc_t";
+
+/// [`lower`] with temporaries named from `prefix` (extended until no name of the file
+/// starts with it): files linked into one program share one prefix, so a name is a
+/// temporary in all of them or in none.
+pub fn lower_with_prefix(file: &ast::File, prefix: &str) -> Lowered {
     let all = names::all_names(file);
-    let mut prefix = String::from("mc_t");
+    let mut prefix = String::from(prefix);
     while all.iter().any(|n| n.starts_with(&prefix)) {
         prefix.push('x');
     }

@@ -3,6 +3,7 @@
 
 pub mod clearing;
 pub mod ir;
+pub mod link;
 mod lower;
 mod names;
 mod print;
@@ -10,7 +11,7 @@ mod print;
 pub use clearing::{clearing, Clearing};
 pub use ir::*;
 pub(crate) use lower::WILD;
-pub use lower::{lower, Lowered};
+pub use lower::{lower, lower_with_prefix, Lowered, TEMP_PREFIX};
 pub use print::{literal, print_program};
 
 #[cfg(test)]

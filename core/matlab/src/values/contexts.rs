@@ -262,17 +262,22 @@ pub(super) fn anchor(f: &crate::tame::Function) -> usize {
 
 /// `f` with its spans (relative to the anchors of the functions named in it) placed in
 /// the text, by `anchor_of` each function's name.
-pub(super) fn placed(f: &Failure, anchor_of: &dyn Fn(&str) -> Option<usize>) -> Failure {
-    let by = anchor_of(&f.func).unwrap_or(0);
+pub(super) fn placed(f: &Failure, place_of: &dyn Fn(&str) -> Place) -> Failure {
+    let (by, file) = place_of(&f.func);
     Failure {
         span: shapex_text::Span::new(f.span.start.wrapping_add(by), f.span.end.wrapping_add(by)),
         below: f
             .below
             .as_ref()
-            .map(|b| std::rc::Rc::new(placed(b, anchor_of))),
+            .map(|b| std::rc::Rc::new(placed(b, place_of))),
+        file,
         ..f.clone()
     }
 }
+
+/// Where a function is: its [`anchor`], in the file of its origin (`None`: the
+/// analysed file).
+pub(super) type Place = (usize, Option<std::rc::Rc<crate::tame::link::Origin>>);
 
 /// The one context of a recursive function called with `nargin` arguments for
 /// `nargout` outputs (the thesis's "push contexts up" to the top, §3.9): each argument

@@ -103,12 +103,14 @@ impl Place {
 }
 
 impl FunctionMemo {
-    /// The results of `functions` in order: reused where the key matches, otherwise
+    /// The results of the first `own` of `functions` (the analysed file's; the others
+    /// are other files' it calls) in order: reused where the key matches, otherwise
     /// computed by `analyse`.
     pub(super) fn run(
         &mut self,
         a: &ValueAnalysis,
         functions: &[Function],
+        own_functions: usize,
         mut analyse: impl FnMut(&Function, Option<&Trace>) -> (FunctionResult, Trace),
     ) -> Vec<FunctionResult> {
         let user = UserFunctions::of(a);
@@ -119,7 +121,7 @@ impl FunctionMemo {
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
-        let out = functions
+        let out = functions[..own_functions]
             .iter()
             .enumerate()
             .map(|(i, f)| {

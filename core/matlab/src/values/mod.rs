@@ -41,7 +41,7 @@ mod size_tests;
 mod tests;
 
 pub use memo::FunctionMemo;
-pub use program::{analyze_program, analyze_program_in, analyze_program_with};
+pub use program::{analyze_linked, analyze_program, analyze_program_in, analyze_program_with};
 pub use results::{CallContext, FunctionResult, Gloss, ProgramResult, StmtResult};
 pub use summary::fill_report;
 

@@ -15,10 +15,12 @@ use super::{Env, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::{self, State};
 use crate::shape::Shape;
+use crate::tame::link::{Linked, Origin};
 use crate::tame::{Function, Program, Stmt};
 use crate::Mode;
 use shapex_dims::{Dim, Truth};
 use shapex_text::Span;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Analyses every function of `program` (each on its own, inputs symbolic).
@@ -48,12 +50,44 @@ pub fn analyze_program_in(
     mode: Mode,
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
+    let own = program.functions.len();
+    analyze_own(program, own, &Origins::new(), source, table, mode, memo)
+}
+
+/// The files of functions outside the analysed one, by name.
+type Origins = HashMap<String, Rc<Origin>>;
+
+/// [`analyze_program_in`] of the file whose program `linked` extends with the
+/// functions of the other files it calls: the file's own functions are analysed, the
+/// others only in the contexts they are called in.
+pub fn analyze_linked(
+    linked: &Linked,
+    source: &str,
+    table: &BuiltinTable,
+    mode: Mode,
+    memo: &mut FunctionMemo,
+) -> ProgramResult {
+    let (program, own) = (&linked.program, linked.own);
+    analyze_own(program, own, &linked.origins, source, table, mode, memo)
+}
+
+/// Analyses the first `own` functions of `program`, calling the others in context.
+fn analyze_own(
+    program: &Program,
+    own: usize,
+    origins: &Origins,
+    source: &str,
+    table: &BuiltinTable,
+    mode: Mode,
+    memo: &mut FunctionMemo,
+) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
     let analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
-    let mut functions: Vec<FunctionResult> = memo.run(&analysis, &program.functions, |f, old| {
-        analyze_function(&analysis, program, f, &source, old)
-    });
-    resolve_failures(program, &mut functions);
+    let mut functions: Vec<FunctionResult> =
+        memo.run(&analysis, &program.functions, own, |f, old| {
+            analyze_function(&analysis, program, f, &source, old)
+        });
+    resolve_failures(program, origins, &mut functions);
     let diagnostics = functions
         .iter()
         .flat_map(|f| f.diagnostics.iter().cloned())
@@ -67,17 +101,18 @@ pub fn analyze_program_in(
 /// Places the failing statements of callees that call sites report (stored relative
 /// to the callee, so that a caller's result stays valid while its callee moves) at
 /// where each callee now is.
-fn resolve_failures(program: &Program, functions: &mut [FunctionResult]) {
-    let anchor_of = |name: &str| {
-        program
+fn resolve_failures(program: &Program, origins: &Origins, functions: &mut [FunctionResult]) {
+    let place_of = |name: &str| {
+        let anchor = program
             .functions
             .iter()
             .find(|f| f.name == name)
-            .map(contexts::anchor)
+            .map_or(0, contexts::anchor);
+        (anchor, origins.get(name).cloned())
     };
     for s in functions.iter_mut().flat_map(|f| f.statements.iter_mut()) {
         if let Some(failure) = &s.effect.callee {
-            s.effect.callee = Some(Rc::new(contexts::placed(failure, &anchor_of)));
+            s.effect.callee = Some(Rc::new(contexts::placed(failure, &place_of)));
         }
     }
 }
@@ -307,6 +342,7 @@ fn failure(
         op: root.effect.op.clone(),
         operands,
         below,
+        file: None,
     }
 }
 

@@ -52,6 +52,7 @@ pub struct FunctionResult {
 }
 
 pub struct ProgramResult {
+    /// The analysed file's functions (not the other files' it calls).
     pub functions: Vec<FunctionResult>,
     /// Loop notes and possible later-iteration failures (spans cover the whole loop).
     pub diagnostics: Vec<Diagnostic>,
@@ -214,4 +215,6 @@ pub struct Failure {
     pub op: String,
     pub operands: Vec<Shape>,
     pub below: Option<Rc<Failure>>,
+    /// The file of a function outside the analysed one (set with `span`'s placing).
+    pub file: Option<Rc<crate::tame::link::Origin>>,
 }

@@ -485,8 +485,13 @@ fn callee_failure(source: &str, f: &Failure) -> String {
             f.rule.rule.requirement()
         ),
     };
-    let at = match statement_text(source, f.span) {
-        Some((line, text)) => format!(" line {line}, `{text}`"),
+    // A function of another file: its line there, after the file's path.
+    let (text, file) = match &f.file {
+        Some(origin) => (&*origin.text, format!(" {}", origin.path)),
+        None => (source, String::new()),
+    };
+    let at = match statement_text(text, f.span) {
+        Some((line, text)) => format!("{file} line {line}, `{text}`"),
         None => String::new(),
     };
     let name = match f.anonymous {
