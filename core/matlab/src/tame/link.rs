@@ -37,6 +37,11 @@ pub struct Linked {
     pub own: usize,
     /// The file of every other function, by its linked name.
     pub origins: HashMap<String, Rc<Origin>>,
+    /// The other files' primary functions found in a folder (not `private/`): MATLAB
+    /// finds a class method of the name first when an argument is an object of that
+    /// class (`@sdpvar/getvariables.m`, anywhere on the path), so a call with an
+    /// argument that may be an object may run another function.
+    pub dispatched: HashSet<String>,
     /// The prefix some linked file needs that `program`'s temporaries do not have (a
     /// name in it starts with theirs): link again, every file lowered with this one.
     pub needs_prefix: Option<String>,
@@ -70,6 +75,7 @@ pub fn link(
         found: HashMap::new(),
         files: Vec::new(),
         origins: HashMap::new(),
+        dispatched: HashSet::new(),
         needs_prefix: None,
         prefix: program.temp_prefix.clone(),
         own_primary: program
@@ -126,6 +132,7 @@ pub fn link(
         program,
         own,
         origins: linker.origins,
+        dispatched: linker.dispatched,
         needs_prefix: linker.needs_prefix,
     }
 }
@@ -146,6 +153,7 @@ struct Linker<'a, 'p> {
     /// their own.
     files: Vec<(Rc<Unit>, Rc<Renames>)>,
     origins: HashMap<String, Rc<Origin>>,
+    dispatched: HashSet<String>,
     needs_prefix: Option<String>,
     prefix: String,
     /// The analysed file's primary function (what other files call it by).
@@ -162,8 +170,13 @@ impl Linker<'_, '_> {
         }
         let found = candidates(dir, name, self.path.search)
             .into_iter()
-            .find_map(|p| self.primary(&p));
-        let linked = found.flatten();
+            .find_map(|p| Some((self.primary(&p)?, p)));
+        let linked = found.and_then(|(linked, p)| {
+            if !p.contains("private/") {
+                self.dispatched.extend(linked.clone());
+            }
+            linked
+        });
         self.found.insert(key, linked.clone());
         linked
     }
@@ -227,11 +240,20 @@ fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
         d => format!("{}/{rest}", d.trim_end_matches('/')),
     };
     let mut out = Vec::new();
+    let last = dir.rsplit('/').next().unwrap_or(dir);
     // A file in `private/` sees the other private files as its own folder's.
-    if !(dir == "private" || dir.ends_with("/private")) {
+    if last != "private" {
         out.push(join(dir, format!("private/{name}.m")));
     }
-    out.push(join(dir, format!("{name}.m")));
+    // A class folder's (`@cls`) files are its methods, found by their arguments'
+    // classes, which the analysis does not follow: only their private functions are
+    // linked. A package's (`+pkg`) functions are called by qualified name only.
+    if dir.split('/').any(|d| d.starts_with('@')) {
+        return out;
+    }
+    if !last.starts_with('+') {
+        out.push(join(dir, format!("{name}.m")));
+    }
     out.extend(search.iter().map(|s| join(s, format!("{name}.m"))));
     out
 }

@@ -39,7 +39,12 @@ impl ValueAnalysis<'_> {
     /// mutator, a builtin (its rule), or anything else (unknown results, a user's
     /// effects on globals).
     pub(super) fn call(&self, site: CallSite<'_>, env: &mut Env, effect: &mut Effect) {
-        if self.user_functions.iter().any(|f| f == site.func) {
+        if self.may_dispatch(&site) {
+            // Some method, or the file's function: nothing known of what it returns.
+            effect.op = site.func.to_string();
+            self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
+            bind_unknown(env, site.targets);
+        } else if self.user_functions.iter().any(|f| f == site.func) {
             self.call_user(&site, env, effect);
         } else if let Some(value) = self.frame_value(&site, env) {
             effect.op = site.func.to_string();
@@ -51,6 +56,13 @@ impl ValueAnalysis<'_> {
         } else {
             self.call_builtin(site, env, effect);
         }
+    }
+
+    /// Whether the call may run a class method rather than the other file's function
+    /// its name resolves to: an argument's class is unknown, so it may be an object.
+    /// MATLAB finds an object's method before a function in a folder.
+    fn may_dispatch(&self, site: &CallSite) -> bool {
+        self.dispatched.contains(site.func) && site.args.iter().any(|a| a.class.is_none())
     }
 
     /// A function of the file: analysed in the call's context (`contexts`) when it

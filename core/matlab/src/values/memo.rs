@@ -268,13 +268,23 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> K
         .copied()
         .filter(|c| a.reaches_caller.iter().any(|r| r == c))
         .collect();
+    // Which other files' functions a call may not run (one found in `private/` now
+    // was found in the folder before) is decided by linking, not by their text.
+    let mut dispatched: Vec<&str> = a
+        .dispatched
+        .iter()
+        .map(String::as_str)
+        .filter(|d| ir.contains(d))
+        .collect();
+    dispatched.sort_unstable();
     let head = format!(
-        "{}|{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,
         callees.join(","),
-        reaching.join(",")
+        reaching.join(","),
+        dispatched.join(",")
     );
     Key {
         hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),

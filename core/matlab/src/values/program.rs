@@ -20,7 +20,7 @@ use crate::tame::{Function, Program, Stmt};
 use crate::Mode;
 use shapex_dims::{Dim, Truth};
 use shapex_text::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Analyses every function of `program` (each on its own, inputs symbolic).
@@ -51,7 +51,8 @@ pub fn analyze_program_in(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let own = program.functions.len();
-    analyze_own(program, own, &Origins::new(), source, table, mode, memo)
+    let none = Rc::default();
+    analyze_own(program, own, &Origins::new(), &none, source, table, mode, memo)
 }
 
 /// The files of functions outside the analysed one, by name.
@@ -68,21 +69,25 @@ pub fn analyze_linked(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let (program, own) = (&linked.program, linked.own);
-    analyze_own(program, own, &linked.origins, source, table, mode, memo)
+    let dispatched = Rc::new(linked.dispatched.clone());
+    analyze_own(program, own, &linked.origins, &dispatched, source, table, mode, memo)
 }
 
 /// Analyses the first `own` functions of `program`, calling the others in context.
+#[allow(clippy::too_many_arguments)]
 fn analyze_own(
     program: &Program,
     own: usize,
     origins: &Origins,
+    dispatched: &Rc<HashSet<String>>,
     source: &str,
     table: &BuiltinTable,
     mode: Mode,
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let source: Rc<str> = Rc::from(source);
-    let analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
+    let mut analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
+    analysis.dispatched = dispatched.clone();
     let mut functions: Vec<FunctionResult> =
         memo.run(&analysis, &program.functions, own, |f, old| {
             analyze_function(&analysis, program, f, &source, old)

@@ -35,6 +35,9 @@ pub struct ValueAnalysis<'a> {
     pub temp_prefix: String,
     /// Nested functions of the file and the function whose workspace each shares.
     pub nested_in: Vec<(String, String)>,
+    /// Other files' functions a call with an argument that may be an object may not
+    /// run (`tame::link::Linked::dispatched`).
+    pub dispatched: Rc<HashSet<String>>,
     /// The file's functions that may change their caller's workspace
     /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
     /// variable of the caller is known.
@@ -165,6 +168,7 @@ impl<'a> ValueAnalysis<'a> {
             user_functions: Vec::new(),
             temp_prefix: String::new(),
             nested_in: Vec::new(),
+            dispatched: Default::default(),
             reaches_caller: Vec::new(),
             callees,
             frame,
@@ -217,6 +221,7 @@ impl<'a> ValueAnalysis<'a> {
             user_functions: self.user_functions.clone(),
             temp_prefix: self.temp_prefix.clone(),
             nested_in: self.nested_in.clone(),
+            dispatched: self.dispatched.clone(),
             reaches_caller: self.reaches_caller.clone(),
             ..ValueAnalysis::assemble(self.builtins, self.mode, self.callees.clone(), Some(frame))
         }
