@@ -268,3 +268,109 @@ proptest! {
         }
     }
 }
+
+/// A program of several files (issue #22 item 2): the files of a fixture folder.
+fn folder(name: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/matlab/interproc");
+    let dir = root.join(name);
+    walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "m"))
+        .map(|e| {
+            let path = e.path().strip_prefix(&dir).unwrap().display().to_string();
+            (path, std::fs::read_to_string(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// `main.m` of `files` analysed among them, in `session` (or a fresh one).
+fn analyze_main(
+    analyzer: &Analyzer,
+    session: Option<&mut Session>,
+    files: &[(String, String)],
+    options: &Options,
+) -> serde_json::Value {
+    let read = |p: &str| {
+        files
+            .iter()
+            .find(|(q, _)| q == p)
+            .map(|(_, t)| std::sync::Arc::from(t.as_str()))
+    };
+    let text = &read("main.m").expect("the folder has a main.m");
+    let sources = shapex::Sources {
+        path: "main.m",
+        text,
+        read: &read,
+        search: &[],
+    };
+    let report = match session {
+        Some(session) => analyzer.analyze_sources_in(session, &sources, options),
+        None => analyzer.analyze_sources_in(&mut Session::default(), &sources, options),
+    };
+    json(&report)
+}
+
+/// An edit of one file of a program, or the file removed (and put back later).
+#[derive(Clone, Debug)]
+enum FileEdit {
+    Edit {
+        file: prop::sample::Index,
+        edit: Edit,
+    },
+    Remove {
+        file: prop::sample::Index,
+    },
+}
+
+fn file_edit() -> impl Strategy<Value = FileEdit> {
+    prop_oneof![
+        5 => (any::<prop::sample::Index>(), edit()).prop_map(|(file, edit)| FileEdit::Edit { file, edit }),
+        1 => any::<prop::sample::Index>().prop_map(|file| FileEdit::Remove { file }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Edits in any file of a program (a callee's text, a file removed, which changes
+    /// where a call goes) re-analysed in one `Session` give the report of a fresh
+    /// analysis of the file that calls them.
+    #[test]
+    fn edits_across_files_give_a_full_analysis(
+        name in prop::sample::select(vec!["folder-basic", "folder-shadow", "folder-search"]),
+        edits in prop::collection::vec(file_edit(), 1..6),
+    ) {
+        let analyzer = Analyzer::new();
+        let options = matlab_options("modern");
+        let mut files = folder(name);
+        let mut removed: Vec<(String, String)> = Vec::new();
+        let mut session = Session::default();
+        analyze_main(&analyzer, Some(&mut session), &files, &options);
+        for e in &edits {
+            match e {
+                FileEdit::Edit { file, edit } => {
+                    let i = file.index(files.len());
+                    files[i].1 = apply(&files[i].1, edit);
+                }
+                // main.m stays; a removed file comes back at the next removal.
+                FileEdit::Remove { file } => {
+                    let i = file.index(files.len());
+                    if files[i].0 != "main.m" {
+                        removed.push(files.remove(i));
+                    } else {
+                        files.append(&mut removed);
+                    }
+                }
+            }
+            let again = analyze_main(&analyzer, Some(&mut session), &files, &options);
+            let fresh = analyze_main(&analyzer, None, &files, &options);
+            prop_assert!(again == fresh, "after {e:?} the incremental report differs on:\n{files:#?}");
+        }
+    }
+}

@@ -473,7 +473,12 @@ fn check(
                     read: &read_source,
                     search,
                 };
-                analyzer.analyze_sources_in(&mut Session::default(), &sources, &options)
+                // One session per worker thread: the files a folder's files call are
+                // lowered once per thread, not once per caller. Reports never depend
+                // on what a session kept.
+                SESSION.with_borrow_mut(|session| {
+                    analyzer.analyze_sources_in(session, &sources, &options)
+                })
             }
             _ => analyzer.analyze(&text, &options),
         };
@@ -712,6 +717,10 @@ fn collect_inputs(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Input>, 
         }
     }
     Ok(inputs)
+}
+
+thread_local! {
+    static SESSION: std::cell::RefCell<Session> = std::cell::RefCell::new(Session::default());
 }
 
 /// The text of the file at `path`, for a call another file makes (`None`: no file

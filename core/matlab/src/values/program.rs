@@ -52,7 +52,16 @@ pub fn analyze_program_in(
 ) -> ProgramResult {
     let own = program.functions.len();
     let none = Rc::default();
-    analyze_own(program, own, &Origins::new(), &none, source, table, mode, memo)
+    analyze_own(
+        program,
+        own,
+        &Origins::new(),
+        &none,
+        source,
+        table,
+        mode,
+        memo,
+    )
 }
 
 /// The files of functions outside the analysed one, by name.
@@ -70,7 +79,16 @@ pub fn analyze_linked(
 ) -> ProgramResult {
     let (program, own) = (&linked.program, linked.own);
     let dispatched = Rc::new(linked.dispatched.clone());
-    analyze_own(program, own, &linked.origins, &dispatched, source, table, mode, memo)
+    analyze_own(
+        program,
+        own,
+        &linked.origins,
+        &dispatched,
+        source,
+        table,
+        mode,
+        memo,
+    )
 }
 
 /// Analyses the first `own` functions of `program`, calling the others in context.
