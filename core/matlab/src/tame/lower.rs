@@ -56,6 +56,23 @@ pub(crate) const WILD: &[&str] = &[
     "inputname",
 ];
 
+/// Why a wild call cannot be analysed (Dubrau 2012, §1.4 and §2.11), in a sentence
+/// after its name.
+fn wild_reason(func: &str) -> &'static str {
+    match func {
+        "eval" => "runs text as code, and the text is known only at run time",
+        "evalin" => "runs text as code in another workspace (the caller's or the base)",
+        "feval" => "calls a function whose name is known only at run time",
+        "assignin" => "assigns a variable of another workspace, by a name given as text",
+        "clear" => "removes variables whose names are known only at run time",
+        "load" => "without an output creates the variables the file holds, unknown until it runs (`S = load(…)` is tame)",
+        "cd" => "changes the current folder, and with it which function a name calls",
+        "addpath" => "changes the path, and with it which function a name calls",
+        "inputname" => "reads the caller's variable names",
+        _ => "has an effect the analysis cannot follow",
+    }
+}
+
 /// Whether `text` can name a function of the path by itself (`zeros`, `my_helper`):
 /// not a wild builtin, not a package or class path.
 fn is_function_name(text: &str) -> bool {
@@ -813,14 +830,17 @@ impl Lowerer {
                 )
                 .with_help("`clear` with names (`clear x y`), wildcards (`clear a*`) or none is analysed exactly"),
             );
-        } else if WILD.contains(&func) && clearing.is_none() {
+        } else if WILD.contains(&func)
+            && clearing.is_none()
+            && !(func == "load" && !targets.is_empty())
+        {
             self.diagnostics.push(
                 Diagnostic::warning(
                     &format!("tame.wild.{func}"),
-                    format!("`{func}` is not tame MATLAB: its effect cannot be analysed"),
+                    format!("not tame: `{func}` {}", wild_reason(func)),
                     span,
                 )
-                .with_help("Dubrau 2012 §2.11 rejects it; results after this call are approximate"),
+                .with_help("Dubrau 2012 §2.11 rejects it: every variable it may change is unknown after this call, and no error is claimed from them"),
             );
         }
         self.emit(

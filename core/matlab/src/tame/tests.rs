@@ -134,6 +134,15 @@ fn statements_have_dense_ids_and_spans_inside_the_source() {
 fn wild_features_are_reported() {
     let l = lowered("eval('x = 1');\n");
     assert_eq!(l.diagnostics[0].code, "tame.wild.eval");
+    assert!(l.diagnostics[0]
+        .message
+        .starts_with("not tame: `eval` runs text"));
+    // `load` is wild only when it creates variables by itself (issue #22 item 7).
+    assert_eq!(
+        lowered("load data.mat\n").diagnostics[0].code,
+        "tame.wild.load"
+    );
+    assert!(lowered("S = load('data.mat');\n").diagnostics.is_empty());
 }
 
 #[test]
