@@ -312,9 +312,13 @@ fn analyze_main(
     json(&report)
 }
 
-/// An edit of one file of a program, or the file removed (and put back later).
+/// An edit of one file of a program, the file removed (and put back later), or moved
+/// into or out of `private/` (which decides whether an object's method may run instead).
 #[derive(Clone, Debug)]
 enum FileEdit {
+    Move {
+        file: prop::sample::Index,
+    },
     Edit {
         file: prop::sample::Index,
         edit: Edit,
@@ -328,6 +332,7 @@ fn file_edit() -> impl Strategy<Value = FileEdit> {
     prop_oneof![
         5 => (any::<prop::sample::Index>(), edit()).prop_map(|(file, edit)| FileEdit::Edit { file, edit }),
         1 => any::<prop::sample::Index>().prop_map(|file| FileEdit::Remove { file }),
+        1 => any::<prop::sample::Index>().prop_map(|file| FileEdit::Move { file }),
     ]
 }
 
@@ -366,6 +371,15 @@ proptest! {
                     } else {
                         files.append(&mut removed);
                     }
+                }
+                FileEdit::Move { file } => {
+                    let i = file.index(files.len());
+                    let path = &files[i].0;
+                    files[i].0 = match path.strip_prefix("private/") {
+                        Some(name) => name.to_string(),
+                        None if path != "main.m" => format!("private/{path}"),
+                        None => path.clone(),
+                    };
                 }
             }
             let again = analyze_main(&analyzer, Some(&mut session), &files, &options);

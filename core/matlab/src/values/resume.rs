@@ -553,11 +553,14 @@ impl<'t> Suffix<'t> {
 /// Everything a function's steps depend on besides their statements and the function's
 /// variables: the mode, the temporaries' prefix, the function's name, kind, parameters
 /// and outputs, the file's functions (calls to them are not builtins) and which of them
-/// write into their caller, whether a nested function shares this one's workspace, and
-/// the globals it declares anywhere.
+/// write into their caller, whether a nested function shares this one's workspace, the
+/// globals it declares anywhere, and which other files' functions a call with an
+/// argument that may be an object does not run (`tame::link`).
 pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
+    let mut dispatched: Vec<&String> = a.dispatched.iter().collect();
+    dispatched.sort_unstable();
     format!(
-        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
         a.mode.as_str(),
         a.temp_prefix,
         f.name,
@@ -569,5 +572,6 @@ pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
         a.reaches_caller,
         a.nested_in,
         a.globals.borrow(),
+        dispatched,
     )
 }
