@@ -388,3 +388,29 @@ proptest! {
         }
     }
 }
+
+/// Naming an entry point, changing it and removing it (issue #22 item 6) re-analyse
+/// the function it names: each report equals a fresh one.
+#[test]
+fn changing_the_entry_point_is_seen() {
+    let analyzer = Analyzer::new();
+    let text =
+        "function r = main(A, k)\nif nargin < 2\n  k = 2;\nend\nr = repmat(A * A', k, 1);\nend\n";
+    let mut session = Session::default();
+    for entry in [
+        "",
+        "main(double[3x4])",
+        "main(double[2x2], int32)",
+        "main(?)",
+        "main(double[3x4])",
+        "",
+    ] {
+        let options = matlab_options("modern").with("entry", entry);
+        let again = json(&analyzer.analyze_in(&mut session, text, &options));
+        let fresh = json(&analyzer.analyze(text, &options));
+        assert!(
+            again == fresh,
+            "with entry `{entry}` the incremental report differs"
+        );
+    }
+}

@@ -59,6 +59,11 @@ enum Command {
         /// same order whatever the number.
         #[arg(long, short = 'j', value_name = "N")]
         jobs: Option<NonZeroUsize>,
+        /// The entry point: the function analysed from these arguments instead of
+        /// symbolic ones, `main(double[3x4], char[1x?], int32, struct)` (the same as
+        /// `--set entry=…`).
+        #[arg(long, value_name = "SIGNATURE")]
+        entry: Option<String>,
         /// A folder searched, after each file's own, for the functions it calls
         /// (repeatable, in order; MATLAB's path).
         #[arg(long = "path", value_name = "DIR")]
@@ -198,10 +203,13 @@ fn main() -> ExitCode {
             settings,
             views,
             jobs,
+            entry,
             search,
             no_resolve,
             paths,
         } => {
+            let mut settings = settings;
+            settings.extend(entry.map(|e| format!("entry={e}")));
             let jobs = jobs
                 .or_else(|| std::thread::available_parallelism().ok())
                 .map_or(1, NonZeroUsize::get);

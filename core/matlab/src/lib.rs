@@ -10,6 +10,7 @@ pub mod callgraph;
 pub mod checks;
 pub mod codes;
 pub mod declared;
+pub mod entry;
 pub mod flow;
 pub mod samples;
 pub mod shape;
@@ -121,6 +122,14 @@ fn info() -> LanguageInfo {
             placeholder: "",
             multiline: false,
             hidden: false,
+        }, OptionSpec {
+            key: "entry",
+            label: "Entry point",
+            choices: vec![],
+            help: vec![],
+            placeholder: "main(double[3x4], char[1x?])",
+            multiline: false,
+            hidden: false,
         }],
         views: vec![
             ViewSpec {
@@ -224,7 +233,14 @@ impl Matlab {
             .all(|d| d.severity != Severity::Error);
         let mut report = Report {
             lang: ID.into(),
-            settings: [("mode".to_string(), mode.as_str().to_string())].into(),
+            settings: [
+                ("mode".to_string(), mode.as_str().to_string()),
+                (
+                    "entry".to_string(),
+                    options.get("entry").unwrap_or("").to_string(),
+                ),
+            ]
+            .into(),
             parse_ok,
             diagnostics: parsed.diagnostics,
             statements: outline(&parsed.file),
@@ -232,8 +248,16 @@ impl Matlab {
         };
         let (mut ir, mut calls, mut extents) = (String::new(), None, None);
         if parsed.file.kind != ast::FileKind::Classdef {
+            // Entry-point warnings point at the first function's header.
+            let at = parsed
+                .file
+                .functions
+                .first()
+                .map_or(Default::default(), |f| f.header);
+            let entry = entry_option(options, at, &mut report.diagnostics);
+            let settings = (mode, entry.as_ref());
             let (program, contexts) =
-                self.analyze_shapes(sources, &parsed.file, mode, memo, &mut report);
+                self.analyze_shapes(sources, &parsed.file, settings, memo, &mut report);
             ir = program.to_string();
             calls = Some(callgraph::call_graph(&program, source, &contexts));
             if let Some(checked) = declared::check(&program, source, &self.builtins) {
@@ -277,15 +301,17 @@ impl Matlab {
         &self,
         sources: &Sources,
         file: &ast::File,
-        mode: Mode,
+        (mode, entry): (Mode, Option<&entry::Entry>),
         memo: &mut Incremental,
         report: &mut Report,
     ) -> (tame::Program, Vec<callgraph::ContextCall>) {
         let source = sources.text;
         let (linked, diagnostics) = link(sources, file, &mut memo.units);
         report.diagnostics.extend(diagnostics);
-        let result =
-            values::analyze_linked(&linked, source, &self.builtins, mode, &mut memo.functions);
+        let entry = entry.and_then(|e| checked_entry(e, &linked, &mut report.diagnostics));
+        let table = &self.builtins;
+        let memo = &mut memo.functions;
+        let result = values::analyze_linked(&linked, entry, source, table, mode, memo);
         values::fill_report(
             source,
             &result,
@@ -313,6 +339,87 @@ impl Matlab {
         program.functions.truncate(linked.own);
         (program, contexts)
     }
+}
+
+/// The entry point the option `entry` names, if any; a malformed one is a warning
+/// (the rest is analysed as if none were named).
+fn entry_option(
+    options: &Options,
+    at: shapex_text::Span,
+    diagnostics: &mut Vec<shapex_report::Diagnostic>,
+) -> Option<entry::Entry> {
+    let text = options
+        .get("entry")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())?;
+    match entry::Entry::parse(text) {
+        Ok(e) => Some(e),
+        Err(e) => {
+            diagnostics.push(entry_warning(
+                at,
+                "entry.syntax",
+                format!(
+                    "the entry point `{text}` is not understood at character {}: {}",
+                    e.at + 1,
+                    e.message
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// `e` when it names a function of the file that takes that many arguments; else a
+/// warning saying why it is ignored.
+fn checked_entry<'e>(
+    e: &'e entry::Entry,
+    linked: &tame::link::Linked,
+    diagnostics: &mut Vec<shapex_report::Diagnostic>,
+) -> Option<&'e entry::Entry> {
+    let own = &linked.program.functions[..linked.own];
+    let named = |f: &&tame::Function| f.name == e.func && f.kind != tame::FunctionKind::Lambda;
+    let Some(f) = own.iter().find(named) else {
+        let names: Vec<&str> = own
+            .iter()
+            .filter(|f| f.kind != tame::FunctionKind::Lambda)
+            .map(|f| f.name.as_str())
+            .collect();
+        let at = own.first().map_or(Default::default(), |f| f.span);
+        diagnostics.push(entry_warning(
+            at,
+            "entry.unknown",
+            format!(
+                "the entry point names `{}`, which this file does not define (its functions: {})",
+                e.func,
+                names.join(", ")
+            ),
+        ));
+        return None;
+    };
+    let variadic = f.params.last().is_some_and(|p| p == "varargin");
+    if !variadic && e.args.len() > f.params.len() {
+        diagnostics.push(entry_warning(
+            f.span,
+            "entry.nargin",
+            format!(
+                "the entry point passes {} arguments to `{}`, which declares {}",
+                e.args.len(),
+                f.name,
+                f.params.len()
+            ),
+        ));
+        return None;
+    }
+    Some(e)
+}
+
+/// A warning about the entry point (which is not in the text: it points at `at`, the
+/// header of the function it names or of the file's first).
+fn entry_warning(at: shapex_text::Span, code: &str, message: String) -> shapex_report::Diagnostic {
+    let at = shapex_text::Span::new(at.start, at.start);
+    shapex_report::Diagnostic::warning(code, message, at).with_help(
+        "The entry point is the option `entry` (`--entry` in the CLI): `main(double[3x4], char[1x?], int32, struct)`; without one, every function's inputs are symbolic.",
+    )
 }
 
 /// Lowers `file` (the text of `sources.path`) and links it with the files its calls

@@ -832,7 +832,7 @@ impl Lowerer {
             );
         } else if WILD.contains(&func)
             && clearing.is_none()
-            && !(func == "load" && !targets.is_empty())
+            && (func != "load" || targets.is_empty())
         {
             self.diagnostics.push(
                 Diagnostic::warning(

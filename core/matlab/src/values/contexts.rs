@@ -303,6 +303,44 @@ pub(super) fn top(nargin: usize, nargout: usize) -> Context {
     }
 }
 
+/// The context the user's entry point names (`main(double[3x4], char[1x?])`): each
+/// class and known extent as given, each unknown extent a `$k` of its own, `?` an
+/// argument of any class and shape (as in [`top`]).
+pub(super) fn entry(e: &crate::entry::Entry, nargout: usize) -> Context {
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        dollar(k)
+    };
+    let args = e
+        .args
+        .iter()
+        .map(|arg| match &arg.dims {
+            None => {
+                let shape = Shape::tuple(vec![next(), next()]);
+                Value {
+                    open_rank: true,
+                    trailing: Some(next()),
+                    ..Value::of_shape(None, shape)
+                }
+            }
+            Some(dims) => {
+                let dims = dims
+                    .iter()
+                    .map(|d| d.map_or_else(&mut next, Dim::known))
+                    .collect();
+                Value::of_shape(arg.class, Shape::tuple(dims))
+            }
+        })
+        .collect();
+    Context {
+        key: format!("entry|{e:?}|{nargout}"),
+        args,
+        nargout,
+        fuel: DISPLAY_FUEL,
+    }
+}
+
 /// The key of [`top`]'s context.
 pub(super) fn top_key(nargin: usize, nargout: usize) -> String {
     format!("top|{nargin}|{nargout}")

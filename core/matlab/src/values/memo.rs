@@ -278,13 +278,14 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> K
         .collect();
     dispatched.sort_unstable();
     let head = format!(
-        "{}|{}|{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{}|{:?}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,
         callees.join(","),
         reaching.join(","),
-        dispatched.join(",")
+        dispatched.join(","),
+        a.entry_of(f).map(|c| &c.key),
     );
     Key {
         hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),

@@ -9,10 +9,11 @@ use super::results::{
     Context, CtxResult, Exit, Failure, FunctionResult, ProgramResult, StmtResult,
 };
 use super::resume::{self, Boundary, Step, Trace};
-use super::state::{Frame, Nodes, ValueAnalysis};
+use super::state::{EntryPoint, Frame, Nodes, ValueAnalysis};
 use super::transfer::collect;
 use super::{Env, Value};
 use crate::builtins::BuiltinTable;
+use crate::entry::Entry;
 use crate::flow::{self, State};
 use crate::shape::Shape;
 use crate::tame::link::{Linked, Origin};
@@ -51,66 +52,91 @@ pub fn analyze_program_in(
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let own = program.functions.len();
-    let none = Rc::default();
-    analyze_own(
+    let linked = Own {
         program,
         own,
-        &Origins::new(),
-        &none,
-        source,
-        table,
-        mode,
-        memo,
-    )
+        origins: &Origins::new(),
+        dispatched: Rc::default(),
+        entry: None,
+    };
+    analyze_own(&linked, source, table, mode, memo)
 }
 
 /// The files of functions outside the analysed one, by name.
 type Origins = HashMap<String, Rc<Origin>>;
 
 /// [`analyze_program_in`] of the file whose program `linked` extends with the
-/// functions of the other files it calls: the file's own functions are analysed, the
-/// others only in the contexts they are called in.
+/// functions of the other files it calls: the file's own functions are analysed (the
+/// one `entry` names from its arguments), the others only in the contexts they are
+/// called in.
 pub fn analyze_linked(
     linked: &Linked,
+    entry: Option<&Entry>,
     source: &str,
     table: &BuiltinTable,
     mode: Mode,
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
-    let (program, own) = (&linked.program, linked.own);
-    let dispatched = Rc::new(linked.dispatched.clone());
-    analyze_own(
-        program,
-        own,
-        &linked.origins,
-        &dispatched,
-        source,
-        table,
-        mode,
-        memo,
-    )
+    let own = Own {
+        program: &linked.program,
+        own: linked.own,
+        origins: &linked.origins,
+        dispatched: Rc::new(linked.dispatched.clone()),
+        entry,
+    };
+    analyze_own(&own, source, table, mode, memo)
 }
 
-/// Analyses the first `own` functions of `program`, calling the others in context.
-#[allow(clippy::too_many_arguments)]
-fn analyze_own(
-    program: &Program,
+/// What [`analyze_own`] analyses: the first `own` functions of `program` (the file's),
+/// the others' origins and which of them an object's method may stand in for, and the
+/// entry point the user named.
+struct Own<'p> {
+    program: &'p Program,
     own: usize,
-    origins: &Origins,
-    dispatched: &Rc<HashSet<String>>,
+    origins: &'p Origins,
+    dispatched: Rc<HashSet<String>>,
+    entry: Option<&'p Entry>,
+}
+
+/// Analyses the file's functions, calling the others in context.
+fn analyze_own(
+    linked: &Own,
     source: &str,
     table: &BuiltinTable,
     mode: Mode,
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
+    let program = linked.program;
     let source: Rc<str> = Rc::from(source);
     let mut analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
-    analysis.dispatched = dispatched.clone();
-    let mut functions: Vec<FunctionResult> =
-        memo.run(&analysis, &program.functions, own, |f, old| {
-            analyze_function(&analysis, program, f, &source, old)
-        });
-    resolve_failures(program, origins, &mut functions);
+    analysis.dispatched = linked.dispatched.clone();
+    analysis.entry = linked.entry.and_then(|e| {
+        let f = program.functions[..linked.own]
+            .iter()
+            .find(|f| f.name == e.func && f.kind != crate::tame::FunctionKind::Lambda)?;
+        Some(Rc::new(EntryPoint {
+            func: f.name.clone(),
+            context: contexts::entry(e, f.outputs.len()),
+        }))
+    });
+    let (all, own) = (&program.functions, linked.own);
+    let mut functions: Vec<FunctionResult> = memo.run(&analysis, all, own, |f, old| {
+        match analysis.entry_of(f) {
+            // The entry point runs as if called: `nargin` is known, and a path stops
+            // at its first error.
+            Some(ctx) => {
+                let mut called = analysis.child(Frame {
+                    nargin: ctx.args.len(),
+                    nargout: ctx.nargout,
+                    fuel: contexts::DISPLAY_FUEL.saturating_add(1),
+                });
+                called.entry = analysis.entry.clone();
+                analyze_function(&called, program, f, &source, old)
+            }
+            None => analyze_function(&analysis, program, f, &source, old),
+        }
+    });
+    resolve_failures(program, linked.origins, &mut functions);
     let diagnostics = functions
         .iter()
         .flat_map(|f| f.diagnostics.iter().cloned())
@@ -199,7 +225,7 @@ fn run_steps(
 ) -> Option<Trace> {
     let (mut steps, mut state) = match old.and_then(|t| t.resume(a, f, context)) {
         Some(resumed) => resumed,
-        None => (Vec::new(), State::Reachable(a.entry(f))),
+        None => (Vec::new(), State::Reachable(start(a, f))),
     };
     let resumed = steps.len();
     let mut suffix = old.and_then(|t| resume::Suffix::new(t, f, context, source, resumed, a));
@@ -234,6 +260,15 @@ fn run_steps(
         end,
         (resumed, moved, suffix.map_or(0, |s| s.tries)),
     ))
+}
+
+/// The state `f`'s analysis starts from: its parameters symbolic, or as the entry
+/// point names them.
+fn start(a: &ValueAnalysis, f: &Function) -> Env {
+    match a.entry_of(f) {
+        Some(ctx) => entry_in(a, f, ctx).0,
+        None => a.entry(f),
+    }
 }
 
 /// Analyses the top-level statement `stmt` from `state`: its step, and the state after

@@ -560,7 +560,7 @@ pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
     let mut dispatched: Vec<&String> = a.dispatched.iter().collect();
     dispatched.sort_unstable();
     format!(
-        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+        "{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
         a.mode.as_str(),
         a.temp_prefix,
         f.name,
@@ -573,5 +573,6 @@ pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
         a.nested_in,
         a.globals.borrow(),
         dispatched,
+        a.entry_of(f).map(|c| &c.key),
     )
 }

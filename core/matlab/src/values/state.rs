@@ -48,6 +48,9 @@ pub struct ValueAnalysis<'a> {
     /// The context of the function being analysed when it is analysed for a caller
     /// (`None` when it is analysed for the report, its inputs symbolic).
     pub frame: Option<Frame>,
+    /// The entry point the user named: that function of the file is analysed for the
+    /// report from these arguments instead of symbolic ones.
+    pub entry: Option<Rc<EntryPoint>>,
     // The function's being analysed.
     /// The unknowns minted so far (fresh per statement and simulated iteration).
     pub symbols: Symbols,
@@ -77,6 +80,13 @@ pub struct ValueAnalysis<'a> {
     /// number of arguments), or stored into one (`[c{:}] = f(x)` asks for any number
     /// of outputs). A call with one has counts known only at run time.
     pub spread: RefCell<HashSet<String>>,
+}
+
+/// The user's entry point, resolved to a function of the file.
+#[derive(Debug)]
+pub struct EntryPoint {
+    pub func: String,
+    pub context: Context,
 }
 
 /// A function analysed for a caller: how it was called.
@@ -172,6 +182,7 @@ impl<'a> ValueAnalysis<'a> {
             reaches_caller: Vec::new(),
             callees,
             frame,
+            entry: None,
             symbols: Default::default(),
             simulation_budget: std::cell::Cell::new(SIMULATION_BUDGET),
             studies: Default::default(),
@@ -330,6 +341,12 @@ impl ValueAnalysis<'_> {
 
     pub fn is_temp(&self, name: &str) -> bool {
         crate::tame::ir::is_temp(&self.temp_prefix, name)
+    }
+
+    /// The entry point's context when `f` is the function it names.
+    pub fn entry_of(&self, f: &Function) -> Option<&Context> {
+        let e = self.entry.as_ref()?;
+        (e.func == f.name && f.kind != crate::tame::FunctionKind::Lambda).then_some(&e.context)
     }
 
     /// The fact at function entry: parameters of unknown shape and rank.
