@@ -7,6 +7,8 @@
 mod protocol;
 
 use protocol::{Reply, Request, PANIC_HOOK};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -72,7 +74,24 @@ fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Re
     if request.source.lines().next() == Some(PANIC_HOOK) {
         panic!("deliberate failure (test hook)");
     }
-    let report = analyzer.analyze_in(&mut kept.session, &request.source, &request.options);
+    let report = if request.path.is_empty() {
+        analyzer.analyze_in(&mut kept.session, &request.source, &request.options)
+    } else {
+        // The other tabs are the files beside this one: a call may run them.
+        let others: HashMap<&str, Arc<str>> = request
+            .others
+            .iter()
+            .map(|(name, text)| (name.as_str(), Arc::from(text.as_str())))
+            .collect();
+        let read = |path: &str| others.get(path).cloned();
+        let sources = shapex::Sources {
+            path: &request.path,
+            text: &request.source,
+            read: &read,
+            search: &[],
+        };
+        analyzer.analyze_sources_in(&mut kept.session, &sources, &request.options)
+    };
     let drawings = report
         .views
         .iter()
@@ -91,7 +110,12 @@ fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Re
 fn main() {
     let request = Request {
         generation: 1,
-        source: "x = 1;".into(),
+        source: "x = helper(1);".into(),
+        path: "main.m".into(),
+        others: vec![(
+            "helper.m".into(),
+            "function y = helper(x)\ny = x;\nend\n".into(),
+        )],
         options: shapex::Options::new("matlab"),
     };
     let mut kept = Kept::default();
