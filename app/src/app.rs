@@ -275,8 +275,10 @@ fn initial_state() -> Start {
     }
     match share::decode(&hash) {
         Ok(s) => {
+            let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
             let kept = saved.filter(|w| {
-                w.code != s.code && !w.code.trim().is_empty() && !gallery::is_example_text(&w.code)
+                (w.code != s.code || w.others != s.others)
+                    && (own(&w.code) || w.others.iter().any(|f| own(&f.code)))
             });
             if let Some(w) = &kept {
                 browser::save_previous(Some(w));

@@ -123,3 +123,42 @@ fn main() {
         println!("{} statements", report.statements.len());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyse_main(helper: &str) -> shapex::Report {
+        let request = Request {
+            generation: 1,
+            source: "a = helper(ones(4,1));\n".into(),
+            path: "main.m".into(),
+            others: vec![("helper.m".into(), helper.into())],
+            options: shapex::Options::new("matlab"),
+        };
+        match analyse(&shapex::Analyzer::new(), &mut Kept::default(), request) {
+            Reply::Report { report, .. } => *report,
+            _ => panic!("no report"),
+        }
+    }
+
+    #[test]
+    fn a_call_runs_the_other_tab_of_its_name() {
+        let wrong = analyse_main("function y = helper(x)\ny = x * x;\nend\n");
+        let errors: Vec<_> = wrong
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.range.line))
+            .collect();
+        assert!(
+            errors
+                .iter()
+                .any(|(c, l)| c.starts_with("shape.mtimes") && *l == 1),
+            "{errors:?}"
+        );
+        let right = analyse_main("function y = helper(x)\ny = x .* x;\nend\n");
+        assert!(right.diagnostics.is_empty(), "{:?}", right.diagnostics);
+        let a = &right.statements[0].defs[0];
+        assert_eq!((a.name.as_str(), a.display.as_str()), ("a", "<4,1>"));
+    }
+}
