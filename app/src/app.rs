@@ -227,7 +227,7 @@ impl Ctx {
 }
 
 /// A closed file and the tab it was.
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct Closed {
     pub at: usize,
     pub file: File,
@@ -325,7 +325,7 @@ pub fn App() -> impl IntoView {
         name: RwSignal::new(init.name),
         others: RwSignal::new(init.others),
         active: RwSignal::new(init.active),
-        closed: RwSignal::new(Vec::new()),
+        closed: RwSignal::new(browser::load_closed()),
         lang: RwSignal::new(init.lang),
         settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
@@ -368,6 +368,7 @@ pub fn App() -> impl IntoView {
     }
     analyse_on_change(ctx);
     autosave(ctx);
+    Effect::new(move |_| ctx.closed.with(|c| browser::save_closed(c)));
     follow_hash_changes(ctx);
 
     view! {
