@@ -70,7 +70,9 @@ fn Tab(
 ) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let active = move || ctx.active.get() == at;
+    // A refusal is about the last rename: any other tab action makes it old news.
     let show = move || {
+        error.set(None);
         if ctx.active.get_untracked() != at {
             ctx.show_files(ctx.files_untracked(), at);
         }
@@ -101,7 +103,7 @@ fn Tab(
                 <RenameBox at old=old.clone() editing error />
             </Show>
             <button class="file-close" aria-label=close_label.clone() title=close_label.clone() hidden=!closable
-                on:click=move |_| { editing.set(None); ctx.close_file(at) }>"×"</button>
+                on:click=move |_| { editing.set(None); error.set(None); ctx.close_file(at) }>"×"</button>
         </span>
     }
 }
