@@ -319,6 +319,15 @@ mod tests {
             assert!(ok(bad).is_err(), "{bad}");
         }
         assert_eq!(fresh_name("matlab", &["main.m".into()]), "helper.m");
+        // Another language's extension follows a language change, unless taken.
+        let file = |name: &str| File {
+            name: name.into(),
+            code: String::new(),
+        };
+        let t = crate::analysis::language("t").extensions[0];
+        let renamed = for_language(vec![file("main.m"), file("helper.m")], "t");
+        assert_eq!(renamed[0].name, format!("main.{t}"));
+        assert_eq!(renamed[1].name, format!("helper.{t}"));
         assert_eq!(
             fresh_name("matlab", &["main.m".into(), "helper.m".into()]),
             "helper2.m"
