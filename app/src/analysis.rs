@@ -135,12 +135,22 @@ impl Engine {
 
     /// Analyses `source` as soon as the worker is free; an older queued request is
     /// replaced, and the result of one already running is dropped when it arrives.
-    pub fn request(&self, source: String, options: Options) {
+    /// `path` names the file `source` is, `others` are the program's other files
+    /// (name, text).
+    pub fn request(
+        &self,
+        source: String,
+        path: String,
+        others: Vec<(String, String)>,
+        options: Options,
+    ) {
         let mut s = self.0.borrow_mut();
         s.generation += 1;
         s.queued = Some(Request {
             generation: s.generation,
             source,
+            path,
+            others,
             options,
         });
         drop(s);

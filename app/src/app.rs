@@ -3,7 +3,8 @@
 
 use crate::editor::{Editor, ProblemsList};
 use crate::gallery;
-use crate::state::{Notation, ViewState};
+use crate::state::{File, Notation, ViewState};
+use crate::tabs::FileTabs;
 use crate::views::Views;
 use crate::{analysis, browser, model, share};
 use leptos::html;
@@ -17,7 +18,16 @@ use std::time::Duration;
 /// All reactive state, `Copy`, provided as context to every component.
 #[derive(Clone, Copy)]
 pub struct Ctx {
+    /// The active file's text (the editor's).
     pub code: RwSignal<String>,
+    /// The active file's name (empty: the language's default, `main.m`).
+    pub name: RwSignal<String>,
+    /// The program's other files, in tab order; the active one's place is `active`.
+    pub others: RwSignal<Vec<File>>,
+    pub active: RwSignal<usize>,
+    /// Files closed since the page opened, the last closed last: "Undo close" brings
+    /// each back with its text (closing never loses work).
+    pub closed: RwSignal<Vec<Closed>>,
     pub lang: RwSignal<String>,
     /// The language's options (`mode = paper`).
     pub settings: RwSignal<BTreeMap<String, String>>,
@@ -73,6 +83,9 @@ impl Ctx {
     pub fn snapshot(&self) -> ViewState {
         ViewState {
             code: self.code.get(),
+            name: self.name.get(),
+            others: self.others.get(),
+            active: self.active.get(),
             lang: self.lang.get(),
             settings: self.settings.get(),
             view: self.view.get(),
@@ -94,7 +107,8 @@ impl Ctx {
     /// [`Ctx::previous`] (and in localStorage) so that nothing is lost.
     pub fn replace(&self, s: ViewState) {
         let current = self.snapshot_untracked();
-        if current.code != s.code && self.is_user_work(&current.code) {
+        let changed = current.code != s.code || current.others != s.others;
+        if changed && self.is_user_work(&current) {
             browser::save_previous(Some(&current));
             self.previous.set(Some(current));
         }
@@ -104,6 +118,9 @@ impl Ctx {
             self.replacing.set_value(false);
         }
         self.code.set(s.code);
+        self.name.set(s.name);
+        self.others.set(s.others);
+        self.active.set(s.active);
         self.lang.set(s.lang);
         self.settings.set(s.settings);
         self.view.set(s.view);
@@ -131,7 +148,7 @@ impl Ctx {
     /// user's work: before a change the native undo stack will not hold (a long paste).
     pub fn set_aside_work(&self) {
         let current = self.snapshot_untracked();
-        if self.is_user_work(&current.code) {
+        if self.is_user_work(&current) {
             browser::save_previous(Some(&current));
             self.previous.set(Some(current));
         }
@@ -141,15 +158,79 @@ impl Ctx {
         untrack(|| self.snapshot())
     }
 
-    /// Whether replacing `code` would lose something: it is not empty, not an example
-    /// as shipped, and not the text of the link the page opened.
-    fn is_user_work(&self, code: &str) -> bool {
-        !code.trim().is_empty()
-            && !gallery::is_example_text(code)
-            && !self
-                .linked
-                .with_untracked(|l| l.as_ref().is_some_and(|l| l.code == code))
+    /// Whether replacing `state` would lose something: a file's text is not empty and
+    /// not an example as shipped, and the files are not those of the link the page
+    /// opened.
+    fn is_user_work(&self, state: &ViewState) -> bool {
+        let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
+        (own(&state.code) || state.others.iter().any(|f| own(&f.code)))
+            && !self.linked.with_untracked(|l| {
+                l.as_ref()
+                    .is_some_and(|l| l.code == state.code && l.others == state.others)
+            })
     }
+
+    /// Shows `files` with `files[active]` in the editor. Another file's text is put in
+    /// as a new value, not an edit: the editor's undo never reaches across files.
+    pub fn show_files(&self, files: Vec<File>, active: usize) {
+        let mut s = self.snapshot_untracked();
+        let shown = (s.active_name(), s.code.clone());
+        s.set_files(files, active);
+        if shown != (s.active_name(), s.code.clone()) {
+            if let Some(el) = self.editor.get_untracked() {
+                self.replacing.set_value(true);
+                el.set_value(&s.code);
+                let _ = el.set_selection_range(0, 0);
+                el.set_scroll_top(0);
+                self.replacing.set_value(false);
+            }
+        }
+        self.code.set(s.code);
+        self.name.set(s.name);
+        self.others.set(s.others);
+        self.active.set(s.active);
+    }
+
+    /// Every file, the active one's text as the editor has it.
+    pub fn files_untracked(&self) -> Vec<File> {
+        self.snapshot_untracked().files()
+    }
+
+    /// Closes tab `at` (never the last one), keeping it for "Undo close".
+    pub fn close_file(&self, at: usize) {
+        let mut files = self.files_untracked();
+        if files.len() < 2 || at >= files.len() {
+            return;
+        }
+        let active = self.active.get_untracked();
+        let file = files.remove(at);
+        self.closed.update(|c| c.push(Closed { at, file }));
+        let active = if at < active { active - 1 } else { active };
+        self.show_files(files, active);
+    }
+
+    /// Brings back the last closed file, where it was, and shows it.
+    pub fn undo_close(&self) {
+        let Some(Closed { at, mut file }) = self.closed.try_update(|c| c.pop()).flatten() else {
+            return;
+        };
+        let mut files = self.files_untracked();
+        let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+        if names.contains(&file.name) {
+            // A file of that name was made since: the closed one comes back renamed.
+            file.name = crate::state::fresh_name(&self.lang.get_untracked(), &names);
+        }
+        let at = at.min(files.len());
+        files.insert(at, file);
+        self.show_files(files, at);
+    }
+}
+
+/// A closed file and the tab it was.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub struct Closed {
+    pub at: usize,
+    pub file: File,
 }
 
 /// Where the first state comes from, and what the page says about it.
@@ -194,8 +275,10 @@ fn initial_state() -> Start {
     }
     match share::decode(&hash) {
         Ok(s) => {
+            let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
             let kept = saved.filter(|w| {
-                w.code != s.code && !w.code.trim().is_empty() && !gallery::is_example_text(&w.code)
+                (w.code != s.code || w.others != s.others)
+                    && (own(&w.code) || w.others.iter().any(|f| own(&f.code)))
             });
             if let Some(w) = &kept {
                 browser::save_previous(Some(w));
@@ -239,6 +322,10 @@ pub fn App() -> impl IntoView {
     );
     let ctx = Ctx {
         code,
+        name: RwSignal::new(init.name),
+        others: RwSignal::new(init.others),
+        active: RwSignal::new(init.active),
+        closed: RwSignal::new(browser::load_closed()),
         lang: RwSignal::new(init.lang),
         settings: RwSignal::new(init.settings),
         view: RwSignal::new(init.view),
@@ -281,6 +368,7 @@ pub fn App() -> impl IntoView {
     }
     analyse_on_change(ctx);
     autosave(ctx);
+    Effect::new(move |_| ctx.closed.with(|c| browser::save_closed(c)));
     follow_hash_changes(ctx);
 
     view! {
@@ -300,6 +388,7 @@ pub fn App() -> impl IntoView {
             <Legend />
             <div class="panes" class:stale=move || ctx.overdue.get()>
                 <section class="pane editor-pane" aria-label="Editor">
+                    <FileTabs />
                     <Editor initial_code=initial_code />
                     <ProblemsList />
                 </section>
@@ -383,6 +472,19 @@ fn analyse_on_change(ctx: Ctx) {
             lang: ctx.lang.get(),
             settings: ctx.settings.get(),
         };
+        // An edit of any file re-analyses the active one, which may call it.
+        let path = ctx.name.with(|n| {
+            if n.is_empty() {
+                crate::state::default_name(&options.lang)
+            } else {
+                n.clone()
+            }
+        });
+        let others = ctx.others.with(|o| {
+            o.iter()
+                .map(|f| (f.name.clone(), f.code.clone()))
+                .collect::<Vec<_>>()
+        });
         if let Some(h) = pending.get_value() {
             h.clear();
         }
@@ -390,7 +492,7 @@ fn analyse_on_change(ctx: Ctx) {
         let handle = set_timeout_with_handle(
             move || {
                 pending.set_value(None);
-                engine.request(source, options);
+                engine.request(source, path, others, options);
             },
             Duration::from_millis(analysis::DEBOUNCE_MS),
         )
@@ -485,6 +587,12 @@ fn share_now(ctx: Ctx) {
     }
 }
 
+/// The active file's name without its folder (`helper.m`), for a download.
+fn file_name(s: &ViewState) -> String {
+    let name = s.active_name();
+    name.rsplit('/').next().unwrap_or(&name).to_string()
+}
+
 /// `program.<ext>` with the language's first file extension.
 fn download_name(lang: &str) -> String {
     let ext = analysis::language(lang)
@@ -520,8 +628,18 @@ fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
                 if s.lang != lang {
                     s.settings.clear();
                 }
-                s.code = code;
+                // The file alone, named as on disk when a call could reach it by that
+                // name; the program's other files were set aside with it.
                 s.lang = lang;
+                s.name = crate::state::check_name(&name, &s.lang, std::iter::empty())
+                    .map_or_else(|_| String::new(), |()| name.clone());
+                s.set_files(
+                    vec![File {
+                        name: s.active_name(),
+                        code,
+                    }],
+                    0,
+                );
                 ctx.replace(s);
                 ctx.example.set(String::new());
                 ctx.banner.set(None);
@@ -551,7 +669,10 @@ fn Header() -> impl IntoView {
         ctx.settings.set(BTreeMap::new());
         let first_view = analysis::language(&id).views.first().map(|v| v.id);
         ctx.view.set(first_view.unwrap_or("outline").to_string());
+        let renamed = crate::state::for_language(ctx.files_untracked(), &id);
+        let active = ctx.active.get_untracked();
         ctx.lang.set(id);
+        ctx.show_files(renamed, active);
     };
     let language_options = languages
         .into_iter()
@@ -616,7 +737,7 @@ fn Header() -> impl IntoView {
                         aria-label="Program file to open"
                         on:change=move |_| if let Some(i) = file_input.get_untracked() { open_file(ctx, i) } />
                     <button id="download" title="Save this program as a file"
-                        on:click=move |_| { let s = ctx.snapshot(); browser::download(&download_name(&s.lang), &s.code); }>"Download"</button>
+                        on:click=move |_| { let s = ctx.snapshot(); browser::download(&file_name(&s), &s.code); }>"Download"</button>
                     <button id="share" class="primary" on:click=move |_| share_now(ctx)>"Share"</button>
                     <input id="share-url" readonly placeholder="Share makes a link to this exact view"
                         aria-label="Share link"
@@ -701,10 +822,15 @@ fn Notices() -> impl IntoView {
     let restore = move || {
         ctx.previous.with(|p| {
             p.as_ref().map(|p| {
-                let lines = p.code.lines().count();
+                let files = p.files();
+                let lines: usize = files.iter().map(|f| f.code.lines().count()).sum();
+                let what = match files.len() {
+                    1 => format!("{lines} lines"),
+                    n => format!("{n} files, {lines} lines"),
+                };
                 view! {
                     <div class="notice" id="previous-notice" role="status">
-                        <span>{format!("Your previous code ({lines} lines) was set aside when this program was opened.")}</span>
+                        <span>{format!("Your previous code ({what}) was set aside when this program was opened.")}</span>
                         <button id="restore-previous" on:click=move |_| ctx.restore_previous()>"Restore your previous code"</button>
                         <button class="notice-close" aria-label="Forget the previous code" title="Forget it"
                             on:click=move |_| { ctx.previous.set(None); browser::save_previous(None); }>"×"</button>
@@ -738,7 +864,27 @@ fn Notices() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    view! { <div class="notices">{restore}{options}</div> }
+    let closed = move || {
+        ctx.closed.with(|c| {
+            c.last().map(|last| {
+                let more = match c.len() {
+                    1 => String::new(),
+                    2 => " (and 1 file before it)".to_string(),
+                    n => format!(" (and {} files before it)", n - 1),
+                };
+                let lines = last.file.code.lines().count();
+                view! {
+                    <div class="notice" id="closed-notice" role="status">
+                        <span>{format!("{} ({lines} lines) was closed{more}.", last.file.name)}</span>
+                        <button id="undo-close" on:click=move |_| ctx.undo_close()>"Undo close"</button>
+                        <button class="notice-close" aria-label="Forget the closed files" title="Forget them"
+                            on:click=move |_| ctx.closed.set(Vec::new())>"×"</button>
+                    </div>
+                }
+            })
+        })
+    };
+    view! { <div class="notices">{restore}{closed}{options}</div> }
 }
 
 /// The legend: what the colours, the notations, π, run-time checks and the minted

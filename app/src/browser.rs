@@ -2,6 +2,7 @@
 //! clipboard, history). Failures are swallowed: a private window without storage or
 //! a denied clipboard must not break the editor.
 
+use crate::app::Closed;
 use crate::state::ViewState;
 use leptos::prelude::window;
 use wasm_bindgen::JsCast;
@@ -9,6 +10,8 @@ use wasm_bindgen::JsCast;
 const STORAGE_KEY: &str = "shapex.state.v1";
 /// The user's code that a link or an example replaced, one click from coming back.
 const PREVIOUS_KEY: &str = "shapex.previous.v1";
+/// Closed files, one click from coming back (see `Ctx::closed`).
+const CLOSED_KEY: &str = "shapex.closed.v1";
 
 pub fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
@@ -61,13 +64,22 @@ pub fn save_previous(state: Option<&ViewState>) {
     store(PREVIOUS_KEY, state);
 }
 
-fn load(key: &str) -> Option<ViewState> {
+/// Files closed and not yet forgotten ([`save_closed`]): "Undo close" survives a reload.
+pub fn load_closed() -> Vec<Closed> {
+    load(CLOSED_KEY).unwrap_or_default()
+}
+
+pub fn save_closed(closed: &[Closed]) {
+    store(CLOSED_KEY, (!closed.is_empty()).then_some(&closed));
+}
+
+fn load<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
     let storage = window().local_storage().ok()??;
     let json = storage.get_item(key).ok()??;
     serde_json::from_str(&json).ok()
 }
 
-fn store(key: &str, state: Option<&ViewState>) {
+fn store<T: serde::Serialize>(key: &str, state: Option<&T>) {
     let Ok(Some(storage)) = window().local_storage() else {
         return;
     };

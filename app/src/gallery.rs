@@ -66,7 +66,7 @@ impl GalleryEntry {
             settings,
             view: self.view.to_string(),
             notation,
-            step: None,
+            ..ViewState::default()
         }
     }
 }

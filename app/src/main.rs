@@ -9,6 +9,7 @@ mod gallery;
 mod model;
 mod share;
 mod state;
+mod tabs;
 mod text;
 mod views;
 

@@ -5,12 +5,18 @@ use serde::{Deserialize, Serialize};
 use shapex::report::view::Drawing;
 use shapex::{Options, Report};
 
-/// Page → worker: analyse `source`. `generation` numbers requests so the page can drop
-/// results of text that has changed since.
+/// Page → worker: analyse `source`, the file `path` among `others`. `generation`
+/// numbers requests so the page can drop results of text that has changed since.
 #[derive(Serialize, Deserialize)]
 pub struct Request {
     pub generation: u64,
     pub source: String,
+    /// The analysed file's name (`main.m`); empty: a file alone, nameless.
+    #[serde(default)]
+    pub path: String,
+    /// The program's other files, (name, text): what a call in `source` may run.
+    #[serde(default)]
+    pub others: Vec<(String, String)>,
     pub options: Options,
 }
 

@@ -155,7 +155,63 @@ mod tests {
             view: "checks".into(),
             notation: Notation::Times,
             step: Some(3),
+            ..ViewState::default()
         }
+    }
+
+    #[test]
+    fn an_old_v2_link_opens_as_one_file() {
+        // A `#v2/` link from before files: its JSON has `code` and no file names.
+        let json = r#"{"code":"x = ones(3,1);\n","lang":"matlab","settings":{},"view":"shapes","notation":"paper"}"#;
+        let zlib = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
+        let s = decode(&format!("v2/{}", URL_SAFE_NO_PAD.encode(zlib))).unwrap();
+        assert_eq!(
+            s.files(),
+            vec![crate::state::File {
+                name: "main.m".into(),
+                code: "x = ones(3,1);\n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn several_files_round_trip_with_the_active_one() {
+        let mut s = sample();
+        let file = |name: &str, code: &str| crate::state::File {
+            name: name.into(),
+            code: code.into(),
+        };
+        s.set_files(
+            vec![
+                file("main.m", "a = helper(ones(4,1));\n"),
+                file("helper.m", "function y = helper(x)\ny = x .* x;\nend\n"),
+                file("private/p.m", "function p\nend\n"),
+            ],
+            1,
+        );
+        let back = decode(&encode(&s)).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.active_name(), "helper.m");
+        assert_eq!(back.files()[2].name, "private/p.m");
+        // The size limit is the whole state's: many large files do not fit together.
+        let mut big = s.clone();
+        let mut x: u64 = 7;
+        let mut noise = || -> String {
+            (0..2_000)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    format!("v{} = {};\n", x >> 40, x % 1_000_003)
+                })
+                .collect()
+        };
+        big.code = noise();
+        assert!(link(&big).is_ok(), "one file fits");
+        big.others = (0..40)
+            .map(|i| file(&format!("f{i}.m"), &noise()))
+            .collect();
+        assert!(link(&big).is_err(), "all files count");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The user-visible state that is autosaved and shared by URL: code, language, the
-//! language's settings, selected view and shape notation.
+//! The user-visible state that is autosaved and shared by URL: the files (the active
+//! one's text is `code`), language, the language's settings, selected view and shape
+//! notation.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -18,7 +19,18 @@ pub const GENERIC_VIEWS: [(&str, &str); 2] =
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "SavedState")]
 pub struct ViewState {
+    /// The active file's text (the editor's).
     pub code: String,
+    /// The active file's name; empty for the language's default ([`default_name`]),
+    /// which is what saves and links from before files had names open as.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// The other files, in tab order (a call in the active file may run them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<File>,
+    /// The active file's place among all the tabs (`others` fill the rest in order).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub active: usize,
     pub lang: String,
     /// The language's options (`mode = paper`); missing keys take the language default.
     pub settings: BTreeMap<String, String>,
@@ -34,6 +46,9 @@ impl Default for ViewState {
     fn default() -> Self {
         ViewState {
             code: String::new(),
+            name: String::new(),
+            others: Vec::new(),
+            active: 0,
             // No language is the default: the start comes from the gallery's first
             // example, a link or a save, each naming its language.
             lang: String::new(),
@@ -50,6 +65,9 @@ impl Default for ViewState {
 #[serde(default)]
 struct SavedState {
     code: String,
+    name: String,
+    others: Vec<File>,
+    active: usize,
     lang: String,
     settings: BTreeMap<String, String>,
     /// Before plug-ins: MATLAB's semantics mode at the top level.
@@ -64,6 +82,9 @@ impl Default for SavedState {
         let d = ViewState::default();
         SavedState {
             code: d.code,
+            name: d.name,
+            others: d.others,
+            active: d.active,
             // Saves from before languages were plug-ins name none: they were MATLAB's.
             lang: "matlab".into(),
             settings: d.settings,
@@ -83,11 +104,233 @@ impl From<SavedState> for ViewState {
         }
         ViewState {
             code: s.code,
+            name: s.name,
+            // A hand-edited position past the end puts the active file last.
+            active: s.active.min(s.others.len()),
+            others: s.others,
             lang: s.lang,
             settings,
             view: s.view,
             notation: s.notation,
             step: s.step,
         }
+    }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One file of the program: a tab.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct File {
+    /// `/`-separated path in the program's root folder (`helper.m`, `private/f.m`).
+    pub name: String,
+    pub code: String,
+}
+
+/// The name of a program's only file until the user names it: `main.` and the
+/// language's first extension (`main.m`).
+pub fn default_name(lang: &str) -> String {
+    let ext = crate::analysis::language(lang)
+        .extensions
+        .first()
+        .copied()
+        .unwrap_or("txt");
+    format!("main.{ext}")
+}
+
+impl ViewState {
+    /// The active file's name, the language's default when it has none.
+    pub fn active_name(&self) -> String {
+        if self.name.is_empty() {
+            default_name(&self.lang)
+        } else {
+            self.name.clone()
+        }
+    }
+
+    /// Every file in tab order, the active one included.
+    pub fn files(&self) -> Vec<File> {
+        let mut all = self.others.clone();
+        let active = File {
+            name: self.active_name(),
+            code: self.code.clone(),
+        };
+        all.insert(self.active.min(all.len()), active);
+        all
+    }
+
+    /// Makes `files[active]` the active file (the editor's), the rest the others.
+    pub fn set_files(&mut self, mut files: Vec<File>, active: usize) {
+        if files.is_empty() {
+            files.push(File {
+                name: default_name(&self.lang),
+                code: String::new(),
+            });
+        }
+        let active = active.min(files.len() - 1);
+        let File { name, code } = files.remove(active);
+        self.name = name;
+        self.code = code;
+        self.others = files;
+        self.active = active;
+    }
+}
+
+/// Why `name` cannot be a file of a `lang` program beside `taken` (the other files'
+/// names), in words; `Ok` when it can. A call reaches a file by its name, so a name is
+/// an identifier, with one of the language's extensions, at the root or in `private/`.
+pub fn check_name<'a>(
+    name: &str,
+    lang: &str,
+    mut taken: impl Iterator<Item = &'a str>,
+) -> Result<(), String> {
+    let extensions = crate::analysis::language(lang).extensions;
+    let listed = extensions
+        .iter()
+        .map(|e| format!(".{e}"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let bare = name.strip_prefix("private/").unwrap_or(name);
+    let Some((stem, ext)) = bare.rsplit_once('.') else {
+        return Err(format!("“{name}” needs an extension ({listed})."));
+    };
+    if !extensions.contains(&ext) {
+        return Err(format!("“{name}” must end in {listed}."));
+    }
+    let word = stem.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !word {
+        return Err(format!(
+            "“{name}”: a file name is a letter then letters, digits or _ (optionally in private/)."
+        ));
+    }
+    if taken.any(|t| t == name) {
+        return Err(format!("There is already a file named “{name}”."));
+    }
+    Ok(())
+}
+
+/// `files` as a `lang` program's: a name with an extension `lang` does not claim takes
+/// its first (`main.m` → `main.t`) unless that name is taken, so calls still reach them.
+pub fn for_language(mut files: Vec<File>, lang: &str) -> Vec<File> {
+    let extensions = crate::analysis::language(lang).extensions;
+    let Some(first) = extensions.first() else {
+        return files;
+    };
+    for i in 0..files.len() {
+        let name = &files[i].name;
+        let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+        if extensions.contains(&ext) {
+            continue;
+        }
+        let renamed = format!("{stem}.{first}");
+        if files.iter().all(|f| f.name != renamed) {
+            files[i].name = renamed;
+        }
+    }
+    files
+}
+
+/// A name for a new file not among `taken`: `helper.m`, `helper2.m`, …
+pub fn fresh_name(lang: &str, taken: &[String]) -> String {
+    let ext = crate::analysis::language(lang)
+        .extensions
+        .first()
+        .copied()
+        .unwrap_or("txt");
+    (1..)
+        .map(|i| match i {
+            1 => format!("helper.{ext}"),
+            _ => format!("helper{i}.{ext}"),
+        })
+        .find(|n| !taken.contains(n))
+        .expect("some name is free")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_files() -> ViewState {
+        let mut s = ViewState {
+            lang: "matlab".into(),
+            ..ViewState::default()
+        };
+        s.set_files(
+            vec![
+                File {
+                    name: "main.m".into(),
+                    code: "a = helper(ones(4,1));\n".into(),
+                },
+                File {
+                    name: "helper.m".into(),
+                    code: "function y = helper(x)\ny = x .* x;\nend\n".into(),
+                },
+            ],
+            1,
+        );
+        s
+    }
+
+    #[test]
+    fn an_old_save_opens_as_one_file_named_by_the_language() {
+        let s: ViewState = serde_json::from_str(r#"{"code":"x = 1;","lang":"matlab"}"#).unwrap();
+        assert_eq!(
+            s.files(),
+            vec![File {
+                name: "main.m".into(),
+                code: "x = 1;".into()
+            }]
+        );
+        // And one file saves as before: no names, no others.
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(!json.contains("others") && !json.contains("name"), "{json}");
+    }
+
+    #[test]
+    fn files_round_trip_through_json_in_tab_order() {
+        let s = two_files();
+        assert_eq!(s.code, "function y = helper(x)\ny = x .* x;\nend\n");
+        assert_eq!(s.active_name(), "helper.m");
+        let back: ViewState = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        let names: Vec<_> = back.files().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["main.m", "helper.m"]);
+    }
+
+    #[test]
+    fn names_are_identifiers_with_the_languages_extension_and_unique() {
+        let taken = ["main.m"];
+        let ok = |n| check_name(n, "matlab", taken.iter().copied());
+        assert_eq!(ok("helper.m"), Ok(()));
+        assert_eq!(ok("private/helper_2.m"), Ok(()));
+        for bad in [
+            "main.m",
+            "helper",
+            "helper.py",
+            "2x.m",
+            "a b.m",
+            "../x.m",
+            "sub/x.m",
+            ".m",
+        ] {
+            assert!(ok(bad).is_err(), "{bad}");
+        }
+        assert_eq!(fresh_name("matlab", &["main.m".into()]), "helper.m");
+        // Another language's extension follows a language change, unless taken.
+        let file = |name: &str| File {
+            name: name.into(),
+            code: String::new(),
+        };
+        let t = crate::analysis::language("t").extensions[0];
+        let renamed = for_language(vec![file("main.m"), file("helper.m")], "t");
+        assert_eq!(renamed[0].name, format!("main.{t}"));
+        assert_eq!(renamed[1].name, format!("helper.{t}"));
+        assert_eq!(
+            fresh_name("matlab", &["main.m".into(), "helper.m".into()]),
+            "helper2.m"
+        );
     }
 }

@@ -974,3 +974,227 @@ fn e2e_the_page_links_no_analyser() {
         );
     }
 }
+
+/// The main file of the tabs test: a script whose one statement calls another file.
+const MAIN_CALLS: &str = "a = helper(ones(4,1));";
+/// `helper.m` with a definite inner-dimension error for a column argument.
+const HELPER_WRONG: &str = "function y = helper(x)\ny = x * x;\nend\n";
+
+#[test]
+fn e2e_files_in_tabs_call_each_other_and_closing_loses_nothing() {
+    run(|env| Box::pin(file_tabs(env)));
+}
+
+/// What the page shows of the active file: the analyses finished, the diagnostics as
+/// `code@line`, the Shapes view's text and the editor's.
+#[derive(Debug)]
+struct Shown {
+    analyzed: String,
+    diagnostics: Vec<String>,
+    shapes: String,
+    editor: String,
+}
+
+async fn shown(app: &App) -> Result<Shown> {
+    let v = app
+        .session
+        .js(
+            "return [document.querySelector('#app').dataset.analyzed ?? '',
+                [...document.querySelectorAll('ul#diagnostics > li.diagnostic')]
+                  .map(li => (li.dataset.code ?? '') + '@' + (li.dataset.line ?? '')),
+                document.querySelector('table.shapes')?.textContent ?? '',
+                document.querySelector('#editor').value];",
+            vec![],
+        )
+        .await?;
+    let text = |i: usize| v[i].as_str().unwrap_or_default().to_string();
+    Ok(Shown {
+        analyzed: text(0),
+        diagnostics: v[1]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|d| d.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        shapes: text(2),
+        editor: text(3),
+    })
+}
+
+/// Waits for an analysis after `before` whose display `check` accepts.
+async fn wait_shown(
+    app: &App,
+    before: &str,
+    what: &str,
+    check: impl Fn(&Shown) -> bool,
+) -> Result<Shown> {
+    let last = std::cell::RefCell::new(String::new());
+    let (last_ref, check) = (&last, &check);
+    let waited = app
+        .session
+        .wait_until(what, ANALYSIS, || async move {
+            let s = shown(app).await?;
+            let done = s.analyzed != before && check(&s);
+            *last_ref.borrow_mut() = format!("{s:?}");
+            Ok(done.then_some(s))
+        })
+        .await;
+    waited.map_err(|e| format!("{e}\n  shown: {}", last.borrow()))
+}
+
+async fn click(app: &App, css: &str) -> Result<()> {
+    app.session
+        .client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("click {css}: {e}"))
+}
+
+fn tab(name: &str) -> String {
+    format!("button.file-tab[data-file=\"{name}\"]")
+}
+
+async fn tab_names(app: &App) -> Result<Vec<String>> {
+    let v = app
+        .session
+        .js(
+            "return [...document.querySelectorAll('button.file-tab')].map(b => b.dataset.file);",
+            vec![],
+        )
+        .await?;
+    Ok(v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Renames tab `from` as a user does: double-click, type the name, Enter.
+async fn rename(app: &App, from: &str, to: &str) -> Result<()> {
+    app.session
+        .js(
+            "document.querySelector(arguments[0])
+               .dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));",
+            vec![json!(tab(from))],
+        )
+        .await?;
+    let field = app
+        .session
+        .wait_until("the rename field", ANALYSIS, || async {
+            Ok(app
+                .session
+                .client
+                .find(Locator::Css("input#rename-file"))
+                .await
+                .ok())
+        })
+        .await?;
+    // The field starts with the old name selected: typing replaces it.
+    field
+        .send_keys(&format!("{to}\u{E007}"))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Two files in tabs: `main.m` calls `helper(…)`, which runs the `helper.m` tab; an
+/// edit in either re-analyses the active one; a refused name keeps the old one;
+/// closing a tab is undone with its text; a share link carries both files.
+async fn file_tabs(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.clear_and_type(MAIN_CALLS).await?;
+    ensure(tab_names(&app).await? == ["main.m"], || {
+        "one tab, main.m, at the start".into()
+    })?;
+
+    click(&app, "button#add-file").await?;
+    ensure(tab_names(&app).await? == ["main.m", "helper.m"], || {
+        "+ adds helper.m".into()
+    })?;
+    ensure(app.editor_text().await?.is_empty(), || {
+        "the new file is shown, empty".into()
+    })?;
+    // A name without the language's extension is refused, with a message.
+    rename(&app, "helper.m", "helper").await?;
+    let error = app
+        .session
+        .js(
+            "return document.querySelector('#file-error').textContent;",
+            vec![],
+        )
+        .await?;
+    ensure(
+        error.as_str().is_some_and(|e| e.contains(".m"))
+            && tab_names(&app).await? == ["main.m", "helper.m"],
+        || format!("a refused name keeps the old one and says why: {error:?}"),
+    )?;
+    rename(&app, "helper.m", "util.m").await?;
+    rename(&app, "util.m", "helper.m").await?;
+    ensure(tab_names(&app).await? == ["main.m", "helper.m"], || {
+        "renamed util.m then helper.m".into()
+    })?;
+    app.session.paste(HELPER_WRONG).await?;
+
+    let before = app.analyzed().await?;
+    click(&app, &tab("main.m")).await?;
+    wait_shown(&app, &before, "helper's x * x as an error of line 1", |s| {
+        s.editor == MAIN_CALLS
+            && s.diagnostics
+                .iter()
+                .any(|d| d.starts_with("shape.mtimes") && d.ends_with("@1"))
+    })
+    .await?;
+
+    click(&app, &tab("helper.m")).await?;
+    ensure(app.editor_text().await? == HELPER_WRONG, || {
+        "helper.m keeps its text".into()
+    })?;
+    app.insert_at(HELPER_WRONG.find("* x").unwrap(), ".")
+        .await?;
+    app.settle().await?;
+    let before = app.analyzed().await?;
+    click(&app, &tab("main.m")).await?;
+    wait_shown(&app, &before, "no error, and a shown as <4,1>", |s| {
+        s.editor == MAIN_CALLS
+            && s.diagnostics.is_empty()
+            && (s.shapes.contains("<4,1>") || s.shapes.contains("4×1"))
+    })
+    .await?;
+
+    // Closing loses nothing: Undo close brings the tab back with its text.
+    click(&app, "button.file-close[aria-label=\"Close helper.m\"]").await?;
+    ensure(tab_names(&app).await? == ["main.m"], || {
+        "helper.m closed".into()
+    })?;
+    click(&app, "button#undo-close").await?;
+    ensure(tab_names(&app).await? == ["main.m", "helper.m"], || {
+        "Undo close restores the tab where it was".into()
+    })?;
+    let fixed = HELPER_WRONG.replace("x * x", "x .* x");
+    let text = app.editor_text().await?;
+    ensure(text == fixed, || format!("helper.m came back as {text:?}"))?;
+
+    // A link carries both files, the active one in the editor.
+    click(&app, &tab("main.m")).await?;
+    let url = app.share_link().await?;
+    let other = env.app().await?;
+    other.open(&url).await?;
+    let (names, code) = (tab_names(&other).await?, other.editor_text().await?);
+    ensure(
+        names == ["main.m", "helper.m"] && code == MAIN_CALLS,
+        || format!("the link opened {names:?} with {code:?}"),
+    )?;
+    click(&other, &tab("helper.m")).await?;
+    let code = other.editor_text().await?;
+    ensure(code == fixed, || format!("the link's helper.m is {code:?}"))?;
+    other.session.close().await;
+    app.session.close().await;
+    Ok(())
+}

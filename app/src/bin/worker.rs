@@ -7,6 +7,8 @@
 mod protocol;
 
 use protocol::{Reply, Request, PANIC_HOOK};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -72,7 +74,24 @@ fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Re
     if request.source.lines().next() == Some(PANIC_HOOK) {
         panic!("deliberate failure (test hook)");
     }
-    let report = analyzer.analyze_in(&mut kept.session, &request.source, &request.options);
+    let report = if request.path.is_empty() {
+        analyzer.analyze_in(&mut kept.session, &request.source, &request.options)
+    } else {
+        // The other tabs are the files beside this one: a call may run them.
+        let others: HashMap<&str, Arc<str>> = request
+            .others
+            .iter()
+            .map(|(name, text)| (name.as_str(), Arc::from(text.as_str())))
+            .collect();
+        let read = |path: &str| others.get(path).cloned();
+        let sources = shapex::Sources {
+            path: &request.path,
+            text: &request.source,
+            read: &read,
+            search: &[],
+        };
+        analyzer.analyze_sources_in(&mut kept.session, &sources, &request.options)
+    };
     let drawings = report
         .views
         .iter()
@@ -91,11 +110,55 @@ fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Re
 fn main() {
     let request = Request {
         generation: 1,
-        source: "x = 1;".into(),
+        source: "x = helper(1);".into(),
+        path: "main.m".into(),
+        others: vec![(
+            "helper.m".into(),
+            "function y = helper(x)\ny = x;\nend\n".into(),
+        )],
         options: shapex::Options::new("matlab"),
     };
     let mut kept = Kept::default();
     if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut kept, request) {
         println!("{} statements", report.statements.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyse_main(helper: &str) -> shapex::Report {
+        let request = Request {
+            generation: 1,
+            source: "a = helper(ones(4,1));\n".into(),
+            path: "main.m".into(),
+            others: vec![("helper.m".into(), helper.into())],
+            options: shapex::Options::new("matlab"),
+        };
+        match analyse(&shapex::Analyzer::new(), &mut Kept::default(), request) {
+            Reply::Report { report, .. } => *report,
+            _ => panic!("no report"),
+        }
+    }
+
+    #[test]
+    fn a_call_runs_the_other_tab_of_its_name() {
+        let wrong = analyse_main("function y = helper(x)\ny = x * x;\nend\n");
+        let errors: Vec<_> = wrong
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.range.line))
+            .collect();
+        assert!(
+            errors
+                .iter()
+                .any(|(c, l)| c.starts_with("shape.mtimes") && *l == 1),
+            "{errors:?}"
+        );
+        let right = analyse_main("function y = helper(x)\ny = x .* x;\nend\n");
+        assert!(right.diagnostics.is_empty(), "{:?}", right.diagnostics);
+        let a = &right.statements[0].defs[0];
+        assert_eq!((a.name.as_str(), a.display.as_str()), ("a", "<4,1>"));
     }
 }
