@@ -19,6 +19,10 @@ struct Entry {
     settings: std::collections::BTreeMap<String, String>,
     view: String,
     citation: String,
+    /// The program's other files (paths relative to `file`'s folder), opened as tabs
+    /// after it: a call in `file` may run them.
+    #[serde(default)]
+    others: Vec<String>,
 }
 
 fn main() {
@@ -41,9 +45,26 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let text = fs::read_to_string(&path)
             .unwrap_or_else(|err| panic!("gallery entry `{}`: {}: {err}", e.id, path.display()));
+        let folder = path.parent().expect("a file has a folder");
+        let others: Vec<(String, String)> = e
+            .others
+            .iter()
+            .map(|name| {
+                let other = folder.join(name);
+                println!("cargo:rerun-if-changed={}", other.display());
+                let text = fs::read_to_string(&other).unwrap_or_else(|err| {
+                    panic!("gallery entry `{}`: {}: {err}", e.id, other.display())
+                });
+                (name.clone(), without_expectations(&text))
+            })
+            .collect();
+        let name = path
+            .file_name()
+            .expect("a file has a name")
+            .to_string_lossy();
         out.push_str(&format!(
-            "    GalleryEntry {{ id: {:?}, title: {:?}, file: {:?}, lang: {:?}, group: {:?}, settings: &{:?}, view: {:?}, citation: {:?}, source: {:?} }},\n",
-            e.id, e.title, e.file, e.lang, e.group, e.settings.iter().collect::<Vec<_>>(), e.view, e.citation, without_expectations(&text)
+            "    GalleryEntry {{ id: {:?}, title: {:?}, file: {:?}, lang: {:?}, group: {:?}, settings: &{:?}, view: {:?}, citation: {:?}, source: {:?}, name: {:?}, others: &{:?} }},\n",
+            e.id, e.title, e.file, e.lang, e.group, e.settings.iter().collect::<Vec<_>>(), e.view, e.citation, without_expectations(&text), name, others
         ));
     }
     out.push_str("];\n");
@@ -56,7 +77,7 @@ fn without_expectations(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let trimmed = line.trim();
-        let front_matter = ["% mode:", "% differential"]
+        let front_matter = ["% mode:", "% entry:", "% differential"]
             .iter()
             .any(|p| trimmed.starts_with(p));
         if front_matter {

@@ -18,6 +18,10 @@ pub struct GalleryEntry {
     pub view: &'static str,
     pub citation: &'static str,
     pub source: &'static str,
+    /// The file's name (`main.m`): its tab's, when the example has other files.
+    pub name: &'static str,
+    /// The program's other files (name, text), opened as tabs after it.
+    pub others: &'static [(&'static str, &'static str)],
 }
 
 include!(concat!(env!("OUT_DIR"), "/gallery_gen.rs"));
@@ -48,7 +52,9 @@ pub fn groups() -> Vec<(&'static str, Vec<&'static GalleryEntry>)> {
 /// Whether `code` is an example's text as shipped (so replacing it loses nothing).
 pub fn is_example_text(code: &str) -> bool {
     let code = code.trim();
-    GALLERY.iter().any(|e| e.source.trim() == code)
+    GALLERY
+        .iter()
+        .any(|e| e.source.trim() == code || e.others.iter().any(|(_, text)| text.trim() == code))
 }
 
 impl GalleryEntry {
@@ -60,8 +66,22 @@ impl GalleryEntry {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
+        let others: Vec<crate::state::File> = self
+            .others
+            .iter()
+            .map(|(name, code)| crate::state::File {
+                name: name.to_string(),
+                code: code.to_string(),
+            })
+            .collect();
         ViewState {
             code: self.source.to_string(),
+            // A one-file example keeps the language's default name (`main.m`).
+            name: match others.is_empty() {
+                true => String::new(),
+                false => self.name.to_string(),
+            },
+            others,
             lang: self.lang.to_string(),
             settings,
             view: self.view.to_string(),
@@ -118,6 +138,16 @@ mod tests {
         assert_eq!(s.view, "checks");
         assert_eq!(s.lang, "matlab");
         assert!(s.code.contains("c = a*b;"));
+    }
+
+    #[test]
+    fn an_example_of_several_files_opens_them_as_tabs() {
+        let s = find("tamer-folder").unwrap().state(Notation::Paper);
+        assert_eq!(s.name, "main.m");
+        let names: Vec<&str> = s.others.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["gram.m", "private/widen.m", "squared.m"]);
+        assert!(s.others.iter().all(|f| is_example_text(&f.code)));
+        assert!(!s.code.contains("expect"), "{}", s.code);
     }
 
     #[test]
