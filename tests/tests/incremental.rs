@@ -348,7 +348,7 @@ proptest! {
     /// analysis of the file that calls them.
     #[test]
     fn edits_across_files_give_a_full_analysis(
-        name in prop::sample::select(vec!["folder-basic", "folder-shadow", "folder-search"]),
+        name in prop::sample::select(vec!["folder-basic", "folder-shadow", "folder-search", "folder-pkg"]),
         edits in prop::collection::vec(file_edit(), 1..6),
     ) {
         let analyzer = Analyzer::new();

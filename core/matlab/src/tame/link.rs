@@ -172,7 +172,8 @@ impl Linker<'_, '_> {
             .into_iter()
             .find_map(|p| Some((self.primary(&p)?, p)));
         let linked = found.and_then(|(linked, p)| {
-            if !p.contains("private/") {
+            // A package function is called by its qualified name: no method stands in.
+            if !p.contains("private/") && !name.contains('.') {
                 self.dispatched.extend(linked.clone());
             }
             linked
@@ -191,7 +192,7 @@ impl Linker<'_, '_> {
             return Some(self.own_primary.clone());
         }
         let unit = (self.load)(path)?;
-        let stem = stem(path).to_string();
+        let stem = callable_name(path);
         let Some(lowered) = &unit.program else {
             self.primaries.insert(path.to_string(), None);
             return Some(None);
@@ -239,6 +240,21 @@ fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
         "" => rest,
         d => format!("{}/{rest}", d.trim_end_matches('/')),
     };
+    if name.contains('.') {
+        // `pkg.sub.f` is `+pkg/+sub/f.m` in a folder of the path: the caller's, the one
+        // holding the caller's own package, or a search folder.
+        let mut parts: Vec<&str> = name.split('.').collect();
+        let file = format!("{}.m", parts.pop().unwrap_or_default());
+        let rel: String = parts.iter().map(|p| format!("+{p}/")).collect::<String>() + &file;
+        let root = dir
+            .split('/')
+            .take_while(|d| !d.starts_with('+') && !d.starts_with('@'))
+            .collect::<Vec<_>>()
+            .join("/");
+        let mut dirs = vec![root.as_str()];
+        dirs.extend(search.iter().map(String::as_str));
+        return dirs.into_iter().map(|d| join(d, rel.clone())).collect();
+    }
     let mut out = Vec::new();
     let last = dir.rsplit('/').next().unwrap_or(dir);
     // A file in `private/` sees the other private files as its own folder's.
@@ -263,11 +279,20 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// A file's name without folder and extension: the name MATLAB calls its primary
-/// function by.
-fn stem(path: &str) -> &str {
-    let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
-    name.strip_suffix(".m").unwrap_or(name)
+/// The name MATLAB calls a file's primary function by: the file's name without its
+/// extension, qualified by the packages it is in (`+util/+io/read.m` is `util.io.read`).
+fn callable_name(path: &str) -> String {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    let stem = file.strip_suffix(".m").unwrap_or(file);
+    let packages: Vec<&str> = parts
+        .iter()
+        .rev()
+        .map_while(|d| d.strip_prefix('+'))
+        .collect();
+    let mut name: Vec<&str> = packages.into_iter().rev().collect();
+    name.push(stem);
+    name.join(".")
 }
 
 /// Renames, in `f`, every function a call, handle or lambda names, by `rename`

@@ -99,10 +99,17 @@ pub fn lower_with_prefix(file: &ast::File, prefix: &str) -> Lowered {
     while all.iter().any(|n| n.starts_with(&prefix)) {
         prefix.push('x');
     }
+    let mut own = BTreeSet::new();
+    let mut stack: Vec<&ast::Function> = file.functions.iter().collect();
+    while let Some(f) = stack.pop() {
+        own.insert(f.name.name.clone());
+        stack.extend(&f.nested);
+    }
     let mut l = Lowerer {
         prefix,
         next_temp: 0,
         next_lambda: 0,
+        own,
         functions: Vec::new(),
         diagnostics: Vec::new(),
         scope: Scope::default(),
@@ -191,6 +198,9 @@ struct Lowerer {
     prefix: String,
     next_temp: u32,
     next_lambda: u32,
+    /// The names of the file's functions (nested ones too): `f.x` of one is a field
+    /// of its result, never a package function.
+    own: BTreeSet<String>,
     functions: Vec<ir::Function>,
     diagnostics: Vec<Diagnostic>,
     scope: Scope,
@@ -1060,6 +1070,12 @@ impl Lowerer {
                 self.emit(out, sp, kind);
                 self.first(&ts)
             }
+            ExprKind::Field { .. } if self.package_function(e).is_some() => {
+                let name = self.package_function(e).expect("just checked");
+                let ts = self.targets(&dest);
+                self.call(out, sp, ts.clone(), &name, vec![]);
+                self.first(&ts)
+            }
             ExprKind::Field { base, name } => {
                 let b = self.expr(base, Dest::Any, out);
                 let ts = self.targets(&dest);
@@ -1126,6 +1142,13 @@ impl Lowerer {
         sp: Span,
         out: &mut Out,
     ) -> Var {
+        let own_end = self.scope.ends.is_empty() && args.iter().any(mentions_end);
+        if let Some(name) = self.package_function(base).filter(|_| !own_end) {
+            let vs = args.iter().map(|a| self.expr(a, Dest::Any, out)).collect();
+            let ts = self.targets(&dest);
+            self.call(out, sp, ts.clone(), &name, vs);
+            return self.first(&ts);
+        }
         if let ExprKind::Ident(f) = &base.kind {
             // `x(2:end)` where x is not assigned here is still an index: `end` has no
             // meaning in a call, so x must be a variable the function cannot see being
@@ -1149,6 +1172,23 @@ impl Lowerer {
         let kind = get_kind(&Sel::Paren(ix), b, ts.clone(), false);
         self.emit(out, sp, kind);
         self.first(&ts)
+    }
+
+    /// `pkg.sub.f` when `e` is static fields of a name that is neither a variable nor a
+    /// function of the file: MATLAB's package function `+pkg/+sub/f.m`, called by its
+    /// qualified name (Dubrau 2012 §3.1). Unknown unless a file of that path is linked.
+    fn package_function(&self, e: &ast::Expr) -> Option<String> {
+        let ExprKind::Field { base, name } = &e.kind else {
+            return None;
+        };
+        let qualifier = match &base.kind {
+            ExprKind::Ident(i) if !self.is_var(&i.name) && !self.own.contains(&i.name) => {
+                i.name.clone()
+            }
+            ExprKind::Field { .. } => self.package_function(base)?,
+            _ => return None,
+        };
+        Some(format!("{qualifier}.{}", name.name))
     }
 
     /// `end` as the extent of the innermost enclosing index (see the module docs).

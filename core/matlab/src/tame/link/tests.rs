@@ -145,3 +145,36 @@ fn scripts_and_files_calling_back_are_not_linked_twice() {
     // `main` from b.m is the analysed file's primary function: its own name.
     assert!(calls(&l)[2].1.contains(&"main".to_string()));
 }
+
+#[test]
+fn a_package_function_is_found_by_its_qualified_name() {
+    let files = [
+        (
+            "app/main.m",
+            "function main\ny = util.io.load2(1);\nz = util.twice(y);\nend\n",
+        ),
+        (
+            "app/+util/twice.m",
+            "function y = twice(x)\ny = [x x];\nend\n",
+        ),
+        // Inside a package, a sibling is called by its qualified name.
+        (
+            "app/+util/+io/load2.m",
+            "function y = load2(x)\ny = util.twice(x) + twice(x);\nend\n",
+        ),
+        (
+            "app/+util/+io/twice.m",
+            "function y = twice(x)\ny = x;\nend\n",
+        ),
+    ];
+    let l = linked(&files, "app/main.m", &[]);
+    assert_eq!(names(&l), ["main", "util.io.load2", "util.twice"]);
+    assert_eq!(l.origins["util.io.load2"].path, "app/+util/+io/load2.m");
+    // The unqualified `twice` in a package reaches no sibling.
+    assert!(
+        calls(&l)[1].1.contains(&"twice".to_string()),
+        "{:?}",
+        calls(&l)
+    );
+    assert!(l.dispatched.is_empty(), "{:?}", l.dispatched);
+}
