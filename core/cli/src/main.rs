@@ -264,7 +264,19 @@ fn graph_command(
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let report = analyzer.analyze(&text, &options);
+    // As `check` does: calls into the file's folder are followed (stdin is alone).
+    let report = match path.as_os_str() == "-" {
+        true => analyzer.analyze(&text, &options),
+        false => {
+            let sources = Sources {
+                path: &name,
+                text: &text,
+                read: &read_source,
+                search: &[],
+            };
+            analyzer.analyze_sources_in(&mut Session::default(), &sources, &options)
+        }
+    };
     let views = graph::graph_views(&report, view);
     if views.is_empty() {
         let offered: Vec<&str> = report.views.iter().map(|v| v.id.as_str()).collect();

@@ -308,6 +308,8 @@ pub enum ClassRule {
     Numeric,
     /// The common class when every argument is numeric; unknown otherwise.
     NumericCommon,
+    /// Not known from the call (`cast(x, 'int8')` names it in text).
+    Unknown,
 }
 
 impl ClassRule {
@@ -326,7 +328,12 @@ impl ClassRule {
             "cell" => ClassRule::Fixed("cell"),
             "struct" => ClassRule::Fixed("struct"),
             "function_handle" => ClassRule::Fixed("function_handle"),
-            _ => return None,
+            "unknown" => ClassRule::Unknown,
+            other => ClassRule::Fixed(
+                crate::values::INTEGER_CLASSES
+                    .iter()
+                    .find(|c| **c == other)?,
+            ),
         })
     }
 }

@@ -372,6 +372,7 @@ impl ValueAnalysis<'_> {
             // a definite error.
             overloadable(&mut result);
         }
+        integer_matrix_operation(&call, &env.facts, &mut result);
         effect.other_mode = self.other_mode(&call, &result, env);
         if refuted(&result) {
             effect.elementwise = self.elementwise_instead(&call, env);
@@ -764,6 +765,41 @@ fn proven(result: &eval::CallResult) -> bool {
 
 /// Refutations become unknowns, and results unknown, for a call whose operands may be
 /// objects.
+/// MATLAB multiplies, divides and raises to a power integer arrays as matrices only
+/// when an operand is a scalar (`int32(A) * B` of two matrices fails): for an integer
+/// operand, what the shape rule proves for floating-point operands is then a run-time
+/// check unless an operand is surely 1×1.
+fn integer_matrix_operation(
+    call: &Call,
+    facts: &shapex_dims::Facts,
+    result: &mut eval::CallResult,
+) {
+    let integer = |v: &Value| v.class.filter(|c| super::INTEGER_CLASSES.contains(c));
+    let mut integers: Vec<&str> = call.args.iter().filter_map(integer).collect();
+    integers.sort_unstable();
+    integers.dedup();
+    let why = if integers.len() > 1 {
+        // `int8(1) + int16(2)`: MATLAB combines integers only of one class.
+        "the integer operands are of one class"
+    } else if !integers.is_empty()
+        && matches!(call.func, "mtimes" | "mrdivide" | "mldivide" | "mpower")
+        && !call
+            .args
+            .iter()
+            .any(|v| v.shape.is_scalar(facts) == Truth::Proven)
+    {
+        "an operand is a scalar (integer arrays multiply and divide only by one)"
+    } else {
+        return;
+    };
+    for o in &mut result.outcomes {
+        if o.status == Truth::Proven {
+            o.status = Truth::Unknown;
+            o.theta = Constraint::Opaque(format!("{why}, and {}", o.theta));
+        }
+    }
+}
+
 fn overloadable(result: &mut eval::CallResult) {
     if !result.outcomes.iter().any(|o| o.status == Truth::Refuted) {
         return;

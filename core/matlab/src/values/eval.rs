@@ -349,16 +349,14 @@ impl Eval<'_> {
             ClassRule::Concat | ClassRule::Common => self.common_class(),
             ClassRule::Arith => match self.common_class() {
                 Some("char") | Some("logical") => Some("double"),
-                c => c,
+                Some(c) => Some(c),
+                None => self.combined_class(),
             },
             // Matrix functions of numeric arrays give numeric arrays: their class is
             // known, so a failure on them is not excused as a possible object's method.
-            ClassRule::Numeric if self.numeric_args() => match self.common_class() {
-                Some(c) if c != "logical" => Some(c),
-                _ => Some("double"),
-            },
+            ClassRule::Numeric if self.numeric_args() => self.combined_class(),
             ClassRule::NumericCommon if self.numeric_args() => self.common_class(),
-            ClassRule::Numeric | ClassRule::NumericCommon => None,
+            ClassRule::Numeric | ClassRule::NumericCommon | ClassRule::Unknown => None,
         }
     }
 
@@ -402,6 +400,27 @@ impl Eval<'_> {
                     || c.starts_with("uint")
             })
         })
+    }
+
+    /// The class MATLAB gives arithmetic on arguments of different classes, each
+    /// double, single, logical, char or an integer: the integer class (two different
+    /// ones are an error: unknown), else single, else double. `None` when an
+    /// argument's class is unknown or not numeric.
+    fn combined_class(&self) -> Class {
+        let mut integer: Option<&'static str> = None;
+        let mut single = false;
+        for v in &self.call.args {
+            match v.class? {
+                "double" | "logical" | "char" => {}
+                "single" => single = true,
+                c if super::INTEGER_CLASSES.contains(&c) => match integer {
+                    Some(i) if i != c => return None,
+                    _ => integer = Some(c),
+                },
+                _ => return None,
+            }
+        }
+        Some(integer.unwrap_or(if single { "single" } else { "double" }))
     }
 
     fn common_class(&self) -> Class {
