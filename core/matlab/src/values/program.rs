@@ -321,6 +321,12 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
     let is_temp = |n: &str| a.is_temp(n);
     let mut results = Vec::new();
     collect(&a, &is_temp, &flow, &f.body, &mut results);
+    // The loops' studies, as for the report: a failure on some iteration is then the
+    // statement that stops every run (`for i = 2:n, y = a(i-1)` past a's end).
+    for stmt in &f.body {
+        let first = results.iter().position(|r| r.id == stmt.id).unwrap_or(0);
+        loops::refine(&a, &is_temp, stmt, &flow, &mut results[first..]);
+    }
     let proven = results
         .iter()
         .filter(|r| r.viable)
