@@ -327,10 +327,15 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
         let first = results.iter().position(|r| r.id == stmt.id).unwrap_or(0);
         loops::refine(&a, &is_temp, stmt, &flow, &mut results[first..]);
     }
-    let proven = results
-        .iter()
-        .filter(|r| r.viable)
-        .all(|r| r.effect.outcomes.iter().all(|o| o.status == Truth::Proven));
+    // A call with no check of its own (a function not known, a builtin without a shape
+    // rule, one an object's method may stand in for) may fail for all the analysis
+    // knows: the context is then not proven.
+    let mut unchecked = HashSet::new();
+    call_statements(&f.body, &mut unchecked);
+    let proven = results.iter().filter(|r| r.viable).all(|r| {
+        let checked = !(r.effect.outcomes.is_empty() && unchecked.contains(&r.id));
+        checked && r.effect.outcomes.iter().all(|o| o.status == Truth::Proven)
+    });
     let mut own = Vec::new();
     let State::Reachable(exit) = &flow.exit else {
         let exit = match results.iter().find(|r| r.viable && fails(r)) {
@@ -355,6 +360,18 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
         outputs,
         exit: Exit::Returns,
         proven,
+    }
+}
+
+/// The call statements of `stmts` and of the blocks in them.
+fn call_statements(stmts: &[Stmt], out: &mut HashSet<crate::tame::StmtId>) {
+    for s in stmts {
+        if matches!(s.kind, crate::tame::StmtKind::Call { .. }) {
+            out.insert(s.id);
+        }
+        for c in s.children() {
+            call_statements(c, out);
+        }
     }
 }
 
