@@ -161,16 +161,24 @@ const SCRIPT_SNIPPETS: &[&str] = &[
     "for i = 1:4\n  a(i) = i;\nend\n",
 ];
 
+/// `PROPTEST_CASES` edit sequences (else `default`), none persisted.
+fn config(default: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(default),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 fn json(report: &shapex::Report) -> serde_json::Value {
     serde_json::to_value(report).expect("a Report serialises")
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(48))]
 
     #[test]
     fn incremental_reanalysis_equals_a_full_analysis(
@@ -243,11 +251,7 @@ fn apply_script(text: &str, e: &ScriptEdit) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(24))]
 
     #[test]
     fn edits_inside_a_long_script_give_a_full_analysis(
@@ -337,11 +341,7 @@ fn file_edit() -> impl Strategy<Value = FileEdit> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(48))]
 
     /// Edits in any file of a program (a callee's text, a file removed, which changes
     /// where a call goes) re-analysed in one `Session` give the report of a fresh
