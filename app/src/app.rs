@@ -604,9 +604,14 @@ fn download_name(lang: &str) -> String {
 }
 
 /// Loads a local file into the editor (the other half of sharing a large program),
-/// choosing the language by its extension.
+/// choosing the language by its extension; several files chosen at once open as one
+/// program's tabs (a folder's `.m` files: calls between them are followed).
 fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
-    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+    let Some(list) = input.files() else { return };
+    if list.length() > 1 {
+        return open_files(ctx, input, list);
+    }
+    let Some(file) = list.get(0) else {
         return;
     };
     let name = file.name();
@@ -648,6 +653,49 @@ fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
                 .banner
                 .set(Some(format!("{name} could not be read as text."))),
         }
+        input.set_value("");
+    });
+}
+
+/// [`open_file`] of several files: each read as text, then all shown as tabs (the
+/// program they replace set aside, as one file's replacement is).
+fn open_files(ctx: Ctx, input: web_sys::HtmlInputElement, list: web_sys::FileList) {
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    let first = files.first().map(|f| f.name()).unwrap_or_default();
+    let ext = first.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let lang = ext
+        .and_then(|e| {
+            analysis::languages()
+                .into_iter()
+                .find(|l| l.extensions.contains(&e.as_str()))
+                .map(|l| l.id.to_string())
+        })
+        .unwrap_or_else(|| ctx.lang.get_untracked());
+    leptos::task::spawn_local(async move {
+        let mut chosen = Vec::with_capacity(files.len());
+        for file in &files {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            match text.ok().and_then(|t| t.as_string()) {
+                Some(code) => chosen.push((file.name(), code)),
+                None => {
+                    let name = file.name();
+                    ctx.banner
+                        .set(Some(format!("{name} could not be read as text.")));
+                    input.set_value("");
+                    return;
+                }
+            }
+        }
+        let mut s = ctx.snapshot();
+        if s.lang != lang {
+            s.settings.clear();
+        }
+        s.lang = lang;
+        let (files, active) = crate::state::opened(chosen, &s.lang);
+        s.set_files(files, active);
+        ctx.replace(s);
+        ctx.example.set(String::new());
+        ctx.banner.set(None);
         input.set_value("");
     });
 }
@@ -733,7 +781,7 @@ fn Header() -> impl IntoView {
                         on:click=move |_| ctx.legend.update(|l| *l = !*l)>"Legend"</button>
                     <button id="open-file" title="Open a program from a file on this computer"
                         on:click=move |_| if let Some(i) = file_input.get_untracked() { i.click() }>"Open file…"</button>
-                    <input id="file-input" type="file" hidden node_ref=file_input
+                    <input id="file-input" type="file" multiple hidden node_ref=file_input
                         aria-label="Program file to open"
                         on:change=move |_| if let Some(i) = file_input.get_untracked() { open_file(ctx, i) } />
                     <button id="download" title="Save this program as a file"

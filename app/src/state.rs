@@ -233,6 +233,23 @@ pub fn for_language(mut files: Vec<File>, lang: &str) -> Vec<File> {
     files
 }
 
+/// Files opened together (name on disk, text) as one program's tabs: each keeps its
+/// name when it is a valid, new one (so calls reach it), else gets a fresh one; the
+/// active one is `main.*` when there is one (a program's usual entry), else the first.
+pub fn opened(chosen: Vec<(String, String)>, lang: &str) -> (Vec<File>, usize) {
+    let mut files: Vec<File> = Vec::with_capacity(chosen.len());
+    for (name, code) in chosen {
+        let taken: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+        let name = match check_name(&name, lang, taken.iter().map(String::as_str)) {
+            Ok(()) => name,
+            Err(_) => fresh_name(lang, &taken),
+        };
+        files.push(File { name, code });
+    }
+    let main = files.iter().position(|f| f.name.starts_with("main."));
+    (files, main.unwrap_or(0))
+}
+
 /// A name for a new file not among `taken`: `helper.m`, `helper2.m`, …
 pub fn fresh_name(lang: &str, taken: &[String]) -> String {
     let ext = crate::analysis::language(lang)
@@ -251,6 +268,21 @@ pub fn fresh_name(lang: &str, taken: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn files_opened_together_keep_their_names_and_main_is_active() {
+        let chosen = vec![
+            ("gram.m".to_string(), "function g = gram(x)\n".to_string()),
+            ("main.m".to_string(), "a = gram(1);\n".to_string()),
+            ("my-notes.m".to_string(), "x = 1;\n".to_string()),
+            ("gram.m".to_string(), "function g = gram(x)\n".to_string()),
+        ];
+        let (files, active) = opened(chosen, "matlab");
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["gram.m", "main.m", "helper.m", "helper2.m"]);
+        assert_eq!(active, 1);
+    }
+
     use super::*;
 
     fn two_files() -> ViewState {
