@@ -202,7 +202,11 @@ mod tests {
     /// An empty MATLAB report in modern mode, the fixtures' default.
     fn modern() -> Report {
         Report {
-            settings: [("mode".to_string(), "modern".to_string())].into(),
+            settings: [
+                ("mode".to_string(), "modern".to_string()),
+                ("entry".to_string(), String::new()),
+            ]
+            .into(),
             ..Default::default()
         }
     }

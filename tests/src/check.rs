@@ -418,7 +418,11 @@ mod tests {
                 ),
             ],
             diagnostics: vec![error_on(5, "shape.mtimes.inner")],
-            settings: [("mode".to_string(), "modern".to_string())].into(),
+            settings: [
+                ("mode".to_string(), "modern".to_string()),
+                ("entry".to_string(), String::new()),
+            ]
+            .into(),
             ..Default::default()
         }
     }
@@ -466,8 +470,9 @@ mod tests {
     #[test]
     fn an_empty_report_fails_every_expectation() {
         let m = check_fixture("f.m", SRC, &language("matlab"), &Report::default());
-        // The three expectations, and the mode the report does not state.
-        assert_eq!(m.len(), 4, "{m:?}");
+        // The three expectations, and the two settings the report does not state
+        // (mode and entry).
+        assert_eq!(m.len(), 5, "{m:?}");
     }
 
     #[test]

@@ -655,7 +655,7 @@ mod tests {
             ),
             (
                 "% colour: red\na = 1;",
-                "unknown setting `colour` for matlab (its options: mode)",
+                "unknown setting `colour` for matlab (its options: mode, entry)",
             ),
         ] {
             let spec = parse(src);

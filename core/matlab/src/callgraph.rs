@@ -23,6 +23,8 @@ pub struct ContextCall {
     pub label: String,
     /// `proven`, `run-time check`, `fails` or `never returns`.
     pub verdict: &'static str,
+    /// The callee analysed in this context, line by line (shown when it is picked).
+    pub lines: Vec<String>,
 }
 
 pub fn call_graph(program: &Program, source: &str, contexts: &[ContextCall]) -> Graph {
@@ -72,7 +74,10 @@ pub fn call_graph(program: &Program, source: &str, contexts: &[ContextCall]) -> 
                 "proven" => Some(VertexMark::Checked),
                 _ => None,
             },
-            detail: format!("{}: {}", ctx.label, ctx.verdict),
+            detail: match ctx.lines.is_empty() {
+                true => format!("{}: {}", ctx.label, ctx.verdict),
+                false => format!("{}: {}\n{}\n", ctx.label, ctx.verdict, ctx.lines.join("\n")),
+            },
             ..Vertex::default()
         });
         v.detail

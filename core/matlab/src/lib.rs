@@ -318,27 +318,77 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
+        // Each context vertex shows its function analysed in that context, computed
+        // once per context (and for the first ones only: each is an analysis).
+        let mut shown: HashMap<String, Vec<String>> = HashMap::new();
+        let mut lines_of = |ctx: &values::CallContext| {
+            if !shown.contains_key(&ctx.label) && shown.len() < CONTEXTS_SHOWN {
+                let text = match linked.origins.get(&ctx.callee) {
+                    Some(origin) => origin.text.clone(),
+                    None => std::sync::Arc::from(source),
+                };
+                let lines = ctx.context.as_deref().map_or_else(Vec::new, |c| {
+                    values::context_lines(&linked, table, mode, &ctx.callee, c)
+                });
+                shown.insert(ctx.label.clone(), context_detail(&text, &lines));
+            }
+            shown.get(&ctx.label).cloned().unwrap_or_default()
+        };
         let contexts = result
             .functions
             .iter()
             .flat_map(|f| {
-                f.statements.iter().filter(|s| s.viable).filter_map(|s| {
-                    let ctx = s.effect.context.as_deref()?;
-                    Some(callgraph::ContextCall {
-                        caller: f.name.clone(),
-                        span: s.span,
-                        callee: ctx.callee.clone(),
-                        file: linked.origins.get(&ctx.callee).map(|o| o.path.clone()),
-                        label: ctx.label.clone(),
-                        verdict: ctx.verdict,
+                f.statements
+                    .iter()
+                    .filter(|s| s.viable)
+                    .filter_map(move |s| {
+                        let ctx = s.effect.context.as_deref()?;
+                        Some((f, s, ctx))
                     })
-                })
+            })
+            .map(|(f, s, ctx)| callgraph::ContextCall {
+                caller: f.name.clone(),
+                span: s.span,
+                callee: ctx.callee.clone(),
+                file: linked.origins.get(&ctx.callee).map(|o| o.path.clone()),
+                label: ctx.label.clone(),
+                verdict: ctx.verdict,
+                lines: lines_of(ctx),
             })
             .collect();
         let mut program = linked.program;
         program.functions.truncate(linked.own);
         (program, contexts)
     }
+}
+
+/// Context vertices whose function is shown analysed in them (each costs an analysis).
+const CONTEXTS_SHOWN: usize = 40;
+
+/// `lines` of a function analysed in a context, each as `line 14: y = x * x  →  y
+/// <4,4>` (`fails` or `run-time check` after it when its check is not proven).
+fn context_detail(text: &str, lines: &[values::ContextLine]) -> Vec<String> {
+    let index = shapex_text::LineIndex::new(text);
+    lines
+        .iter()
+        .filter_map(|l| {
+            let code = text.get(l.origin.start..l.origin.end)?;
+            let code: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+            let code = match code.chars().count() > 40 {
+                true => format!("{}…", code.chars().take(39).collect::<String>()),
+                false => code,
+            };
+            let line = index.line_col(l.origin.start).line;
+            let mut out = format!("line {line}: {code}");
+            if !l.shapes.is_empty() {
+                out.push_str(&format!("  →  {}", l.shapes.join(", ")));
+            }
+            if let Some(status) = l.status {
+                out.push_str(&format!("  ({status})"));
+            }
+            Some(out)
+        })
+        .collect()
 }
 
 /// The entry point the option `entry` names, if any; a malformed one is a warning

@@ -7,7 +7,7 @@
 
 use super::contexts::{self, Canon, Level};
 use super::eval::{self, Call};
-use super::results::{Arity, CallContext, CtxResult, Effect, Exit};
+use super::results::{Arity, CallContext, Context, CtxResult, Effect, Exit};
 use super::state::ValueAnalysis;
 use super::{bind_unknown, value_of, Env, Value};
 use crate::shape::Outcome;
@@ -15,6 +15,10 @@ use crate::tame::{Clearing, Index, StmtId, Var};
 use crate::Mode;
 use shapex_dims::{Constraint, Dim, Truth};
 use std::rc::Rc;
+
+/// A call analysed in a context: the callee's result, what the context's `$k` stand
+/// for at the call, and the context (`None` for a recursive unit's one context).
+type Called = (Rc<CtxResult>, Canon, Option<Rc<Context>>);
 
 /// `[targets…] = func(args…)` at statement `site`, as the analysis sees it.
 pub(super) struct CallSite<'s> {
@@ -86,7 +90,7 @@ impl ValueAnalysis<'_> {
             .filter(|_| counted)
             .and_then(|i| self.call_in_context(i, site));
         self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
-        let Some((result, canon)) = result else {
+        let Some((result, canon, ctx)) = result else {
             // The callee's checks are not known: the call is left to run time.
             effect.outcomes = vec![call_check(site.func, false)];
             return bind_unknown(env, site.targets);
@@ -97,7 +101,7 @@ impl ValueAnalysis<'_> {
         };
         let fresh = |j: usize| self.symbols.mint(&stem, j, site.site, false);
         effect.operands = site.args.iter().map(|v| v.shape.clone()).collect();
-        effect.context = Some(Rc::new(self.call_context(site, &result)));
+        effect.context = Some(Rc::new(self.call_context(site, &result, ctx)));
         match &result.exit {
             Exit::Returns => {
                 let values = result
@@ -132,7 +136,7 @@ impl ValueAnalysis<'_> {
     /// A call of function `i` of recursive unit `u`: its one context for the call's
     /// counts ([`contexts::top`]), from the previous round while the unit is being
     /// solved (nothing returns in the first), else from the unit's fixed point.
-    fn call_in_unit(&self, i: usize, u: usize, site: &CallSite) -> Option<(Rc<CtxResult>, Canon)> {
+    fn call_in_unit(&self, i: usize, u: usize, site: &CallSite) -> Option<Called> {
         let stem = format!("{}~t", site.func);
         let fresh = |k: usize| self.symbols.mint(&stem, k, site.site, false);
         let canon = contexts::top_canon(&site.args, &fresh);
@@ -162,13 +166,13 @@ impl ValueAnalysis<'_> {
                     proven: true,
                 })
             });
-            return Some((result, canon));
+            return Some((result, canon, None));
         }
         if !self.callees.cache.borrow().contains_key(&key) {
             (self.callees.solve)(self, u);
         }
         let result = self.callees.cache.borrow().get(&key).cloned()?;
-        Some((result, canon))
+        Some((result, canon, None))
     }
 
     /// MATLAB's error for a call with more arguments than the function has inputs, or
@@ -211,7 +215,12 @@ impl ValueAnalysis<'_> {
     }
 
     /// How the call graph shows the context of `site` and what it gave.
-    fn call_context(&self, site: &CallSite, result: &CtxResult) -> CallContext {
+    fn call_context(
+        &self,
+        site: &CallSite,
+        result: &CtxResult,
+        context: Option<Rc<Context>>,
+    ) -> CallContext {
         let anonymous = self
             .callees
             .functions
@@ -240,6 +249,7 @@ impl ValueAnalysis<'_> {
             callee: site.func.to_string(),
             label: format!("{name}({})", args.join(", ")),
             verdict,
+            context,
         }
     }
 
@@ -247,7 +257,7 @@ impl ValueAnalysis<'_> {
     /// context's `$k` stand for here; `None` when the call's counts do not fit the
     /// function (MATLAB's error, not yet reported) or the context is being analysed
     /// already (a recursion).
-    fn call_in_context(&self, i: usize, site: &CallSite) -> Option<(Rc<CtxResult>, Canon)> {
+    fn call_in_context(&self, i: usize, site: &CallSite) -> Option<Called> {
         let f = &self.callees.functions[i];
         let variadic_in = f.params.last().is_some_and(|p| p == "varargin");
         let variadic_out = f.outputs.last().is_some_and(|p| p == "varargout");
@@ -270,7 +280,7 @@ impl ValueAnalysis<'_> {
         let (ctx, canon) = contexts::canonical(&site.args, site.targets.len(), fuel, level);
         let key = (i, ctx.key.clone());
         if let Some(r) = self.callees.cache.borrow().get(&key) {
-            return Some((r.clone(), canon));
+            return Some((r.clone(), canon, Some(Rc::new(ctx))));
         }
         if self.callees.open.borrow().contains(&key) {
             return None;
@@ -279,7 +289,7 @@ impl ValueAnalysis<'_> {
         let result = Rc::new((self.callees.analyze)(self, i, &ctx));
         self.callees.open.borrow_mut().pop();
         self.callees.cache.borrow_mut().insert(key, result.clone());
-        Some((result, canon))
+        Some((result, canon, Some(Rc::new(ctx))))
     }
 
     /// What a function analysed in a context knows of its call: `nargin`, `nargout`,

@@ -41,8 +41,12 @@ mod size_tests;
 mod tests;
 
 pub use memo::FunctionMemo;
-pub use program::{analyze_linked, analyze_program, analyze_program_in, analyze_program_with};
-pub use results::{CallContext, FunctionResult, Gloss, ProgramResult, StmtResult};
+pub use program::{
+    analyze_linked, analyze_program, analyze_program_in, analyze_program_with, context_lines,
+};
+pub use results::{
+    CallContext, Context, ContextLine, FunctionResult, Gloss, ProgramResult, StmtResult,
+};
 pub use summary::fill_report;
 
 use crate::shape::{self, Shape};

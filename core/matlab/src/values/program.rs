@@ -6,7 +6,7 @@ use super::gloss;
 use super::loops;
 use super::memo::FunctionMemo;
 use super::results::{
-    Context, CtxResult, Exit, Failure, FunctionResult, ProgramResult, StmtResult,
+    Context, ContextLine, CtxResult, Exit, Failure, FunctionResult, ProgramResult, StmtResult,
 };
 use super::resume::{self, Boundary, Step, Trace};
 use super::state::{EntryPoint, Frame, Nodes, ValueAnalysis};
@@ -15,7 +15,7 @@ use super::{Env, Value};
 use crate::builtins::BuiltinTable;
 use crate::entry::Entry;
 use crate::flow::{self, State};
-use crate::shape::Shape;
+use crate::shape::{Notation, Shape};
 use crate::tame::link::{Linked, Origin};
 use crate::tame::{Function, Program, Stmt};
 use crate::Mode;
@@ -305,10 +305,19 @@ fn step(
     (step, after)
 }
 
-/// Analyses function `i` of the file for a caller, in context `ctx` (see `contexts`):
-/// its body from the canonical arguments, each path stopping at its first error (as
-/// MATLAB does); its outputs, or why no run returns, over `$k` and `#j`.
-fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> CtxResult {
+/// Function `i` analysed in `ctx`: the analysis, its flow, the statements' results
+/// (loops refined by their studies, as for the report: a failure on some iteration is
+/// then the statement that stops every run) and the extents the `$k` became.
+fn in_context<'a>(
+    parent: &ValueAnalysis<'a>,
+    i: usize,
+    ctx: &Context,
+) -> (
+    ValueAnalysis<'a>,
+    flow::FlowResult<Env>,
+    Vec<StmtResult>,
+    Vec<Dim>,
+) {
     let f = &parent.callees.functions[i];
     let a = parent.child(Frame {
         nargin: ctx.args.len(),
@@ -321,12 +330,71 @@ fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> C
     let is_temp = |n: &str| a.is_temp(n);
     let mut results = Vec::new();
     collect(&a, &is_temp, &flow, &f.body, &mut results);
-    // The loops' studies, as for the report: a failure on some iteration is then the
-    // statement that stops every run (`for i = 2:n, y = a(i-1)` past a's end).
     for stmt in &f.body {
         let first = results.iter().position(|r| r.id == stmt.id).unwrap_or(0);
         loops::refine(&a, &is_temp, stmt, &flow, &mut results[first..]);
     }
+    (a, flow, results, inputs)
+}
+
+/// What function `callee` of `linked` does in `ctx`, line by line (issue #22 item 8:
+/// the call graph's context vertex shows it): each source statement it reaches with
+/// the shapes of the variables it assigns there, and `fails` or `run-time check` when
+/// its check is not proven. Spans are in the callee's file.
+pub fn context_lines(
+    linked: &Linked,
+    table: &BuiltinTable,
+    mode: Mode,
+    callee: &str,
+    ctx: &Context,
+) -> Vec<ContextLine> {
+    let program = &linked.program;
+    let Some(i) = program.functions.iter().position(|f| f.name == callee) else {
+        return Vec::new();
+    };
+    let mut analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
+    analysis.dispatched = Rc::new(linked.dispatched.clone());
+    let (a, _, results, _) = in_context(&analysis, i, ctx);
+    let mut out: Vec<ContextLine> = Vec::new();
+    for r in results.iter().filter(|r| r.viable) {
+        let shown = r
+            .defs
+            .iter()
+            .filter(|(name, _)| !a.is_temp(name))
+            .map(|(name, v)| format!("{name} {}", v.shape.display(Notation::Paper)));
+        let status = if r.effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
+            Some("fails")
+        } else if r.effect.outcomes.iter().any(|o| o.status != Truth::Proven) {
+            Some("run-time check")
+        } else {
+            None
+        };
+        let line = match out.last_mut().filter(|l| l.origin == r.origin) {
+            Some(line) => line,
+            None => {
+                out.push(ContextLine {
+                    origin: r.origin,
+                    shapes: Vec::new(),
+                    status: None,
+                });
+                out.last_mut().expect("just pushed")
+            }
+        };
+        line.shapes.extend(shown);
+        line.status = match (line.status, status) {
+            (Some("fails"), _) | (_, Some("fails")) => Some("fails"),
+            (a, b) => a.or(b),
+        };
+    }
+    out
+}
+
+/// Analyses function `i` of the file for a caller, in context `ctx` (see `contexts`):
+/// its body from the canonical arguments, each path stopping at its first error (as
+/// MATLAB does); its outputs, or why no run returns, over `$k` and `#j`.
+fn analyze_context<'a>(parent: &ValueAnalysis<'a>, i: usize, ctx: &Context) -> CtxResult {
+    let f = &parent.callees.functions[i];
+    let (_, flow, results, inputs) = in_context(parent, i, ctx);
     // A call with no check of its own (a function not known, a builtin without a shape
     // rule, one an object's method may stand in for) may fail for all the analysis
     // knows: the context is then not proven.

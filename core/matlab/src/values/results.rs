@@ -108,6 +108,9 @@ pub struct CallContext {
     /// What the context says of the call: `proven`, `run-time check`, `fails`,
     /// `never returns`.
     pub verdict: &'static str,
+    /// The context itself (`None` for a recursive function's one context), to show
+    /// the callee analysed in it (`program::context_lines`).
+    pub context: Option<Rc<Context>>,
 }
 
 /// More arguments (`inputs`) or targets than the function called declares.
@@ -171,6 +174,24 @@ pub struct Context {
     pub nargout: usize,
     pub fuel: u8,
     pub key: String,
+}
+
+/// One source statement of a function analysed in a context (`program::context_lines`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContextLine {
+    /// The statement, in the function's file.
+    pub origin: Span,
+    /// `y <4,4>` for each variable it assigns.
+    pub shapes: Vec<String>,
+    /// `fails` or `run-time check` when its check is not proven.
+    pub status: Option<&'static str>,
+}
+
+/// Contexts are the same when their keys are (the key prints everything else).
+impl PartialEq for Context {
+    fn eq(&self, other: &Context) -> bool {
+        self.key == other.key
+    }
 }
 
 /// What a function does when called in a context.
