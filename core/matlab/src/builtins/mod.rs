@@ -312,6 +312,11 @@ pub enum ClassRule {
     Unknown,
 }
 
+/// MATLAB's integer classes.
+pub const INTEGER_CLASSES: [&str; 8] = [
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+];
+
 impl ClassRule {
     fn parse(text: &str) -> Option<ClassRule> {
         Some(match text {
@@ -329,11 +334,7 @@ impl ClassRule {
             "struct" => ClassRule::Fixed("struct"),
             "function_handle" => ClassRule::Fixed("function_handle"),
             "unknown" => ClassRule::Unknown,
-            other => ClassRule::Fixed(
-                crate::values::INTEGER_CLASSES
-                    .iter()
-                    .find(|c| **c == other)?,
-            ),
+            other => ClassRule::Fixed(INTEGER_CLASSES.iter().find(|c| **c == other)?),
         })
     }
 }

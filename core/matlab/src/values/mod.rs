@@ -60,10 +60,7 @@ use std::collections::HashMap;
 /// `function_handle`, …); `None` when unknown or mixed.
 pub type Class = Option<&'static str>;
 
-/// MATLAB's integer classes.
-pub const INTEGER_CLASSES: [&str; 8] = [
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-];
+pub use crate::builtins::INTEGER_CLASSES;
 
 /// The most elements [`Value::elems`] keeps: `s = [s s]` in a loop doubles them, and
 /// thirty iterations would be a billion.
