@@ -603,6 +603,18 @@ fn download_name(lang: &str) -> String {
     format!("program.{ext}")
 }
 
+/// The language whose extensions include `name`'s, else the one shown.
+fn language_of(name: &str, ctx: Ctx) -> String {
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    ext.and_then(|e| {
+        analysis::languages()
+            .into_iter()
+            .find(|l| l.extensions.contains(&e.as_str()))
+            .map(|l| l.id.to_string())
+    })
+    .unwrap_or_else(|| ctx.lang.get_untracked())
+}
+
 /// Loads a local file into the editor (the other half of sharing a large program),
 /// choosing the language by its extension; several files chosen at once open as one
 /// program's tabs (a folder's `.m` files: calls between them are followed).
@@ -615,15 +627,7 @@ fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
         return;
     };
     let name = file.name();
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let lang = ext
-        .and_then(|e| {
-            analysis::languages()
-                .into_iter()
-                .find(|l| l.extensions.contains(&e.as_str()))
-                .map(|l| l.id.to_string())
-        })
-        .unwrap_or_else(|| ctx.lang.get_untracked());
+    let lang = language_of(&name, ctx);
     let promise = file.text();
     leptos::task::spawn_local(async move {
         let text = wasm_bindgen_futures::JsFuture::from(promise).await;
@@ -662,15 +666,7 @@ fn open_file(ctx: Ctx, input: web_sys::HtmlInputElement) {
 fn open_files(ctx: Ctx, input: web_sys::HtmlInputElement, list: web_sys::FileList) {
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     let first = files.first().map(|f| f.name()).unwrap_or_default();
-    let ext = first.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let lang = ext
-        .and_then(|e| {
-            analysis::languages()
-                .into_iter()
-                .find(|l| l.extensions.contains(&e.as_str()))
-                .map(|l| l.id.to_string())
-        })
-        .unwrap_or_else(|| ctx.lang.get_untracked());
+    let lang = language_of(&first, ctx);
     leptos::task::spawn_local(async move {
         let mut chosen = Vec::with_capacity(files.len());
         for file in &files {
