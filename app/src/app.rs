@@ -162,8 +162,7 @@ impl Ctx {
     /// not an example as shipped, and the files are not those of the link the page
     /// opened.
     fn is_user_work(&self, state: &ViewState) -> bool {
-        let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
-        (own(&state.code) || state.others.iter().any(|f| own(&f.code)))
+        holds_own_work(state)
             && !self.linked.with_untracked(|l| {
                 l.as_ref()
                     .is_some_and(|l| l.code == state.code && l.others == state.others)
@@ -275,11 +274,8 @@ fn initial_state() -> Start {
     }
     match share::decode(&hash) {
         Ok(s) => {
-            let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
-            let kept = saved.filter(|w| {
-                (w.code != s.code || w.others != s.others)
-                    && (own(&w.code) || w.others.iter().any(|f| own(&f.code)))
-            });
+            let kept =
+                saved.filter(|w| (w.code != s.code || w.others != s.others) && holds_own_work(w));
             if let Some(w) = &kept {
                 browser::save_previous(Some(w));
             }
@@ -601,6 +597,13 @@ fn download_name(lang: &str) -> String {
         .copied()
         .unwrap_or("txt");
     format!("program.{ext}")
+}
+
+/// Whether a file of `state` holds text of the user's: not empty, not an example as
+/// shipped.
+fn holds_own_work(state: &ViewState) -> bool {
+    let own = |code: &str| !code.trim().is_empty() && !gallery::is_example_text(code);
+    own(&state.code) || state.others.iter().any(|f| own(&f.code))
 }
 
 /// The language whose extensions include `name`'s, else the one shown.

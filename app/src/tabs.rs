@@ -79,7 +79,6 @@ fn Tab(
     };
     let rename = move || {
         show();
-        error.set(None);
         editing.set(Some(at));
     };
     let close_label = format!("Close {name}");

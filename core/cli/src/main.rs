@@ -268,12 +268,7 @@ fn graph_command(
     let report = match path.as_os_str() == "-" {
         true => analyzer.analyze(&text, &options),
         false => {
-            let sources = Sources {
-                path: &name,
-                text: &text,
-                read: &read_source,
-                search: &[],
-            };
+            let sources = in_folder(&name, &text, &[]);
             analyzer.analyze_sources_in(&mut Session::default(), &sources, &options)
         }
     };
@@ -487,12 +482,7 @@ fn check(
         let options = options_for(id);
         let report = match (&resolve, &input.source) {
             (Some(search), InputSource::File(_)) => {
-                let sources = Sources {
-                    path: &input.name,
-                    text: &text,
-                    read: &read_source,
-                    search,
-                };
+                let sources = in_folder(&input.name, &text, search);
                 // One session per worker thread: the files a folder's files call are
                 // lowered once per thread, not once per caller. Reports never depend
                 // on what a session kept.
@@ -741,6 +731,17 @@ fn collect_inputs(paths: &[PathBuf], extensions: &[&str]) -> Result<Vec<Input>, 
 
 thread_local! {
     static SESSION: std::cell::RefCell<Session> = std::cell::RefCell::new(Session::default());
+}
+
+/// The file `path` (with text `text`) among the files of its folder and `search`,
+/// read from the file system as its calls reach them.
+fn in_folder<'a>(path: &'a str, text: &'a str, search: &'a [String]) -> Sources<'a> {
+    Sources {
+        path,
+        text,
+        read: &read_source,
+        search,
+    }
 }
 
 /// The text of the file at `path`, for a call another file makes (`None`: no file
