@@ -14,7 +14,7 @@
 //! never a false error: a refutation in the callee holds for every value of the `$k`).
 
 use super::results::{Context, Failure};
-use super::{Closure, Value};
+use super::{parts, Closure, Value};
 use crate::shape::Shape;
 use shapex_dims::{Atom, Dim};
 use std::rc::Rc;
@@ -121,6 +121,12 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
         cleared: v.cleared,
         integral: v.integral,
         finite: v.finite,
+        // A part's extents are not the context's `$k`: anonymous, at this level.
+        parts: v.parts.as_ref().map(|p| {
+            Rc::new(parts::map(p, &|x| {
+                parts::anonymous(&canonical_value(x, level, &mut Canon { dims: vec![] }))
+            }))
+        }),
     }
 }
 
@@ -186,6 +192,11 @@ pub(super) fn normalized(v: &Value, inputs: &[Dim], own: &mut Vec<Dim>) -> Value
         origin: None,
         // What a returned closure captured is over the callee's symbols.
         closure: None,
+        // So are its parts' extents: anonymous at the call.
+        parts: v
+            .parts
+            .as_ref()
+            .map(|p| Rc::new(parts::map(p, &parts::anonymous))),
         ..v.clone()
     }
 }

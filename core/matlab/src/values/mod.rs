@@ -8,6 +8,7 @@
 //! reach the Joisha rules through it. A definite shape error makes the code after it
 //! nonviable, as the thesis's error builtins do.
 
+mod access;
 mod analysis;
 mod call;
 mod contexts;
@@ -15,6 +16,7 @@ mod eval;
 mod gloss;
 mod loops;
 mod memo;
+pub mod parts;
 mod program;
 mod results;
 mod resume;
@@ -115,6 +117,9 @@ pub struct Value {
     /// The value holds no Inf or NaN, though not an integer (`n/2` of a count n): see
     /// [`Value::is_finite`].
     pub finite: bool,
+    /// A struct's fields or a cell array's elements, as far as they are known
+    /// ([`parts`]); `None` for other classes, or when nothing is known of them.
+    pub parts: Option<std::rc::Rc<parts::Parts>>,
 }
 
 impl Value {
@@ -135,6 +140,7 @@ impl Value {
             cleared: false,
             integral: false,
             finite: false,
+            parts: None,
         }
     }
 
@@ -233,6 +239,7 @@ impl Value {
             cleared: false,
             integral: self.integral && other.integral,
             finite: self.finite && other.finite,
+            parts: parts::join(&self.parts, &other.parts),
         }
     }
 }
@@ -259,6 +266,10 @@ impl Value {
             max: known(&self.max),
             // What it captured may hold the symbols forgotten.
             closure: None,
+            parts: self
+                .parts
+                .as_ref()
+                .map(|p| std::rc::Rc::new(parts::map(p, &parts::anonymous))),
             ..self.clone()
         }
     }

@@ -506,11 +506,18 @@ fn entry_in(a: &ValueAnalysis, f: &Function, ctx: &Context) -> (Env, Vec<Dim>) {
     let fixed = f.params.len() - usize::from(variadic);
     for (i, p) in f.params.iter().enumerate() {
         let value = if variadic && i == fixed {
-            let extra = i64::try_from(ctx.args.len().saturating_sub(fixed)).unwrap_or(i64::MAX);
-            Value::of_shape(
-                Some("cell"),
-                Shape::tuple(vec![Dim::one(), Dim::known(extra)]),
-            )
+            let rest = ctx.args.get(fixed..).unwrap_or_default();
+            let extra = i64::try_from(rest.len()).unwrap_or(i64::MAX);
+            // Its elements are the arguments, anonymous: their `$k` are not bound.
+            let each = rest.iter().map(super::parts::anonymous).collect();
+            Value {
+                parts: (rest.len() <= super::parts::MAX_PARTS)
+                    .then(|| Rc::new(super::parts::Parts::Each(each))),
+                ..Value::of_shape(
+                    Some("cell"),
+                    Shape::tuple(vec![Dim::one(), Dim::known(extra)]),
+                )
+            }
         } else if let Some(v) = ctx.args.get(i) {
             bind_inputs(a, p, v, &mut inputs)
         } else {

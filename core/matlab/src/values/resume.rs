@@ -140,6 +140,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         cleared,
         integral,
         finite,
+        parts,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -155,6 +156,8 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *cleared == w.cleared
         && *integral == w.integral
         && *finite == w.finite
+        // Parts hold no origins (`parts::as_part`).
+        && *parts == w.parts
 }
 
 /// `new` equals `old` with its values' origins moved.

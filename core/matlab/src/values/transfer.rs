@@ -129,11 +129,13 @@ impl ValueAnalysis<'_> {
                 self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None)
             }
             StmtKind::CellSet { cell, indices, rhs } => {
+                let before = env.get(cell).cloned();
                 let sub = Subscripted {
                     array: cell,
                     indices,
                 };
-                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, Some("cell"))
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, Some("cell"));
+                self.cell_set_parts(&mut env, before.as_ref(), cell, indices, rhs);
             }
             StmtKind::CellGet {
                 targets,
@@ -149,10 +151,19 @@ impl ValueAnalysis<'_> {
                     effect.op = "index".into();
                     effect.outcomes.push(self.cell_bounds(stmt.id, &env, sub));
                 }
-                bind_unknown(&mut env, targets)
+                self.cell_get(stmt.id, &mut env, targets, cell, indices, *update)
             }
-            StmtKind::DotGet { targets, .. } => bind_unknown(&mut env, targets),
-            StmtKind::DotSet { base, .. } => dot_set(&mut env, base),
+            StmtKind::DotGet {
+                targets,
+                base,
+                field,
+                update,
+            } => self.dot_get(stmt.id, &mut env, targets, base, field, *update),
+            StmtKind::DotSet { base, field, rhs } => {
+                let before = env.get(base).cloned();
+                dot_set(&mut env, base);
+                self.dot_set_parts(&mut env, before.as_ref(), base, field, rhs);
+            }
             StmtKind::FuncHandle { lhs, func } => {
                 let v = Value {
                     handle: Some(func.clone()),
@@ -515,6 +526,11 @@ impl ValueAnalysis<'_> {
         let value = Value::of_shape(base.class, outcome.shape.clone());
         let value = Value {
             scalar: scalar_element(&base, &args),
+            parts: if update {
+                None
+            } else {
+                self.selected_parts(env, &base, indices)
+            },
             ..value
         };
         self.bind(
@@ -571,11 +587,7 @@ impl ValueAnalysis<'_> {
         rhs: &Var,
         container: Option<&'static str>,
     ) {
-        let shared = self
-            .template
-            .borrow()
-            .as_ref()
-            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Nested);
+        let shared = self.shares_workspace();
         let base = match env.get(array) {
             Some(v) => v.clone(),
             // A nested function shares its parent's workspace: a variable it has not

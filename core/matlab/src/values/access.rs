@@ -1,0 +1,524 @@
+//! Reads and writes of parts (issue #22 item 4): `s.f`, `s.f = v`, `c{k}`,
+//! `c{k} = v`, and `c(k)` of a cell, following [`parts`]. What is not known of a part
+//! (its field or element not followed, its subscript not a constant scalar) reads as
+//! an unknown value, as before parts were followed.
+
+use super::parts::{self, Parts, MAX_PARTS};
+use super::state::ValueAnalysis;
+use super::{bind_unknown, value_of, Env, Value};
+use crate::shape::Shape;
+use crate::tame::{Field, Index, StmtId, Var};
+use shapex_dims::Dim;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Whether `shape` is 1×1 for certain.
+pub(super) fn is_one_element(shape: &Shape) -> bool {
+    parts::known_dims(shape).is_some_and(|d| parts::count(&d) == Some(1))
+}
+
+/// The field `field` names: its name, or the constant text of the variable `s.(v)`
+/// reads.
+fn field_name(env: &Env, field: &Field) -> Option<String> {
+    match field {
+        Field::Static(name) => Some(name.clone()),
+        Field::Dynamic(v) => env.get(v)?.text.clone(),
+    }
+}
+
+/// A subscript of a part: a constant (1-based), or a scalar whose value is not known;
+/// `None` for anything that may select other than one element (`:`, a vector, a
+/// logical or char subscript, a value of unknown class).
+fn scalar_subscript(env: &Env, index: &Index) -> Option<Option<i64>> {
+    let Index::Var(v) = index else { return None };
+    let v = env.get(v)?;
+    let numeric = v.class.is_some_and(|c| c != "logical" && c != "char");
+    if !numeric || !is_one_element(&v.shape) {
+        return None;
+    }
+    Some(v.scalar.as_ref().and_then(Dim::as_known))
+}
+
+impl ValueAnalysis<'_> {
+    /// Whether the function being analysed is nested, sharing its parent's workspace:
+    /// a variable it has not assigned may hold anything.
+    pub(super) fn shares_workspace(&self) -> bool {
+        self.template
+            .borrow()
+            .as_ref()
+            .is_some_and(|f| f.kind == crate::tame::FunctionKind::Nested)
+    }
+
+    /// Binds `target` to the part `v` read at `id`, its anonymous extents fresh
+    /// symbols of this statement named after `base`.
+    fn read_part(&self, id: StmtId, env: &mut Env, base: &Var, target: &Var, v: &Value) {
+        let stem = if self.is_temp(base) {
+            "t~e".to_string()
+        } else {
+            format!("{base}~e")
+        };
+        let v = parts::instantiate(v, &|k| self.symbols.mint(&stem, k, id, false));
+        self.bind(id, env, std::slice::from_ref(target), vec![v], &[]);
+    }
+
+    /// `[targets] = base.field`: the field's value where it is followed; `[]` for a
+    /// part read only to assign into it that does not exist yet (MATLAB creates it).
+    pub(super) fn dot_get(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        targets: &[Var],
+        base: &Var,
+        field: &Field,
+        update: bool,
+    ) {
+        let found = (|| {
+            let name = field_name(env, field)?;
+            // An undefined base is not read as `[]`: the code may read it before
+            // (`if ~isempty(p.f), p.f(end, end+1) = 0; end` fails at the `if`).
+            let b = env.get(base)?;
+            if update && b.shape == Shape::empty() && b.class != Some("struct") {
+                return Some(parts::empty_double());
+            }
+            if b.class != Some("struct") || !is_one_element(&b.shape) {
+                return None;
+            }
+            let Parts::Fields { map, complete } = b.parts.as_deref()? else {
+                return None;
+            };
+            match map.get(&name) {
+                Some(v) => Some(v.clone()),
+                None if update && *complete => Some(parts::empty_double()),
+                None => None,
+            }
+        })();
+        match (targets, found) {
+            ([target], Some(v)) => self.read_part(id, env, base, target, &v),
+            _ => bind_unknown(env, targets),
+        }
+    }
+
+    /// The fields `base` has after `base.field = rhs`, given what it held before
+    /// (`super::transfer::dot_set` has made its class and shape).
+    pub(super) fn dot_set_parts(
+        &self,
+        env: &mut Env,
+        before: Option<&Value>,
+        base: &Var,
+        field: &Field,
+        rhs: &Var,
+    ) {
+        let fields = (|| {
+            let after = env.get(base)?;
+            if after.class != Some("struct") || !is_one_element(&after.shape) {
+                return None;
+            }
+            let (mut map, complete) = match before {
+                None if self.shares_workspace() => (BTreeMap::new(), false),
+                None => (BTreeMap::new(), true),
+                // An empty struct may have fields; an empty array of another class
+                // has none.
+                Some(b) if b.shape == Shape::empty() => (
+                    BTreeMap::new(),
+                    b.class.is_some() && b.class != Some("struct"),
+                ),
+                Some(b) => match b.parts.as_deref() {
+                    Some(Parts::Fields { map, complete }) => (map.clone(), *complete),
+                    _ => (BTreeMap::new(), false),
+                },
+            };
+            let name = field_name(env, field)?;
+            if map.len() >= MAX_PARTS && !map.contains_key(&name) {
+                return None;
+            }
+            map.insert(name, parts::as_part(&value_of(env, rhs)));
+            Some(Parts::Fields { map, complete })
+        })();
+        if let Some(v) = env.vars.get_mut(base) {
+            v.parts = fields.map(Rc::new);
+        }
+    }
+
+    /// `c{indices}`, one element: its value where it is followed (`None` otherwise).
+    pub(super) fn element(
+        &self,
+        env: &Env,
+        cell: &Var,
+        indices: &[Index],
+        update: bool,
+    ) -> Option<Value> {
+        let c = env.get(cell)?;
+        if c.class != Some("cell") {
+            return None;
+        }
+        let p = c.parts.as_deref()?;
+        let subs: Vec<Option<i64>> = indices
+            .iter()
+            .map(|i| scalar_subscript(env, i))
+            .collect::<Option<_>>()?;
+        let known: Option<Vec<i64>> = subs.iter().copied().collect();
+        match (p, known, parts::known_dims(&c.shape)) {
+            (Parts::Each(values), Some(subs), Some(dims)) => {
+                match parts::linear_position(&dims, &subs) {
+                    Some(k) => values.get(k).cloned(),
+                    // Outside: a read fails, and an update creates it.
+                    None if update => Some(parts::empty_double()),
+                    None => None,
+                }
+            }
+            // An element read to assign into may be a new one.
+            _ if update => None,
+            _ => parts::every(p),
+        }
+    }
+
+    /// `[targets] = c{indices}`.
+    pub(super) fn cell_get(
+        &self,
+        id: StmtId,
+        env: &mut Env,
+        targets: &[Var],
+        cell: &Var,
+        indices: &[Index],
+        update: bool,
+    ) {
+        match (targets, self.element(env, cell, indices, update)) {
+            ([target], Some(v)) => self.read_part(id, env, cell, target, &v),
+            _ => bind_unknown(env, targets),
+        }
+    }
+
+    /// The elements `cell` has after `cell{indices} = rhs`, given what it held before
+    /// (`array_set` has made its shape).
+    pub(super) fn cell_set_parts(
+        &self,
+        env: &mut Env,
+        before: Option<&Value>,
+        cell: &Var,
+        indices: &[Index],
+        rhs: &Var,
+    ) {
+        let elements = (|| {
+            let after = env.get(cell)?;
+            if after.class != Some("cell") {
+                return None;
+            }
+            let (old, old_shape): (Parts, Shape) = match before {
+                None if self.shares_workspace() => return None,
+                None => (Parts::Each(vec![]), Shape::empty()),
+                Some(b) if b.shape == Shape::empty() && b.class != Some("cell") => {
+                    (Parts::Each(vec![]), Shape::empty())
+                }
+                Some(b) if b.class == Some("cell") => {
+                    ((*b.parts.clone()?).clone(), b.shape.clone())
+                }
+                Some(_) => return None,
+            };
+            let value = parts::as_part(&value_of(env, rhs));
+            let subs: Option<Vec<Option<i64>>> =
+                indices.iter().map(|i| scalar_subscript(env, i)).collect();
+            let subs = subs?;
+            let known: Option<Vec<i64>> = subs.iter().copied().collect();
+            let dims = (
+                parts::known_dims(&old_shape),
+                parts::known_dims(&after.shape),
+            );
+            if let (Parts::Each(values), Some(subs), (Some(old_dims), Some(new_dims))) =
+                (&old, &known, dims)
+            {
+                let count = parts::count(&new_dims).unwrap_or(usize::MAX);
+                if count <= MAX_PARTS {
+                    let mut each = vec![parts::empty_double(); count];
+                    for (v, k) in values.iter().zip(parts::regrown(&old_dims, &new_dims)?) {
+                        each[k] = v.clone();
+                    }
+                    each[parts::linear_position(&new_dims, subs)?] = value;
+                    return Some(Parts::Each(each));
+                }
+            }
+            // One value for every element: the old ones', the new one's, and `[]` for
+            // the elements a growth past the end may create between them.
+            let mut every = parts::anonymous(&value);
+            if let Some(old_every) = parts::every(&old) {
+                every = parts::join_values(&old_every, &every);
+            }
+            if !grows_by_one_at_most(&old_shape, &after.shape, &subs)
+                && !appends(env, &old_shape, indices)
+            {
+                every = parts::join_values(&every, &parts::anonymous(&parts::empty_double()));
+            }
+            Some(Parts::Any(every))
+        })();
+        if let Some(v) = env.vars.get_mut(cell) {
+            v.parts = elements.map(Rc::new);
+        }
+    }
+
+    /// The parts of `c(indices)` (a cell) or `s(indices)` (a struct) of `base`.
+    pub(super) fn selected_parts(
+        &self,
+        env: &Env,
+        base: &Value,
+        indices: &[Index],
+    ) -> Option<Rc<Parts>> {
+        let p = base.parts.as_deref()?;
+        match (base.class, p) {
+            (Some("struct"), Parts::Fields { .. }) if is_one_element(&base.shape) => {
+                base.parts.clone()
+            }
+            (Some("cell"), Parts::Each(values)) => {
+                let dims = parts::known_dims(&base.shape)?;
+                let positions = constant_subscripts(env, &dims, indices)
+                    .and_then(|subs| parts::selected(&dims, &subs));
+                match positions {
+                    Some(ks) => Some(Rc::new(Parts::Each(
+                        ks.iter()
+                            .map(|&k| values.get(k).cloned())
+                            .collect::<Option<_>>()?,
+                    ))),
+                    None => parts::every(p).map(|v| Rc::new(Parts::Any(v))),
+                }
+            }
+            (Some("cell"), Parts::Any(_)) => base.parts.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// Every subscript's constant values (1-based; `:` all of its dimension, the last
+/// spanning the dimensions past it), if each is a constant, a vector of constants, or
+/// `:`.
+fn constant_subscripts(env: &Env, dims: &[usize], indices: &[Index]) -> Option<Vec<Vec<i64>>> {
+    let n = indices.len();
+    indices
+        .iter()
+        .enumerate()
+        .map(|(k, i)| match i {
+            Index::Colon => {
+                let extent = if k + 1 == n {
+                    parts::count(dims.get(k..).unwrap_or_default())?
+                } else {
+                    dims.get(k).copied().unwrap_or(1)
+                };
+                (extent <= MAX_PARTS).then(|| (1..=extent as i64).collect())
+            }
+            Index::Var(v) => {
+                let v = env.get(v)?;
+                if !v.class.is_some_and(|c| c != "logical" && c != "char") {
+                    return None;
+                }
+                if let Some(k) = v.scalar.as_ref().and_then(Dim::as_known) {
+                    return is_one_element(&v.shape).then(|| vec![k]);
+                }
+                v.elems.as_ref()?.iter().map(Dim::as_known).collect()
+            }
+        })
+        .collect()
+}
+
+/// Whether `c{k} = v` appends one element: `k` is `numel(c) + 1` (`c{end + 1} = v`).
+fn appends(env: &Env, old: &Shape, indices: &[Index]) -> bool {
+    let [Index::Var(k)] = indices else {
+        return false;
+    };
+    let (Some(k), Some(t)) = (env.get(k).and_then(|v| v.scalar.clone()), old.as_tuple()) else {
+        return false;
+    };
+    k == t.numel().add(&Dim::one())
+}
+
+/// Whether `c{subs} = v` leaves no element between the old ones and the new one that
+/// neither set: the shape did not change, or one subscript one past the old count.
+fn grows_by_one_at_most(old: &Shape, new: &Shape, subs: &[Option<i64>]) -> bool {
+    if old == new {
+        return true;
+    }
+    let (Some(old), [Some(k)]) = (parts::known_dims(old), subs) else {
+        return false;
+    };
+    let n = parts::count(&old).unwrap_or(usize::MAX);
+    usize::try_from(*k).is_ok_and(|k| k <= n.saturating_add(1))
+}
+
+/// The parts of what the builtins that build structs and cells return
+/// (`{a, b}`, `[c1; c2]`, `cell(n)`, `struct('f', v)`, `fieldnames(s)`, `num2cell(x)`),
+/// and the answers that follow from a struct's fields (`isfield(s, 'f')`).
+pub(super) fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
+    let Some(result) = values.first_mut() else {
+        return;
+    };
+    match func {
+        "cellhorzcat" | "cellvertcat" if result.class == Some("cell") => {
+            let each: Vec<Value> = args.iter().map(parts::as_part).collect();
+            result.parts = elements_of(&result.shape, each);
+        }
+        "horzcat" | "vertcat" if result.class == Some("cell") => {
+            result.parts = concatenated(func == "vertcat", args, &result.shape);
+        }
+        "cell" if result.class == Some("cell") => {
+            let count = parts::known_dims(&result.shape).and_then(|d| parts::count(&d));
+            result.parts = Some(Rc::new(match count {
+                Some(n) if n <= MAX_PARTS => Parts::Each(vec![parts::empty_double(); n]),
+                _ => Parts::Any(parts::anonymous(&parts::empty_double())),
+            }));
+        }
+        "num2cell" if result.class == Some("cell") => {
+            let class = args.first().and_then(|a| a.class);
+            result.parts =
+                class.map(|c| Rc::new(Parts::Any(Value::of_shape(Some(c), Shape::scalar()))));
+        }
+        // Of name–value pairs whose values are not cells (or cells of one element):
+        // one struct, whatever the rule could say.
+        "struct" => {
+            if let Some(fields) = struct_fields(args) {
+                *result = Value {
+                    parts: Some(Rc::new(fields)),
+                    ..Value::of_shape(Some("struct"), Shape::scalar())
+                };
+            }
+        }
+        "fieldnames" => {
+            if let Some(names) = args.first().and_then(complete_fields) {
+                let each: Vec<Value> = names.keys().map(|n| char_row(n)).collect();
+                let n = i64::try_from(each.len()).unwrap_or(i64::MAX);
+                *result = Value {
+                    parts: Some(Rc::new(Parts::Each(each))),
+                    ..Value::of_shape(Some("cell"), Shape::tuple(vec![Dim::known(n), Dim::one()]))
+                };
+            }
+        }
+        "isfield" => {
+            let (Some(s), Some(name)) = (args.first(), args.get(1).and_then(|n| n.text.as_ref()))
+            else {
+                return;
+            };
+            let Some(Parts::Fields { map, complete }) = s.parts.as_deref() else {
+                return;
+            };
+            let has = map.contains_key(name);
+            if has || *complete {
+                *result = Value {
+                    scalar: Some(Dim::known(i64::from(has))),
+                    integral: true,
+                    ..Value::of_shape(Some("logical"), Shape::scalar())
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A char row vector holding `text`.
+fn char_row(text: &str) -> Value {
+    let n = i64::try_from(text.chars().count()).unwrap_or(i64::MAX);
+    Value {
+        text: Some(text.to_string()),
+        ..Value::of_shape(Some("char"), Shape::tuple(vec![Dim::one(), Dim::known(n)]))
+    }
+}
+
+/// The fields of a struct that has no others.
+fn complete_fields(s: &Value) -> Option<&BTreeMap<String, Value>> {
+    match s.parts.as_deref()? {
+        Parts::Fields {
+            map,
+            complete: true,
+        } if s.class == Some("struct") => Some(map),
+        _ => None,
+    }
+}
+
+/// A cell of shape `shape` whose elements, column-major, are `each`: one value per
+/// element when there are few, else one for every element.
+fn elements_of(shape: &Shape, each: Vec<Value>) -> Option<Rc<Parts>> {
+    let count = parts::known_dims(shape).and_then(|d| parts::count(&d));
+    if count == Some(each.len()) && each.len() <= MAX_PARTS {
+        return Some(Rc::new(Parts::Each(each)));
+    }
+    let every = each
+        .iter()
+        .map(parts::anonymous)
+        .reduce(|a, b| parts::join_values(&a, &b))?;
+    Some(Rc::new(Parts::Any(every)))
+}
+
+/// The elements of `[c1, c2, …]` (or `[c1; c2; …]` with `vertical`) of cells whose
+/// elements are followed; `None` when one is not.
+fn concatenated(vertical: bool, args: &[Value], shape: &Shape) -> Option<Rc<Parts>> {
+    let mut blocks: Vec<(Vec<usize>, &[Value])> = Vec::new();
+    let mut any: Option<Value> = None;
+    for a in args {
+        if a.class != Some("cell") {
+            return None;
+        }
+        let p = a.parts.as_deref()?;
+        if let Some(v) = parts::every(p) {
+            any = Some(match any {
+                Some(w) => parts::join_values(&w, &v),
+                None => v,
+            });
+        }
+        match (p, parts::known_dims(&a.shape)) {
+            // `{}` adds nothing.
+            (_, Some(d)) if parts::count(&d) == Some(0) => {}
+            (Parts::Each(values), Some(d)) if d.len() == 2 => blocks.push((d, values)),
+            _ => blocks.clear(),
+        }
+    }
+    let each = match vertical {
+        false => Some(blocks.iter().flat_map(|(_, v)| v.iter().cloned()).collect()),
+        true => stacked(&blocks),
+    };
+    match each {
+        Some(each) if blocks.len() == args.iter().filter(|a| !is_empty_cell(a)).count() => {
+            elements_of(shape, each)
+        }
+        _ => any.map(|v| Rc::new(Parts::Any(v))),
+    }
+}
+
+fn is_empty_cell(a: &Value) -> bool {
+    parts::known_dims(&a.shape).is_some_and(|d| parts::count(&d) == Some(0))
+}
+
+/// The elements, column-major, of blocks (rows × columns, their elements) stacked
+/// vertically; `None` when their columns differ.
+fn stacked(blocks: &[(Vec<usize>, &[Value])]) -> Option<Vec<Value>> {
+    let columns = blocks.first()?.0[1];
+    if blocks.iter().any(|(d, _)| d[1] != columns) {
+        return None;
+    }
+    let mut each = Vec::new();
+    for j in 0..columns {
+        for (d, values) in blocks {
+            each.extend_from_slice(values.get(j * d[0]..(j + 1) * d[0])?);
+        }
+    }
+    Some(each)
+}
+
+/// The fields of `struct(name, value, …)` that makes one struct: every name a
+/// constant, every value of a known class, a cell only of one element (whose element
+/// the field then holds).
+fn struct_fields(args: &[Value]) -> Option<Parts> {
+    if !args.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut map = BTreeMap::new();
+    for pair in args.chunks(2) {
+        let name = pair[0].text.clone()?;
+        let value = &pair[1];
+        let v = match value.class? {
+            "cell" => match value.parts.as_deref()? {
+                Parts::Each(e) if e.len() == 1 && is_one_element(&value.shape) => e[0].clone(),
+                _ => return None,
+            },
+            _ => parts::as_part(value),
+        };
+        map.insert(name, v);
+    }
+    Some(Parts::Fields {
+        map,
+        complete: true,
+    })
+}

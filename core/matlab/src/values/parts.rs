@@ -1,0 +1,415 @@
+//! The parts of a struct or a cell array (issue #22 item 4; Dubrau 2012 §6.2's
+//! struct and cell value sets): per field of a struct, per element of a small cell
+//! array of known shape, or one value every element of a cell has.
+//!
+//! A part's value is exact within the function that built it (`c{1} = zeros(n, 1)`
+//! keeps n). Where one value must stand for several (a join of two paths' parts, every
+//! element of a cell, a part passed to or returned from a call) it is *anonymous*: its
+//! extents that are not constants become placeholders, each read of the part minting
+//! them afresh ([`instantiate`]), so two parts that merely look alike are never
+//! equated, and a part's extents never name a symbol of another function.
+
+use super::Value;
+use crate::shape::Shape;
+use shapex_dims::{Atom, Dim};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// What is known of a struct's fields or a cell array's elements.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parts {
+    /// A struct's fields by name. `complete`: the struct has no other field (it was
+    /// built here, by `struct(…)` or by assignments to an empty value).
+    Fields {
+        map: BTreeMap<String, Value>,
+        complete: bool,
+    },
+    /// Every element of a cell array, column-major; its shape is a tuple of constants
+    /// whose product is their number.
+    Each(Vec<Value>),
+    /// A value every element of a cell array has (anonymous).
+    Any(Value),
+}
+
+/// The most elements [`Parts::Each`] keeps, and fields [`Parts::Fields`].
+pub const MAX_PARTS: usize = 64;
+
+/// How deep parts nest (a struct in a cell in a struct): deeper values keep no parts,
+/// so a loop building a list (`s.next = s`) reaches its fixed point.
+pub const MAX_DEPTH: usize = 3;
+
+/// The prefix of an anonymous part's unknown extents.
+const PLACEHOLDER: &str = "⟂part";
+/// The prefix of extents a join of two parts leaves unknown, before they are renamed.
+const JOINED: &str = "⟂joined";
+
+fn placeholder(k: usize) -> Dim {
+    Dim::sym(&format!("{PLACEHOLDER}{k}"))
+}
+
+/// The number of placeholder `d` is, if it is one.
+fn placeholder_index(d: &Dim) -> Option<usize> {
+    match d.as_atom()? {
+        Atom::Sym(s) => s.name().strip_prefix(PLACEHOLDER)?.parse().ok(),
+        _ => None,
+    }
+}
+
+/// `v` anonymous: every extent that is not a constant a placeholder (equal extents the
+/// same one, numbered by first occurrence, so equal shapes give equal values), values
+/// that are not constants forgotten, and closures that captured any dropped; its parts
+/// anonymous too.
+pub fn anonymous(v: &Value) -> Value {
+    let mut seen: Vec<Dim> = Vec::new();
+    let mut extent = |d: &Dim| {
+        if d.is_known() {
+            return d.clone();
+        }
+        let k = match seen.iter().position(|s| s == d) {
+            Some(k) => k,
+            None => {
+                seen.push(d.clone());
+                seen.len() - 1
+            }
+        };
+        placeholder(k)
+    };
+    let shape = match v.shape.as_tuple() {
+        Some(t) => Shape::tuple(t.dims().iter().map(&mut extent).collect()),
+        None => v.shape.clone(),
+    };
+    let known = |d: &Option<Dim>| d.clone().filter(Dim::is_known);
+    let closure = v.closure.clone().filter(|c| {
+        c.captured.iter().all(|x| {
+            anonymous(x)
+                == Value {
+                    origin: None,
+                    ..x.clone()
+                }
+        })
+    });
+    Value {
+        shape,
+        trailing: v.trailing.as_ref().map(&mut extent),
+        scalar: known(&v.scalar),
+        elems: v.elems.clone().filter(|e| e.iter().all(Dim::is_known)),
+        max: known(&v.max),
+        closure,
+        origin: None,
+        parts: v.parts.as_ref().map(|p| Rc::new(map(p, &anonymous))),
+        ..v.clone()
+    }
+}
+
+/// `p` with every part's value mapped by `f`.
+pub fn map(p: &Parts, f: &dyn Fn(&Value) -> Value) -> Parts {
+    match p {
+        Parts::Fields { map, complete } => Parts::Fields {
+            map: map.iter().map(|(k, v)| (k.clone(), f(v))).collect(),
+            complete: *complete,
+        },
+        Parts::Each(values) => Parts::Each(values.iter().map(f).collect()),
+        Parts::Any(v) => Parts::Any(f(v)),
+    }
+}
+
+/// A part's value as read into a variable: its placeholders as extents `fresh(k)`
+/// (fresh at every read, so two reads of an anonymous part are two unknowns).
+pub fn instantiate(v: &Value, fresh: &dyn Fn(usize) -> Dim) -> Value {
+    let extent = |d: &Dim| placeholder_index(d).map_or_else(|| d.clone(), fresh);
+    Value {
+        shape: match v.shape.as_tuple() {
+            Some(t) => Shape::tuple(t.dims().iter().map(extent).collect()),
+            None => v.shape.clone(),
+        },
+        trailing: v.trailing.as_ref().map(extent),
+        ..v.clone()
+    }
+}
+
+/// One value both of two parts' values are: `a` when they are equal, else their join,
+/// anonymous.
+pub fn join_values(a: &Value, b: &Value) -> Value {
+    if a == b {
+        return a.clone();
+    }
+    let joined = a.join(b, &mut |k| Dim::sym(&format!("{JOINED}{k}")));
+    anonymous(&joined)
+}
+
+/// The parts of the join of two values: fields both have (complete when both are,
+/// with the same names), elements pairwise, or one value for every element.
+pub fn join(a: &Option<Rc<Parts>>, b: &Option<Rc<Parts>>) -> Option<Rc<Parts>> {
+    let (a, b) = (a.as_ref()?, b.as_ref()?);
+    if a == b {
+        return Some(a.clone());
+    }
+    let parts = match (&**a, &**b) {
+        (
+            Parts::Fields {
+                map: m,
+                complete: c,
+            },
+            Parts::Fields {
+                map: n,
+                complete: d,
+            },
+        ) => Parts::Fields {
+            map: m
+                .iter()
+                .filter_map(|(k, v)| Some((k.clone(), join_values(v, n.get(k)?))))
+                .collect(),
+            complete: *c && *d && m.keys().eq(n.keys()),
+        },
+        (Parts::Each(x), Parts::Each(y)) if x.len() == y.len() => {
+            Parts::Each(x.iter().zip(y).map(|(v, w)| join_values(v, w)).collect())
+        }
+        (Parts::Fields { .. }, _) | (_, Parts::Fields { .. }) => return None,
+        (x, y) => match (every(x), every(y)) {
+            (Some(v), Some(w)) => Parts::Any(join_values(&v, &w)),
+            (Some(v), None) | (None, Some(v)) => Parts::Any(v),
+            (None, None) => Parts::Each(vec![]),
+        },
+    };
+    Some(Rc::new(parts))
+}
+
+/// One value every element of a cell has (`None` when it has none), anonymous.
+pub fn every(p: &Parts) -> Option<Value> {
+    match p {
+        Parts::Any(v) => Some(v.clone()),
+        Parts::Each(values) => values
+            .iter()
+            .map(anonymous)
+            .reduce(|a, b| join_values(&a, &b)),
+        Parts::Fields { .. } => None,
+    }
+}
+
+/// How deeply `v`'s parts nest.
+pub fn depth(v: &Value) -> usize {
+    match v.parts.as_deref() {
+        None => 0,
+        Some(Parts::Fields { map, .. }) => 1 + map.values().map(depth).max().unwrap_or(0),
+        Some(Parts::Each(values)) => 1 + values.iter().map(depth).max().unwrap_or(0),
+        Some(Parts::Any(v)) => 1 + depth(v),
+    }
+}
+
+/// `v` as a part: without its origin, and without parts nested deeper than
+/// [`MAX_DEPTH`] in all.
+pub fn as_part(v: &Value) -> Value {
+    fn cut(v: &Value, room: usize) -> Value {
+        Value {
+            origin: None,
+            parts: match room {
+                0 => None,
+                _ => v
+                    .parts
+                    .as_ref()
+                    .map(|p| Rc::new(map(p, &|x| cut(x, room - 1)))),
+            },
+            ..v.clone()
+        }
+    }
+    cut(v, MAX_DEPTH - 1)
+}
+
+/// The value of `[]`: what a new element of a grown cell, or a new field, holds.
+pub fn empty_double() -> Value {
+    Value {
+        integral: true,
+        ..Value::of_shape(Some("double"), Shape::empty())
+    }
+}
+
+/// The constant extents of `shape`, if every one is.
+pub fn known_dims(shape: &Shape) -> Option<Vec<usize>> {
+    shape
+        .as_tuple()?
+        .dims()
+        .iter()
+        .map(|d| d.as_known().and_then(|k| usize::try_from(k).ok()))
+        .collect()
+}
+
+/// The number of elements of an array of extents `dims` (`None` past `usize`).
+pub fn count(dims: &[usize]) -> Option<usize> {
+    dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
+}
+
+/// The 0-based column-major position of the element `subs` (1-based, one per
+/// subscript; the last spans the dimensions past it) selects in an array of extents
+/// `dims`; `None` when it is outside.
+pub fn linear_position(dims: &[usize], subs: &[i64]) -> Option<usize> {
+    let n = subs.len();
+    if n == 0 {
+        return None;
+    }
+    // The extents as the subscripts see them: the last one the product of the rest,
+    // and 1 past the rank.
+    let mut seen: Vec<usize> = (0..n - 1)
+        .map(|k| dims.get(k).copied().unwrap_or(1))
+        .collect();
+    seen.push(count(dims.get(n - 1..).unwrap_or_default())?);
+    let mut position = 0usize;
+    let mut stride = 1usize;
+    for (s, extent) in subs.iter().zip(&seen) {
+        let s = usize::try_from(*s)
+            .ok()
+            .filter(|s| (1..=*extent).contains(s))?;
+        position = position.checked_add((s - 1).checked_mul(stride)?)?;
+        stride = stride.checked_mul(*extent)?;
+    }
+    Some(position)
+}
+
+/// The 0-based column-major positions of the elements `subs` select (each a list of
+/// 1-based subscripts, the last spanning the dimensions past it), in the order of the
+/// result; `None` when one is outside.
+pub fn selected(dims: &[usize], subs: &[Vec<i64>]) -> Option<Vec<usize>> {
+    let total = subs
+        .iter()
+        .try_fold(1usize, |n, l| n.checked_mul(l.len()))
+        .filter(|&n| n <= MAX_PARTS)?;
+    // Column-major: the first subscript varies fastest.
+    (0..total)
+        .map(|mut i| {
+            let tuple: Vec<i64> = subs
+                .iter()
+                .map(|l| {
+                    let s = l[i % l.len()];
+                    i /= l.len();
+                    s
+                })
+                .collect();
+            linear_position(dims, &tuple)
+        })
+        .collect()
+}
+
+/// The 0-based column-major position of every element of an array of extents `old`
+/// within the same array grown to `new` (same rank or more).
+pub fn regrown(old: &[usize], new: &[usize]) -> Option<Vec<usize>> {
+    let n = count(old).filter(|&n| n <= MAX_PARTS)?;
+    count(new).filter(|&n| n <= MAX_PARTS)?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut rest = i;
+        let mut position = 0;
+        let mut stride = 1;
+        for (k, &n) in new.iter().enumerate() {
+            let o = old.get(k).copied().unwrap_or(1);
+            let sub = rest % o.max(1);
+            rest /= o.max(1);
+            if sub >= n {
+                return None;
+            }
+            position += sub * stride;
+            stride *= n;
+        }
+        out.push(position);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn double(dims: &[Dim]) -> Value {
+        Value::of_shape(Some("double"), Shape::tuple(dims.to_vec()))
+    }
+
+    #[test]
+    fn anonymous_values_name_equal_extents_alike_and_forget_the_rest() {
+        let n = Dim::sym("n");
+        let v = Value {
+            scalar: Some(n.clone()),
+            ..double(&[n.clone(), n.clone(), Dim::known(3), Dim::sym("m")])
+        };
+        let a = anonymous(&v);
+        let t = a.shape.as_tuple().unwrap();
+        assert_eq!(t.dims()[0], t.dims()[1]);
+        assert_ne!(t.dims()[0], t.dims()[3]);
+        assert_eq!(t.dims()[2], Dim::known(3));
+        assert_eq!(a.scalar, None);
+        assert_eq!(anonymous(&a), a, "anonymous twice is anonymous once");
+    }
+
+    #[test]
+    fn each_read_of_an_anonymous_part_is_a_new_unknown() {
+        let a = anonymous(&double(&[Dim::sym("n"), Dim::sym("n")]));
+        let first = instantiate(&a, &|k| Dim::sym(&format!("r1_{k}")));
+        let second = instantiate(&a, &|k| Dim::sym(&format!("r2_{k}")));
+        assert_ne!(first.shape, second.shape);
+        let t = first.shape.as_tuple().unwrap();
+        assert_eq!(t.dims()[0], t.dims()[1], "a square part stays square");
+    }
+
+    #[test]
+    fn joined_parts_keep_what_both_have() {
+        let field = |name: &str, v: Value| (name.to_string(), v);
+        let s = |fields: Vec<(String, Value)>, complete| {
+            Some(Rc::new(Parts::Fields {
+                map: fields.into_iter().collect(),
+                complete,
+            }))
+        };
+        let three = double(&[Dim::known(3), Dim::one()]);
+        let four = double(&[Dim::known(4), Dim::one()]);
+        let a = s(
+            vec![field("x", three.clone()), field("y", three.clone())],
+            true,
+        );
+        let b = s(vec![field("x", four)], true);
+        let Some(Parts::Fields { map, complete }) = join(&a, &b).as_deref().cloned() else {
+            panic!("fields")
+        };
+        assert!(!complete);
+        assert_eq!(map.keys().collect::<Vec<_>>(), ["x"]);
+        let x = map["x"].shape.as_tuple().unwrap().dims().to_vec();
+        assert!(placeholder_index(&x[0]).is_some());
+        assert_eq!(x[1], Dim::one());
+        // Different lengths: one value for every element.
+        let c = Some(Rc::new(Parts::Each(vec![three.clone()])));
+        let d = Some(Rc::new(Parts::Each(vec![three.clone(), three.clone()])));
+        assert_eq!(join(&c, &d).as_deref(), Some(&Parts::Any(three)));
+        assert_eq!(join(&c, &None), None);
+    }
+
+    #[test]
+    fn positions_are_column_major_and_bounded() {
+        assert_eq!(linear_position(&[2, 3], &[2, 3]), Some(5));
+        assert_eq!(linear_position(&[2, 3], &[5]), Some(4));
+        assert_eq!(linear_position(&[2, 3], &[7]), None);
+        assert_eq!(linear_position(&[2, 3], &[1, 4]), None);
+        assert_eq!(linear_position(&[2, 3, 2], &[2, 6]), Some(11));
+        assert_eq!(linear_position(&[1, 2], &[1, 2, 1]), Some(1));
+        assert_eq!(linear_position(&[1, 2], &[1, 2, 2]), None);
+        // c(1, :) of a 2×2, c([2 1], 2), c(:, [3 1]) out of a 2×2.
+        assert_eq!(selected(&[2, 2], &[vec![1], vec![1, 2]]), Some(vec![0, 2]));
+        assert_eq!(selected(&[2, 2], &[vec![2, 1], vec![2]]), Some(vec![3, 2]));
+        assert_eq!(
+            selected(&[2, 2], &[vec![1, 2], vec![1, 2]]),
+            Some(vec![0, 1, 2, 3])
+        );
+        assert_eq!(selected(&[2, 2], &[vec![1], vec![3]]), None);
+        // A 2×2 grown to 3×2: (1,2) moves from 2 to 3.
+        assert_eq!(regrown(&[2, 2], &[3, 2]), Some(vec![0, 1, 3, 4]));
+        assert_eq!(regrown(&[1, 2], &[1, 3]), Some(vec![0, 1]));
+        assert_eq!(regrown(&[0, 0], &[1, 1]), Some(vec![]));
+    }
+
+    #[test]
+    fn parts_nest_at_most_max_depth() {
+        let mut v = double(&[Dim::one(), Dim::one()]);
+        for _ in 0..6 {
+            v = as_part(&Value {
+                parts: Some(Rc::new(Parts::Each(vec![v]))),
+                ..Value::of_shape(Some("cell"), Shape::scalar())
+            });
+        }
+        assert_eq!(depth(&v), MAX_DEPTH - 1);
+    }
+}
