@@ -1280,8 +1280,27 @@ impl Lowerer {
         }
         let mut row_vars = Vec::new();
         for row in &rows {
-            // A one-element matrix row is the element itself; a cell row never is.
+            // A one-element matrix row is the element itself; a cell row never is,
+            // nor a row of one comma-separated list (`[c{:}]` concatenates c's
+            // elements).
+            let list = |e: &ast::Expr| {
+                matches!(
+                    e.kind,
+                    ast::ExprKind::CellIndex { .. } | ast::ExprKind::Field { .. }
+                )
+            };
             if let ([e], false) = (row.as_slice(), cell) {
+                if list(e) {
+                    let v = self.expr(e, Dest::Any, out);
+                    let t = if rows.len() == 1 {
+                        return self.op_call(row_fn, vec![v], dest, sp, out);
+                    } else {
+                        self.temp()
+                    };
+                    self.call(out, sp, vec![t.clone()], row_fn, vec![v]);
+                    row_vars.push(t);
+                    continue;
+                }
                 row_vars.push(self.expr(e, Dest::Any, out));
                 continue;
             }

@@ -182,10 +182,47 @@ impl ValueAnalysis<'_> {
         indices: &[Index],
         update: bool,
     ) {
+        // Only a temporary a call spreads holds a list (`x = c{:}` is not one).
+        let spread = |t: &Var| self.spread.borrow().contains(t);
+        if let ([target], false) = (targets, update) {
+            if let Some(values) = self.list(env, cell, indices).filter(|_| spread(target)) {
+                // Each element's anonymous extents fresh, apart from the others'.
+                let values = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let stem = format!("{}~e{i}", if self.is_temp(cell) { "t" } else { cell });
+                        parts::instantiate(v, &|k| self.symbols.mint(&stem, k, id, false))
+                    })
+                    .collect();
+                let list = Value {
+                    parts: Some(Rc::new(Parts::List(values))),
+                    ..Value::unknown()
+                };
+                env.vars.insert(target.clone(), list);
+                return;
+            }
+        }
         match (targets, self.element(env, cell, indices, update)) {
             ([target], Some(v)) => self.read_part(id, env, cell, target, &v),
             _ => bind_unknown(env, targets),
         }
+    }
+
+    /// The elements `c{indices}` selects when they are not one (`c{:}` of a cell
+    /// whose elements are followed, its subscripts constants): a comma-separated list.
+    fn list(&self, env: &Env, cell: &Var, indices: &[Index]) -> Option<Vec<Value>> {
+        let c = env.get(cell)?;
+        let (Some("cell"), Some(Parts::Each(values))) = (c.class, c.parts.as_deref()) else {
+            return None;
+        };
+        let dims = parts::known_dims(&c.shape)?;
+        let subs = constant_subscripts(env, &dims, indices)?;
+        let positions = parts::selected(&dims, &subs)?;
+        if positions.len() == 1 {
+            return None;
+        }
+        positions.iter().map(|&k| values.get(k).cloned()).collect()
     }
 
     /// The elements `cell` has after `cell{indices} = rhs`, given what it held before

@@ -29,6 +29,9 @@ pub enum Parts {
     Each(Vec<Value>),
     /// A value every element of a cell array has (anonymous).
     Any(Value),
+    /// The values of a comma-separated list of several (`c{:}`), in order: what a
+    /// temporary holds that a call's arguments spread.
+    List(Vec<Value>),
 }
 
 /// The most elements [`Parts::Each`] keeps, and fields [`Parts::Fields`].
@@ -110,6 +113,7 @@ pub fn map(p: &Parts, f: &dyn Fn(&Value) -> Value) -> Parts {
         },
         Parts::Each(values) => Parts::Each(values.iter().map(f).collect()),
         Parts::Any(v) => Parts::Any(f(v)),
+        Parts::List(values) => Parts::List(values.iter().map(f).collect()),
     }
 }
 
@@ -164,7 +168,9 @@ pub fn join(a: &Option<Rc<Parts>>, b: &Option<Rc<Parts>>) -> Option<Rc<Parts>> {
         (Parts::Each(x), Parts::Each(y)) if x.len() == y.len() => {
             Parts::Each(x.iter().zip(y).map(|(v, w)| join_values(v, w)).collect())
         }
-        (Parts::Fields { .. }, _) | (_, Parts::Fields { .. }) => return None,
+        (Parts::Fields { .. } | Parts::List(_), _) | (_, Parts::Fields { .. } | Parts::List(_)) => {
+            return None
+        }
         (x, y) => match (every(x), every(y)) {
             (Some(v), Some(w)) => Parts::Any(join_values(&v, &w)),
             (Some(v), None) | (None, Some(v)) => Parts::Any(v),
@@ -182,7 +188,7 @@ pub fn every(p: &Parts) -> Option<Value> {
             .iter()
             .map(anonymous)
             .reduce(|a, b| join_values(&a, &b)),
-        Parts::Fields { .. } => None,
+        Parts::Fields { .. } | Parts::List(_) => None,
     }
 }
 
@@ -191,7 +197,9 @@ pub fn depth(v: &Value) -> usize {
     match v.parts.as_deref() {
         None => 0,
         Some(Parts::Fields { map, .. }) => 1 + map.values().map(depth).max().unwrap_or(0),
-        Some(Parts::Each(values)) => 1 + values.iter().map(depth).max().unwrap_or(0),
+        Some(Parts::Each(values) | Parts::List(values)) => {
+            1 + values.iter().map(depth).max().unwrap_or(0)
+        }
         Some(Parts::Any(v)) => 1 + depth(v),
     }
 }

@@ -80,6 +80,9 @@ pub struct ValueAnalysis<'a> {
     /// number of arguments), or stored into one (`[c{:}] = f(x)` asks for any number
     /// of outputs). A call with one has counts known only at run time.
     pub spread: RefCell<HashSet<String>>,
+    /// The placeholders [`ValueAnalysis::bind`] has named in the statement being
+    /// stepped, so its conditions name them alike (`transfer`'s `name_placeholders`).
+    pub named: RefCell<Vec<(String, shapex_dims::Dim)>>,
 }
 
 /// The user's entry point, resolved to a function of the file.
@@ -193,6 +196,7 @@ impl<'a> ValueAnalysis<'a> {
             stepped: Default::default(),
             in_loop: Default::default(),
             spread: Default::default(),
+            named: Default::default(),
         }
     }
 

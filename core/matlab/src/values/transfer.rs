@@ -66,6 +66,7 @@ impl ValueAnalysis<'_> {
 
     /// Applies `stmt` to `env`, returning the new environment and what happened.
     pub fn step(&self, stmt: &Stmt, env: &Env) -> (State<Env>, Effect) {
+        self.named.borrow_mut().clear();
         let input_env = env;
         let mut env = env.clone();
         let mut effect = Effect::default();
@@ -98,13 +99,11 @@ impl ValueAnalysis<'_> {
                 func,
                 args,
             } => {
-                let spread = self.spread.borrow();
-                let counted = !args.iter().chain(targets).any(|v| spread.contains(v));
-                drop(spread);
+                let (values, counted) = self.arguments(&env, args, targets);
                 let site = CallSite {
                     site: stmt.id,
                     func,
-                    args: args.iter().map(|a| value_of(&env, a)).collect(),
+                    args: values,
                     targets,
                     no_args: args.is_empty(),
                     counted,
@@ -206,6 +205,29 @@ impl ValueAnalysis<'_> {
         self.finish(stmt, input_env, env, effect)
     }
 
+    /// A call's argument values, a comma-separated list's spread (`f(c{:})` passes
+    /// c's elements), and whether their number and the targets' are known: no
+    /// argument or target may be a list whose values are not known.
+    fn arguments(&self, env: &Env, args: &[Var], targets: &[Var]) -> (Vec<Value>, bool) {
+        let spread = self.spread.borrow();
+        let mut counted = !targets.iter().any(|t| spread.contains(t));
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            let v = value_of(env, a);
+            match (spread.contains(a), v.parts.as_deref()) {
+                (true, Some(super::parts::Parts::List(list))) => {
+                    values.extend(list.iter().cloned())
+                }
+                (true, _) => {
+                    counted = false;
+                    values.push(v);
+                }
+                (false, _) => values.push(v),
+            }
+        }
+        (values, counted)
+    }
+
     /// What every statement's step ends with: a definite error's evidence and its
     /// targets π, the defined values' origin, and whether execution goes on.
     fn finish(
@@ -218,6 +240,7 @@ impl ValueAnalysis<'_> {
         if effect.outcomes.iter().any(|o| o.status == Truth::Refuted) {
             effect.evidence = self.evidence(stmt, input_env);
         }
+        self.name_placeholders(stmt, &mut effect);
         // A definite shape error leaves its targets illegal (π) and analysis goes on:
         // π is the annihilator of every shape algebra, so it flows on without further
         // errors, and statements that don't depend on it are still checked.
@@ -242,6 +265,41 @@ impl ValueAnalysis<'_> {
             State::Reachable(env)
         };
         (state, effect)
+    }
+
+    /// The conditions of `effect` with a rule's placeholders for open cases named as
+    /// [`ValueAnalysis::bind`] named them in the values, and the others (extents of an
+    /// intermediate result, `cat(2, a, b, c)`'s `[a b]`) as further symbols of the
+    /// statement: a condition never shows a placeholder.
+    fn name_placeholders(&self, stmt: &Stmt, effect: &mut Effect) {
+        // Only a rule with open cases has placeholders, and it assumes one of them.
+        let open = |o: &Outcome| !o.assume.is_empty() && o.status != Truth::Proven;
+        if !effect.outcomes.iter().any(open) {
+            self.named.borrow_mut().clear();
+            return;
+        }
+        let stem = match stmt.defs().first() {
+            Some(t) if !self.is_temp(t) => format!("{t}~c"),
+            _ => "t~c".to_string(),
+        };
+        let named = std::cell::RefCell::new(std::mem::take(&mut *self.named.borrow_mut()));
+        let rename = |d: &Dim| -> Dim {
+            d.substitute(&|a| match a {
+                Atom::Sym(n) if n.name().starts_with(shape::PLACEHOLDER) => {
+                    let mut named = named.borrow_mut();
+                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == n.name()) {
+                        return Some(d.clone());
+                    }
+                    let d = self.symbols.mint(&stem, named.len(), stmt.id, false);
+                    named.push((n.name().to_string(), d.clone()));
+                    Some(d)
+                }
+                _ => None,
+            })
+        };
+        for o in &mut effect.outcomes {
+            o.theta = o.theta.map_dims(&rename);
+        }
     }
 
     /// The named variables `stmt` reads, with their shapes and origins before it ran.
@@ -367,6 +425,7 @@ impl ValueAnalysis<'_> {
             }
             env.vars.insert(t.clone(), v);
         }
+        self.named.borrow_mut().extend(named.into_inner());
     }
 
     /// A table of numbers, analysed as the Tamer's lowering of it: each `-` a
