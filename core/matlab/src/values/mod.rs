@@ -11,6 +11,7 @@
 mod analysis;
 mod call;
 mod contexts;
+mod display;
 mod eval;
 mod gloss;
 mod loops;
@@ -39,7 +40,10 @@ mod rule_props;
 mod size_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;
 
+pub use display::describe;
 pub use memo::FunctionMemo;
 pub use program::{
     analyze_linked, analyze_program, analyze_program_in, analyze_program_with, context_lines,
@@ -47,7 +51,7 @@ pub use program::{
 pub use results::{
     CallContext, Context, ContextLine, FunctionResult, Gloss, ProgramResult, StmtResult,
 };
-pub use summary::fill_report;
+pub use summary::{fill_report, values_table};
 
 use crate::shape::{self, Shape};
 use crate::tame::StmtId;
