@@ -124,7 +124,15 @@ pub fn values_table(
             // π where the statement fails; a value it only inherits is not checked.
             let text = match value.shape {
                 Shape::Illegal if !root => "? ?".to_string(),
-                _ => describe(value),
+                // A value known only as the variable's own symbol (a loop variable
+                // `i`, an input `n`) says nothing more than its name.
+                _ => {
+                    let text = describe(value);
+                    match text.strip_suffix(&format!(" = {name}")) {
+                        Some(plain) => plain.to_string(),
+                        None => text,
+                    }
+                }
             };
             match values.iter_mut().find(|(n, _)| n == name) {
                 Some(v) => v.1 = text,

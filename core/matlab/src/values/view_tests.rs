@@ -71,7 +71,15 @@ fn a_failing_statement_shows_illegal_and_one_no_run_reaches_shows_nothing() {
 }
 
 #[test]
-fn the_values_view_is_in_json_only_when_asked() {
+fn a_value_known_only_as_its_own_symbol_shows_none() {
+    let r = run("n = 7;\nfor i = 1:n\n  m = i + n;\nend\n");
+    let rows = rows(&r);
+    assert_eq!(rows[1], "2 for i = 1:n | i: double 1×1", "{rows:#?}");
+    assert_eq!(rows[2], "3 m = i + n | m: double 1×1", "{rows:#?}");
+}
+
+#[test]
+fn the_values_view_follows_shapes_and_every_offered_view_is_filled() {
     let r = run("n = 7;\n");
     let ids: Vec<&str> = r.views.iter().map(|v| v.id.as_str()).collect();
     assert_eq!(ids[..2], ["shapes", crate::VALUES]);
