@@ -164,8 +164,8 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
                 view! { <TableView table=t.clone() empty=empty /> }.into_any()
             }
             Some(Payload::Text(t)) => {
-                view! { <Listing lines=text_lines(&t.text, t.marker.as_deref()) empty=empty /> }
-                    .into_any()
+                let lines = text_lines(&t.text, t.marker.as_deref());
+                view! { <Listing lines=lines sources=t.sources.clone() empty=empty /> }.into_any()
             }
             Some(Payload::AnnotatedSource(a)) => {
                 // Notes refer to the text that was analysed, not to newer keystrokes.
@@ -228,7 +228,9 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                                     CellValue::Shape { shape, display } => {
                                         shape.format(display, notation)
                                     }
-                                    CellValue::Text(t) => t.clone(),
+                                    // Text may hold shapes too (the Values view's
+                                    // `double <3,4>`): in the chosen notation.
+                                    CellValue::Text(t) => notation.rewrite(t),
                                 };
                                 let class = format!(
                                     "{} {}",
@@ -306,8 +308,16 @@ fn annotated_lines(
 
 /// A read-only listing; inserted lines (checks) are emphasised. Virtualised: the
 /// `pre` has the full height and width, and holds the visible lines below a padding.
+/// When the payload relates its lines to the source (`sources`: the IR), the lines of
+/// the source line under the caret are highlighted, and clicking a line puts the
+/// caret on its source line.
 #[component]
-fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
+fn Listing(
+    lines: Vec<ListingLine>,
+    #[prop(optional)] sources: Vec<Option<(u32, u32)>>,
+    empty: &'static str,
+) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     if lines.iter().all(|(l, _)| l.trim().is_empty()) {
         return view! { <p class="empty">{empty}</p> }.into_any();
     }
@@ -322,10 +332,24 @@ fn Listing(lines: Vec<ListingLine>, empty: &'static str) -> impl IntoView {
     let rows = rows_in_view(list, LINE_PX, OVERSCAN, move || total);
     let body = move || {
         let range = rows.get();
+        let start = range.start;
         lines.with_value(|ls| {
             ls[range]
                 .iter()
-                .map(|(l, class)| view! { <div class=*class>{l.clone()}</div> })
+                .enumerate()
+                .map(|(k, (l, class))| {
+                    let Some((first, last)) = sources.get(start + k).copied().flatten() else {
+                        return view! { <div class=*class>{l.clone()}</div> }.into_any();
+                    };
+                    let here = move || (first..=last).contains(&ctx.caret_line.get());
+                    view! {
+                        <div class=*class class:from-source=true class:here=here
+                            data-source-line=first.to_string()
+                            title=format!("from line {first}: click to go there")
+                            on:click=move |_| jump_to(ctx, first, 1)>{l.clone()}</div>
+                    }
+                    .into_any()
+                })
                 .collect::<Vec<_>>()
         })
     };

@@ -213,6 +213,7 @@ fn values_modules_are_layered() {
     // never through a `use`. `mod.rs` (Value, Env, Symbols) is below all of them.
     let layers: &[(&str, usize)] = &[
         ("results", 1),
+        ("display", 1),
         ("contexts", 2),
         ("eval", 1),
         ("static_calls", 1),

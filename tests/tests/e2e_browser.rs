@@ -1198,3 +1198,112 @@ async fn file_tabs(env: &Env) -> Result<()> {
     app.session.close().await;
     Ok(())
 }
+
+#[test]
+fn e2e_values_show_per_statement_and_ir_lines_follow_the_source() {
+    run(|env| Box::pin(values_and_ir(env)));
+}
+
+/// Every kind of value the Values view writes, and a line whose IR has temporaries.
+const VALUES: &str = "x = zeros(3,4);\nn = 7;\ns = 'hello';\nf = @sin;\ny = x * 2 + n;\n";
+
+/// Issue #22 item 8: the Values tab shows each statement's variables with their
+/// abstract values, in the chosen notation; in the IR tab the lines of the caret's
+/// source line are highlighted, and clicking an IR line puts the caret on its source
+/// line.
+async fn values_and_ir(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    let before = app.analyzed().await?;
+    app.clear_and_type(VALUES).await?;
+    app.wait_for_analysis(&before, "the program analysed", |_| true)
+        .await?;
+    app.settle().await?;
+    app.session
+        .client
+        .find(Locator::Css("select#notation"))
+        .await
+        .map_err(|e| format!("select#notation: {e}"))?
+        .select_by_value("times")
+        .await
+        .map_err(|e| e.to_string())?;
+    click(&app, "#tab-values").await?;
+    const ROWS: &str = "return [...document.querySelectorAll('#view-values table.shapes tr.row')]
+        .map(r => [r.querySelector('.lineno').textContent, r.querySelector('td').textContent]);";
+    let rows = app
+        .session
+        .wait_until("the Values view's rows", ANALYSIS, || async {
+            let v = app.session.js(ROWS, vec![]).await?;
+            Ok((v.as_array().map_or(0, Vec::len) == 5).then_some(v))
+        })
+        .await?;
+    ensure(
+        rows[1] == json!(["2", "n: double 1×1 = 7"])
+            && rows[2] == json!(["3", "s: char 1×5 = 'hello'"])
+            && rows[3] == json!(["4", "f: function_handle = @sin"]),
+        || format!("the Values view shows {rows}"),
+    )?;
+    ensure(!rows.to_string().contains("mc_t"), || {
+        format!("a temporary shows in the Values view: {rows}")
+    })?;
+
+    // The caret on line 1: the IR lines lowered from it are highlighted, no other.
+    click(&app, "#tab-ir").await?;
+    app.session
+        .js(
+            "const e = document.querySelector('#editor');
+             e.focus(); e.setSelectionRange(0, 0);
+             e.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+    const HERE: &str =
+        "return [...document.querySelectorAll('#view-ir .listing .from-source.here')]
+        .map(d => d.dataset.sourceLine);";
+    let here = app
+        .session
+        .wait_until("the caret's IR lines highlighted", ANALYSIS, || async {
+            let v = app.session.js(HERE, vec![]).await?;
+            Ok((v.as_array().is_some_and(|a| !a.is_empty())).then_some(v))
+        })
+        .await?;
+    ensure(here.as_array().unwrap().iter().all(|l| l == "1"), || {
+        format!("lines of other source lines are highlighted: {here}")
+    })?;
+
+    // Clicking the IR line of `y = …` (line 5) puts the caret on line 5, and its IR
+    // lines (temporaries included) are the highlighted ones.
+    app.session
+        .js(
+            "[...document.querySelectorAll('#view-ir .listing .from-source')]
+               .find(d => d.textContent.trim().startsWith('y = '))
+               .dispatchEvent(new MouseEvent('click', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+    let caret = app
+        .session
+        .js(
+            "const e = document.querySelector('#editor');
+             return [document.activeElement === e, e.value.slice(0, e.selectionStart).split('\\n').length];",
+            vec![],
+        )
+        .await?;
+    ensure(caret == json!([true, 5]), || {
+        format!("clicking the IR of line 5 left the caret at {caret} (focused, line)")
+    })?;
+    let here = app
+        .session
+        .wait_until("line 5's IR lines highlighted", ANALYSIS, || async {
+            let v = app.session.js(HERE, vec![]).await?;
+            let lines: Vec<&str> = v
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            Ok((lines.len() >= 2 && lines.iter().all(|l| *l == "5")).then_some(()))
+        })
+        .await;
+    here.map_err(|e| format!("{e}: the IR lines of line 5 should be highlighted"))?;
+    app.session.close().await;
+    Ok(())
+}

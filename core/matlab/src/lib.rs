@@ -84,6 +84,10 @@ pub struct Incremental {
 /// The language's id in options, share links and the gallery.
 pub const ID: &str = "matlab";
 
+/// The id of the Values view: per statement, the abstract value of each variable it
+/// defines (`values::values_table`).
+pub const VALUES: &str = "values";
+
 /// The id of the Extent graph view (functions with declared sizes, Derby & Zorn).
 pub const EXTENT_GRAPH: &str = shapex_extent::view::EXTENT_GRAPH;
 
@@ -136,6 +140,11 @@ fn info() -> LanguageInfo {
                 id: "shapes",
                 title: "Shapes",
                 empty: "No shapes yet. Shapes of the variables each statement defines appear here, coloured by their conformance check.",
+            },
+            ViewSpec {
+                id: VALUES,
+                title: "Values",
+                empty: "No values yet. Each statement that defines variables appears here with their abstract values: class, shape and, where the analysis knows it, the value (`n: double 1×1 = 7`).",
             },
             ViewSpec {
                 id: "checks",
@@ -246,7 +255,8 @@ impl Matlab {
             statements: outline(&parsed.file),
             views: Vec::new(),
         };
-        let (mut ir, mut calls, mut extents) = (String::new(), None, None);
+        let (mut ir, mut calls, mut extents) = (view::Text::default(), None, None);
+        let mut values = view::Table::default();
         if parsed.file.kind != ast::FileKind::Classdef {
             // Entry-point warnings point at the first function's header.
             let at = parsed
@@ -256,9 +266,10 @@ impl Matlab {
                 .map_or(Default::default(), |f| f.header);
             let entry = entry_option(options, at, &mut report.diagnostics);
             let settings = (mode, entry.as_ref());
-            let (program, contexts) =
+            let (program, contexts, table) =
                 self.analyze_shapes(sources, &parsed.file, settings, memo, &mut report);
-            ir = program.to_string();
+            values = table;
+            ir = ir_listing(&program, source);
             calls = Some(callgraph::call_graph(&program, source, &contexts));
             if let Some(checked) = declared::check(&program, source, &self.builtins) {
                 report.diagnostics.extend(checked.diagnostics);
@@ -271,6 +282,10 @@ impl Matlab {
             view::View {
                 id: "shapes".into(),
                 payload: Payload::Table(view::shapes_table(&report.statements)),
+            },
+            view::View {
+                id: VALUES.into(),
+                payload: Payload::Table(values),
             },
             view::View {
                 id: "checks".into(),
@@ -286,17 +301,15 @@ impl Matlab {
             },
             view::View {
                 id: "ir".into(),
-                payload: Payload::Text(view::Text {
-                    text: ir,
-                    marker: None,
-                }),
+                payload: Payload::Text(ir),
             },
         ];
         report
     }
 
     /// Lowers to the Tame IR and runs the value analysis, filling the shape columns.
-    /// Returns the Tame IR program it analysed, and the calls analysed in context.
+    /// Returns the Tame IR program it analysed, the calls analysed in context, and the
+    /// Values view.
     fn analyze_shapes(
         &self,
         sources: &Sources,
@@ -304,7 +317,7 @@ impl Matlab {
         (mode, entry): (Mode, Option<&entry::Entry>),
         memo: &mut Incremental,
         report: &mut Report,
-    ) -> (tame::Program, Vec<callgraph::ContextCall>) {
+    ) -> (tame::Program, Vec<callgraph::ContextCall>, view::Table) {
         let source = sources.text;
         let (linked, diagnostics) = link(sources, file, &mut memo.units);
         report.diagnostics.extend(diagnostics);
@@ -318,6 +331,7 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
+        let values = values::values_table(source, &result, &report.statements);
         // Each context vertex shows its function analysed in that context, computed
         // once per context (and for the first ones only: each is an analysis).
         let mut shown: HashMap<String, Vec<String>> = HashMap::new();
@@ -358,7 +372,28 @@ impl Matlab {
             .collect();
         let mut program = linked.program;
         program.functions.truncate(linked.own);
-        (program, contexts)
+        (program, contexts, values)
+    }
+}
+
+/// The IR view: the program printed, each line with the source lines of the statement
+/// it prints, so the face relates the two both ways.
+fn ir_listing(program: &tame::Program, source: &str) -> view::Text {
+    let (text, spans) = tame::print_with_origins(program);
+    let index = shapex_text::LineIndex::new(source);
+    let sources = spans
+        .into_iter()
+        .map(|span| {
+            let span = span?;
+            // The end is exclusive: a span ending at a newline ends on the line before.
+            let last = span.end.saturating_sub(1).max(span.start);
+            Some((index.line_col(span.start).line, index.line_col(last).line))
+        })
+        .collect();
+    view::Text {
+        text,
+        marker: None,
+        sources,
     }
 }
 

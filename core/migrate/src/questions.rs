@@ -76,6 +76,7 @@ pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions 
         payload: Payload::Text(Text {
             text: listing(&answers, &at, !written.is_empty(), subject.declared()).join("\n"),
             marker: Some("Q".into()),
+            sources: Vec::new(),
         }),
     }];
     let poset = (!answers.ill_typed && !inputs.is_empty()).then(|| {
@@ -101,6 +102,7 @@ pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions 
         payload: Payload::Text(Text {
             text: crate::answers::json(source, subject, &answers, poset.as_ref()),
             marker: None,
+            sources: Vec::new(),
         }),
     });
     for d in notes {

@@ -159,8 +159,8 @@ impl Notation {
                 });
             match tuple {
                 Some(inner) if !glued => {
-                    let dims: Vec<DimView> = inner
-                        .split(',')
+                    let dims: Vec<DimView> = extents(inner)
+                        .into_iter()
                         .map(|d| {
                             d.parse()
                                 .map_or_else(|_| DimView::Symbolic(d.into()), DimView::Known)
@@ -194,6 +194,26 @@ impl ShapeView {
             },
         }
     }
+}
+
+/// The extents of a tuple's inside (`3,max(n,0)`): split at the commas outside
+/// parentheses, since an extent may be `max(n,0)`.
+fn extents(inner: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&inner[start..]);
+    out
 }
 
 fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
@@ -255,6 +275,7 @@ mod notation_tests {
         );
         assert_eq!(t.rewrite("a <b"), "a <b");
         assert_eq!(t.rewrite("<1,0,4>."), "1×0×4.");
+        assert_eq!(t.rewrite("x: <max(n,0),3>"), "x: max(n,0)×3");
         assert_eq!(Notation::Paper.rewrite("<3,4>"), "<3,4>");
     }
 }

@@ -149,6 +149,24 @@ pub struct Text {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marker: Option<String>,
+    /// Per line of `text`, the source lines it comes from (first and last, 1-based),
+    /// `None` for a line no source stands behind (an IR's `end`): a face highlights the
+    /// lines of the source line under the caret and jumps to a line's source when it
+    /// is clicked. Empty when the listing relates no line to the source (and in JSON
+    /// written before the field existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<Option<(u32, u32)>>,
+}
+
+impl Text {
+    /// Whether line `index` (0-based) of the listing comes from source line `line`.
+    pub fn from_line(&self, index: usize, line: u32) -> bool {
+        self.sources
+            .get(index)
+            .copied()
+            .flatten()
+            .is_some_and(|(first, last)| first <= line && line <= last)
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -379,6 +397,26 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
 mod tests {
     use super::*;
     use crate::statement::{CheckStatus, Def, DimView};
+
+    #[test]
+    fn a_listing_without_sources_still_parses() {
+        let old: Payload = serde_json::from_str(r#"{"kind":"text","text":"a = 1;\n"}"#).unwrap();
+        let Payload::Text(t) = old else {
+            panic!("{old:?}")
+        };
+        assert!(t.sources.is_empty() && !t.from_line(0, 1));
+        let new = Text {
+            sources: vec![Some((2, 3)), None],
+            ..t
+        };
+        let json = serde_json::to_string(&Payload::Text(new.clone())).unwrap();
+        assert!(json.contains(r#""sources":[[2,3],null]"#), "{json}");
+        assert_eq!(
+            serde_json::from_str::<Payload>(&json).unwrap(),
+            Payload::Text(new.clone())
+        );
+        assert!(new.from_line(0, 3) && !new.from_line(0, 4) && !new.from_line(1, 2));
+    }
 
     #[test]
     fn an_expanded_vertex_is_added_once() {

@@ -306,6 +306,10 @@ mod tests {
         );
         let some = to_json_value("v.m", &report, &Views::parse("checks, ir"));
         assert_eq!(ids(&some), ["checks", "ir"]);
+        assert!(filled.contains(&"values".to_string()), "{filled:?}");
+        let values = to_json_value("v.m", &report, &Views::parse("values"));
+        assert_eq!(ids(&values), ["values"]);
+        assert_eq!(values["views"][0]["payload"]["kind"], "table");
         let none = to_json_value("v.m", &report, &Views::parse("none"));
         assert!(ids(&none).is_empty());
     }

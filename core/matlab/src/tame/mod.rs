@@ -12,7 +12,7 @@ pub use clearing::{clearing, Clearing};
 pub use ir::*;
 pub(crate) use lower::WILD;
 pub use lower::{lower, lower_with_prefix, Lowered, TEMP_PREFIX};
-pub use print::{literal, print_program};
+pub use print::{literal, print_program, print_with_origins};
 
 #[cfg(test)]
 mod tests;

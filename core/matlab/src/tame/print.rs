@@ -6,21 +6,13 @@
 //! body, and before each `continue` of that loop, which is the thesis's form.
 
 use super::ir::*;
+use shapex_text::Span;
 use std::fmt::{self, Write};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut p = Printer::default();
-        for func in &self.functions {
-            if func.kind == FunctionKind::Script {
-                p.block(&func.body, &[]);
-            }
-        }
-        for func in &self.functions {
-            if func.kind != FunctionKind::Script && func.kind != FunctionKind::Nested {
-                p.function(self, func);
-            }
-        }
+        p.program(self);
         f.write_str(&p.out)
     }
 }
@@ -53,6 +45,11 @@ impl fmt::Display for Stmt {
 #[derive(Default)]
 struct Printer {
     out: String,
+    /// Per line of `out`, the source it prints (see [`print_with_origins`]).
+    origins: Vec<Option<Span>>,
+    /// The source of the lines printed now: the statement being printed, or `None`
+    /// for lines no statement stands behind (`end`, `else`).
+    at: Option<Span>,
     depth: usize,
     /// Nested functions already printed (indices into the program's functions): each
     /// prints once, inside the first function of its parent's name, so a nested
@@ -161,7 +158,21 @@ fn string_literal(value: &str, double_quoted: bool) -> String {
 const MAX_INDENT: usize = 32;
 
 impl Printer {
+    fn program(&mut self, prog: &Program) {
+        for func in &prog.functions {
+            if func.kind == FunctionKind::Script {
+                self.block(&func.body, &[]);
+            }
+        }
+        for func in &prog.functions {
+            if func.kind != FunctionKind::Script && func.kind != FunctionKind::Nested {
+                self.function(prog, func);
+            }
+        }
+    }
+
     fn line(&mut self, text: &str) {
+        self.origins.push(self.at);
         for _ in 0..self.depth.min(MAX_INDENT) {
             self.out.push_str("  ");
         }
@@ -175,6 +186,7 @@ impl Printer {
             [o] => format!("{o} = "),
             os => format!("[{}] = ", list(os)),
         };
+        self.at = Some(header_of(func.span));
         self.line(&format!(
             "function {outs}{}({})",
             func.name,
@@ -191,6 +203,7 @@ impl Printer {
             }
         }
         self.depth -= 1;
+        self.at = None;
         self.line("end");
     }
 
@@ -208,6 +221,15 @@ impl Printer {
     }
 
     fn stmt(&mut self, s: &Stmt, header: &[Stmt]) {
+        // A compound statement's span is all of it; its own line is its first.
+        let compound = matches!(
+            s.kind,
+            StmtKind::If { .. }
+                | StmtKind::While { .. }
+                | StmtKind::For { .. }
+                | StmtKind::Try { .. }
+        );
+        self.at = Some(if compound { header_of(s.span) } else { s.span });
         match &s.kind {
             StmtKind::AssignLiteral { lhs, value } => {
                 self.simple(s, format!("{lhs} = {}", literal(value)))
@@ -281,9 +303,11 @@ impl Printer {
             } => {
                 self.line(&format!("if {cond}"));
                 self.nested(then_body, header);
+                self.at = None;
                 if !else_body.is_empty() {
                     self.line("else");
                     self.nested(else_body, header);
+                    self.at = None;
                 }
                 self.line("end");
             }
@@ -293,11 +317,13 @@ impl Printer {
                 body,
             } => {
                 self.block(h, header);
+                self.at = Some(header_of(s.span));
                 self.line(&format!("while {cond}"));
                 self.nested(body, h);
                 self.depth += 1;
                 self.block(h, h);
                 self.depth -= 1;
+                self.at = None;
                 self.line("end");
             }
             StmtKind::For { var, iter, body } => {
@@ -317,6 +343,7 @@ impl Printer {
                 self.line(&format!("for {var} = {range}"));
                 // A `continue` in a for loop needs no header.
                 self.nested(body, &[]);
+                self.at = None;
                 self.line("end");
             }
             StmtKind::Try {
@@ -326,16 +353,19 @@ impl Printer {
             } => {
                 self.line("try");
                 self.nested(body, header);
+                self.at = None;
                 match catch_var {
                     Some(v) => self.line(&format!("catch {v}")),
                     None => self.line("catch"),
                 }
                 self.nested(catch_body, header);
+                self.at = None;
                 self.line("end");
             }
             StmtKind::Break => self.line("break;"),
             StmtKind::Continue => {
                 self.block(header, header);
+                self.at = Some(s.span);
                 self.line("continue;");
             }
             StmtKind::Return => self.line("return;"),
@@ -359,6 +389,22 @@ impl Printer {
         self.block(stmts, header);
         self.depth -= 1;
     }
+}
+
+/// The first byte of `span`, as an empty span: a compound statement's or function's
+/// own line is its first, not the lines of its body.
+fn header_of(span: Span) -> Span {
+    Span::new(span.start, span.start)
+}
+
+/// The program as MATLAB text, with the source each line prints: the span of the IR
+/// statement it prints (a compound statement's first byte, for its header line), or
+/// `None` for `end`, `else` and the like. So a face can relate IR lines to source lines
+/// both ways.
+pub fn print_with_origins(p: &Program) -> (String, Vec<Option<Span>>) {
+    let mut printer = Printer::default();
+    printer.program(p);
+    (printer.out, printer.origins)
 }
 
 /// The program as MATLAB text (same as `to_string`, named for call sites).

@@ -12,6 +12,7 @@ mod access;
 mod analysis;
 mod call;
 mod contexts;
+mod display;
 mod eval;
 mod gloss;
 mod loops;
@@ -41,7 +42,10 @@ mod rule_props;
 mod size_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;
 
+pub use display::describe;
 pub use memo::FunctionMemo;
 pub use program::{
     analyze_linked, analyze_program, analyze_program_in, analyze_program_with, context_lines,
@@ -49,7 +53,7 @@ pub use program::{
 pub use results::{
     CallContext, Context, ContextLine, FunctionResult, Gloss, ProgramResult, StmtResult,
 };
-pub use summary::fill_report;
+pub use summary::{fill_report, values_table};
 
 use crate::shape::{self, Shape};
 use crate::tame::StmtId;

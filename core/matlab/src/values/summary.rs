@@ -3,6 +3,8 @@
 //! as it remains after the facts of earlier statements, and the rule applied; each
 //! definite shape error becomes an error diagnostic on its line.
 
+pub use super::display::MORE;
+use super::display::{describe, shape_text};
 use super::results::{Arity, Failure, ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
@@ -85,6 +87,92 @@ pub fn fill_report(
                 }
             }
         }
+    }
+}
+
+/// The Values view: one row per source statement that defines variables, with each
+/// named variable's abstract value after it (`x: double <3,4>`, `n: double <1,1> = 7`),
+/// in one text cell whose shapes faces rewrite in the reader's notation. Lowering's
+/// temporaries are never among a result's defs. Called after [`fill_report`], so the
+/// values show the aliases the Shapes view shows (`?₁`). A row per statement and a
+/// bounded text per value: the table grows with the program, like the Shapes table.
+pub fn values_table(
+    source: &str,
+    result: &ProgramResult,
+    statements: &[StatementReport],
+) -> shapex_report::view::Table {
+    use shapex_report::view::{Cell, CellValue, Row, Table};
+    let mut by_origin: HashMap<Span, Vec<&StmtResult>> = HashMap::new();
+    for f in &result.functions {
+        for s in &f.statements {
+            by_origin.entry(s.origin).or_default().push(s);
+        }
+    }
+    let lines = LineIndex::new(source);
+    let mut rows = Vec::new();
+    for st in statements {
+        let Some(irs) = by_origin.get(&st.span) else {
+            continue;
+        };
+        // No execution reaches it: it defines nothing (the Shapes view says so).
+        if irs.iter().all(|s| !s.viable) {
+            continue;
+        }
+        let root = fails_itself(irs);
+        let mut values: Vec<(&str, String)> = Vec::new();
+        for (name, value) in irs.iter().flat_map(|s| &s.defs) {
+            // π where the statement fails; a value it only inherits is not checked.
+            let text = match value.shape {
+                Shape::Illegal if !root => "? ?".to_string(),
+                // A value known only as the variable's own symbol (a loop variable
+                // `i`, an input `n`) says nothing more than its name.
+                _ => {
+                    let text = describe(value);
+                    match text.strip_suffix(&format!(" = {name}")) {
+                        Some(plain) => plain.to_string(),
+                        None => text,
+                    }
+                }
+            };
+            match values.iter_mut().find(|(n, _)| n == name) {
+                Some(v) => v.1 = text,
+                None => values.push((name, text)),
+            }
+        }
+        if values.is_empty() {
+            continue;
+        }
+        let text: Vec<String> = values
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}"))
+            .collect();
+        let text = st.aliased(&text.join("; "));
+        let title = st.legend_of(&text).join("\n");
+        rows.push(Row {
+            line: lines.line_col(st.span.start).line,
+            label: first_line(source, st.span),
+            cells: vec![Cell {
+                column: 0,
+                value: CellValue::Text(text),
+                class: st.check.class().to_string(),
+                title,
+            }],
+        });
+    }
+    Table {
+        columns: vec!["values".to_string()],
+        rows,
+    }
+}
+
+/// The first line of the statement at `span`, spaces collapsed, shortened to one row.
+fn first_line(source: &str, span: Span) -> String {
+    let text = source.get(span.start..span.end).unwrap_or("");
+    let line = text.lines().next().unwrap_or("");
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.chars().count() > 40 {
+        true => format!("{}…", line.chars().take(39).collect::<String>()),
+        false => line,
     }
 }
 
@@ -201,16 +289,11 @@ fn fails_itself(irs: &[&StmtResult]) -> bool {
 /// with `…` as a last extent in the JSON as well, so no reader takes it for 2-D.
 fn shown(shape: &Shape, open_rank: bool) -> (ShapeView, String) {
     let mut view = shape.to_view();
-    let mut display = shape.display(Notation::Paper);
     if let (true, ShapeView::Dims { dims: Some(dims) }) = (open_rank, &mut view) {
         dims.push(DimView::Symbolic(MORE.into()));
-        display.insert_str(display.len() - 1, &format!(",{MORE}"));
     }
-    (view, display)
+    (view, shape_text(shape, open_rank))
 }
-
-/// The extent that stands for "and maybe more dimensions".
-pub const MORE: &str = "…";
 
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     let mut defs: Vec<Def> = Vec::new();
