@@ -32,7 +32,43 @@ pub fn describe(value: &Value) -> String {
         out.push_str(" = ");
         out.push_str(&known);
     }
+    if let Some(p) = &value.parts {
+        out.push(' ');
+        out.push_str(&parts_text(p));
+    }
     out
+}
+
+/// The fields or elements shown at most; more end in `…`.
+const SHOWN_PARTS: usize = 6;
+
+/// A struct's fields (`{a: double <3,4>, b: char <1,5> = 'hi'}`) or a cell's elements
+/// (`{double <2,3>, char <1,3> = 'abc'}`, `{each: double <?,1>}`), each a part's value
+/// with its unknown extents as `?`.
+fn parts_text(p: &super::parts::Parts) -> String {
+    use super::parts::{self, Parts};
+    let part = |v: &Value| describe(&parts::shown(v));
+    let mut items: Vec<String> = match p {
+        Parts::Fields { map, complete } => {
+            let mut items: Vec<String> = map
+                .iter()
+                .take(SHOWN_PARTS)
+                .map(|(k, v)| format!("{k}: {}", part(v)))
+                .collect();
+            if map.len() > SHOWN_PARTS || !complete {
+                items.push("…".to_string());
+            }
+            return format!("{{{}}}", items.join(", "));
+        }
+        Parts::Each(values) | Parts::List(values) => {
+            values.iter().take(SHOWN_PARTS).map(part).collect()
+        }
+        Parts::Any(v) => vec![format!("each: {}", part(v))],
+    };
+    if matches!(p, Parts::Each(v) | Parts::List(v) if v.len() > SHOWN_PARTS) {
+        items.push("…".to_string());
+    }
+    format!("{{{}}}", items.join(", "))
 }
 
 /// The shape as the report shows a def's: an array of open rank (an input, or computed
@@ -188,5 +224,47 @@ mod tests {
         assert_eq!(describe(&x), "double <x_1,x_2,…>");
         assert_eq!(describe(&Value::of_shape(None, Shape::Illegal)), "? π");
         assert_eq!(describe(&Value::cleared()), "cleared");
+    }
+
+    #[test]
+    fn fields_and_elements_with_unknown_extents_as_question_marks() {
+        use crate::values::parts::{anonymous, Parts};
+        use std::rc::Rc;
+        let with = |v: Value, p: Parts| Value {
+            parts: Some(Rc::new(p)),
+            ..v
+        };
+        let fields = Parts::Fields {
+            map: [("a".to_string(), of("double", &[3, 4]))]
+                .into_iter()
+                .collect(),
+            complete: true,
+        };
+        assert_eq!(
+            describe(&with(of("struct", &[1, 1]), fields)),
+            "struct <1,1> {a: double <3,4>}"
+        );
+        let open = Parts::Fields {
+            map: Default::default(),
+            complete: false,
+        };
+        assert_eq!(
+            describe(&with(of("struct", &[1, 1]), open)),
+            "struct <1,1> {…}"
+        );
+        let column = Value::of_shape(
+            Some("double"),
+            Shape::tuple(vec![Dim::sym("n"), Dim::one()]),
+        );
+        let every = Parts::Any(anonymous(&column));
+        assert_eq!(
+            describe(&with(of("cell", &[1, 5]), every)),
+            "cell <1,5> {each: double <?,1>}"
+        );
+        let each = Parts::Each(vec![of("double", &[2, 3]); 7]);
+        assert_eq!(
+            describe(&with(of("cell", &[1, 7]), each)),
+            "cell <1,7> {double <2,3>, double <2,3>, double <2,3>, double <2,3>, double <2,3>, double <2,3>, …}"
+        );
     }
 }

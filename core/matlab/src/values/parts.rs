@@ -131,6 +131,11 @@ pub fn instantiate(v: &Value, fresh: &dyn Fn(usize) -> Dim) -> Value {
     }
 }
 
+/// A part's value as shown: its anonymous extents `?`.
+pub fn shown(v: &Value) -> Value {
+    instantiate(v, &|_| Dim::sym("?"))
+}
+
 /// One value both of two parts' values are: `a` when they are equal, else their join,
 /// anonymous.
 pub fn join_values(a: &Value, b: &Value) -> Value {
