@@ -212,6 +212,7 @@ fn values_modules_are_layered() {
     // through the flow framework's `Analysis` trait and methods of `ValueAnalysis`,
     // never through a `use`. `mod.rs` (Value, Env, Symbols) is below all of them.
     let layers: &[(&str, usize)] = &[
+        ("parts", 0),
         ("results", 1),
         ("display", 1),
         ("contexts", 2),
@@ -220,6 +221,7 @@ fn values_modules_are_layered() {
         ("state", 2),
         ("gloss", 2),
         ("summary", 2),
+        ("access", 3),
         ("call", 3),
         ("resume", 3),
         ("transfer", 4),

@@ -383,7 +383,7 @@ impl ValueAnalysis<'_> {
             overloadable(&mut result);
         }
         integer_matrix_operation(&call, &env.facts, &mut result);
-        super::access::builtin_parts(call.func, &call.args, &mut result.values);
+        super::parts::builtin_parts(call.func, &call.args, &mut result.values);
         effect.other_mode = self.other_mode(&call, &result, env);
         if refuted(&result) {
             effect.elementwise = self.elementwise_instead(&call, env);

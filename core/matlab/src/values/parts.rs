@@ -326,6 +326,194 @@ pub fn regrown(old: &[usize], new: &[usize]) -> Option<Vec<usize>> {
     Some(out)
 }
 
+/// Whether `shape` is 1×1 for certain.
+pub fn is_one_element(shape: &Shape) -> bool {
+    known_dims(shape).is_some_and(|d| count(&d) == Some(1))
+}
+
+/// The parts of what the builtins that build structs and cells return
+/// (`{a, b}`, `[c1; c2]`, `cell(n)`, `struct('f', v)`, `fieldnames(s)`, `num2cell(x)`),
+/// and the answers that follow from a struct's fields (`isfield(s, 'f')`).
+pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
+    let Some(result) = values.first_mut() else {
+        return;
+    };
+    match func {
+        "cellhorzcat" | "cellvertcat" if result.class == Some("cell") => {
+            let each: Vec<Value> = args.iter().map(as_part).collect();
+            result.parts = elements_of(&result.shape, each);
+        }
+        "horzcat" | "vertcat" if result.class == Some("cell") => {
+            result.parts = concatenated(func == "vertcat", args, &result.shape);
+        }
+        "cell" if result.class == Some("cell") => {
+            let count = known_dims(&result.shape).and_then(|d| count(&d));
+            result.parts = Some(Rc::new(match count {
+                Some(n) if n <= MAX_PARTS => Parts::Each(vec![empty_double(); n]),
+                _ => Parts::Any(anonymous(&empty_double())),
+            }));
+        }
+        "num2cell" if result.class == Some("cell") => {
+            let class = args.first().and_then(|a| a.class);
+            result.parts =
+                class.map(|c| Rc::new(Parts::Any(Value::of_shape(Some(c), Shape::scalar()))));
+        }
+        // Of name–value pairs whose values are not cells (or cells of one element):
+        // one struct, whatever the rule could say.
+        "struct" => {
+            if let Some(fields) = struct_fields(args) {
+                *result = Value {
+                    parts: Some(Rc::new(fields)),
+                    ..Value::of_shape(Some("struct"), Shape::scalar())
+                };
+            }
+        }
+        "fieldnames" => {
+            if let Some(names) = args.first().and_then(complete_fields) {
+                let each: Vec<Value> = names.keys().map(|n| char_row(n)).collect();
+                let n = i64::try_from(each.len()).unwrap_or(i64::MAX);
+                *result = Value {
+                    parts: Some(Rc::new(Parts::Each(each))),
+                    ..Value::of_shape(Some("cell"), Shape::tuple(vec![Dim::known(n), Dim::one()]))
+                };
+            }
+        }
+        "isfield" => {
+            let (Some(s), Some(name)) = (args.first(), args.get(1).and_then(|n| n.text.as_ref()))
+            else {
+                return;
+            };
+            let Some(Parts::Fields { map, complete }) = s.parts.as_deref() else {
+                return;
+            };
+            let has = map.contains_key(name);
+            if has || *complete {
+                *result = Value {
+                    scalar: Some(Dim::known(i64::from(has))),
+                    integral: true,
+                    ..Value::of_shape(Some("logical"), Shape::scalar())
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A char row vector holding `text`.
+fn char_row(text: &str) -> Value {
+    let n = i64::try_from(text.chars().count()).unwrap_or(i64::MAX);
+    Value {
+        text: Some(text.to_string()),
+        ..Value::of_shape(Some("char"), Shape::tuple(vec![Dim::one(), Dim::known(n)]))
+    }
+}
+
+/// The fields of a struct that has no others.
+fn complete_fields(s: &Value) -> Option<&BTreeMap<String, Value>> {
+    match s.parts.as_deref()? {
+        Parts::Fields {
+            map,
+            complete: true,
+        } if s.class == Some("struct") => Some(map),
+        _ => None,
+    }
+}
+
+/// A cell of shape `shape` whose elements, column-major, are `each`: one value per
+/// element when there are few, else one for every element.
+fn elements_of(shape: &Shape, each: Vec<Value>) -> Option<Rc<Parts>> {
+    let count = known_dims(shape).and_then(|d| count(&d));
+    if count == Some(each.len()) && each.len() <= MAX_PARTS {
+        return Some(Rc::new(Parts::Each(each)));
+    }
+    let every = each
+        .iter()
+        .map(anonymous)
+        .reduce(|a, b| join_values(&a, &b))?;
+    Some(Rc::new(Parts::Any(every)))
+}
+
+/// The elements of `[c1, c2, …]` (or `[c1; c2; …]` with `vertical`) of cells whose
+/// elements are followed; `None` when one is not.
+fn concatenated(vertical: bool, args: &[Value], shape: &Shape) -> Option<Rc<Parts>> {
+    let mut blocks: Vec<(Vec<usize>, &[Value])> = Vec::new();
+    let mut any: Option<Value> = None;
+    for a in args {
+        if a.class != Some("cell") {
+            return None;
+        }
+        let p = a.parts.as_deref()?;
+        if let Some(v) = every(p) {
+            any = Some(match any {
+                Some(w) => join_values(&w, &v),
+                None => v,
+            });
+        }
+        match (p, known_dims(&a.shape)) {
+            // `{}` adds nothing.
+            (_, Some(d)) if count(&d) == Some(0) => {}
+            (Parts::Each(values), Some(d)) if d.len() == 2 => blocks.push((d, values)),
+            _ => blocks.clear(),
+        }
+    }
+    let each = match vertical {
+        false => Some(blocks.iter().flat_map(|(_, v)| v.iter().cloned()).collect()),
+        true => stacked(&blocks),
+    };
+    match each {
+        Some(each) if blocks.len() == args.iter().filter(|a| !is_empty_cell(a)).count() => {
+            elements_of(shape, each)
+        }
+        _ => any.map(|v| Rc::new(Parts::Any(v))),
+    }
+}
+
+fn is_empty_cell(a: &Value) -> bool {
+    known_dims(&a.shape).is_some_and(|d| count(&d) == Some(0))
+}
+
+/// The elements, column-major, of blocks (rows × columns, their elements) stacked
+/// vertically; `None` when their columns differ.
+fn stacked(blocks: &[(Vec<usize>, &[Value])]) -> Option<Vec<Value>> {
+    let columns = blocks.first()?.0[1];
+    if blocks.iter().any(|(d, _)| d[1] != columns) {
+        return None;
+    }
+    let mut each = Vec::new();
+    for j in 0..columns {
+        for (d, values) in blocks {
+            each.extend_from_slice(values.get(j * d[0]..(j + 1) * d[0])?);
+        }
+    }
+    Some(each)
+}
+
+/// The fields of `struct(name, value, …)` that makes one struct: every name a
+/// constant, every value of a known class, a cell only of one element (whose element
+/// the field then holds).
+fn struct_fields(args: &[Value]) -> Option<Parts> {
+    if !args.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut map = BTreeMap::new();
+    for pair in args.chunks(2) {
+        let name = pair[0].text.clone()?;
+        let value = &pair[1];
+        let v = match value.class? {
+            "cell" => match value.parts.as_deref()? {
+                Parts::Each(e) if e.len() == 1 && is_one_element(&value.shape) => e[0].clone(),
+                _ => return None,
+            },
+            _ => as_part(value),
+        };
+        map.insert(name, v);
+    }
+    Some(Parts::Fields {
+        map,
+        complete: true,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
