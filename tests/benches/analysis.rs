@@ -125,8 +125,8 @@ fn realistic(c: &mut Criterion) {
         let path = shapex_tests::fixtures_dir()
             .join("matlab/interproc")
             .join(format!("{name}.m"));
-        let program = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let program =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         group.bench_with_input(BenchmarkId::from_parameter(name), &program, |b, p| {
             b.iter(|| analyzer.analyze(p, &options))
         });
@@ -149,8 +149,16 @@ fn call_program(c: &mut Criterion) {
         b.iter(|| analyzer.analyze(p, &options))
     });
     for (kind, line) in [("space mid-file", lines / 2), ("space in f1", 8)] {
-        let at: usize = program.lines().take(line + 1).map(|l| l.len() + 1).sum::<usize>() - 1;
-        let texts = [program.clone(), format!("{} {}", &program[..at], &program[at..])];
+        let at: usize = program
+            .lines()
+            .take(line + 1)
+            .map(|l| l.len() + 1)
+            .sum::<usize>()
+            - 1;
+        let texts = [
+            program.clone(),
+            format!("{} {}", &program[..at], &program[at..]),
+        ];
         let mut session = Session::default();
         analyzer.analyze_in(&mut session, &texts[0], &options);
         let mut k = 0;

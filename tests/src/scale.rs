@@ -21,9 +21,8 @@ pub fn call_program(lines: usize) -> String {
         "y = repmat(x, 1, 1);",
     ];
     let n = (lines.saturating_sub(HEADER + 3 * helpers.len()) / BODY).max(1);
-    let mut out = String::from(
-        "function main()\n  x = zeros(3, 4);\n  y = f1(x);\n  z = y' * x;\nend\n",
-    );
+    let mut out =
+        String::from("function main()\n  x = zeros(3, 4);\n  y = f1(x);\n  z = y' * x;\nend\n");
     for k in 1..=n {
         let next = if k < n {
             format!("  y = f{}(y);\n", k + 1)

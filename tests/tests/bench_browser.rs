@@ -60,7 +60,11 @@ fn whole_program_keystroke_to_result_in_the_browser() {
     browser::bench(|base_url, driver| {
         Box::pin(async move {
             let inputs = [
-                ("functions calling each other", scale::call_program(10_000), 10_000),
+                (
+                    "functions calling each other",
+                    scale::call_program(10_000),
+                    10_000,
+                ),
                 (
                     "a call chain of 200 functions",
                     shapex::samples::call_chain(200),

@@ -42,7 +42,7 @@ mod tests;
 
 pub use memo::FunctionMemo;
 pub use program::{
-    analyze_linked, analyze_program, analyze_program_in, analyze_program_with, context_lines,
+    analyze_linked, analyze_program, analyze_program_in, analyze_program_with, ContextLines,
 };
 pub use results::{
     CallContext, Context, ContextLine, FunctionResult, Gloss, ProgramResult, StmtResult,
