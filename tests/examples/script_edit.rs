@@ -2,7 +2,9 @@
 //! profiling (`perf record`): `cargo run --release -p shapex-tests --example
 //! script_edit -- LINES KIND ROUNDS [AT]`, KIND `space` (a space at the end of the
 //! middle line, as typing does) or `statement` (a new statement there); AT puts the
-//! edit that far into the script instead (`0.1`: a tenth of the way down).
+//! edit that far into the script instead (`0.1`: a tenth of the way down). With
+//! `SHAPEX_EDIT_PROGRAM=calls` the text is a file of functions calling each other
+//! (`scale::call_program`, issue #22 item 10) instead of the script.
 
 use shapex::{Analyzer, Options, Session};
 use std::time::Instant;
@@ -12,7 +14,11 @@ fn main() {
     let lines: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let kind = args.get(2).map_or("space", String::as_str);
     let rounds: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10);
-    let Some(script) = shapex_tests::corpus::octave_script(lines) else {
+    let script = if std::env::var("SHAPEX_EDIT_PROGRAM").is_ok_and(|p| p == "calls") {
+        shapex_tests::scale::call_program(lines)
+    } else if let Some(script) = shapex_tests::corpus::octave_script(lines) {
+        script
+    } else {
         eprintln!("no Octave m-files");
         return;
     };

@@ -15,6 +15,7 @@ mod browser;
 use browser::{Result, Session};
 use serde_json::json;
 use shapex_tests::corpus::{octave_program, octave_script};
+use shapex_tests::scale;
 use std::time::Duration;
 
 const KEYSTROKES: usize = 40;
@@ -41,6 +42,42 @@ fn keystroke_to_result_in_the_browser() {
                     println!("{kind}:");
                     report(lines, program.lines().count(), first, samples, analysis);
                 }
+            }
+            Ok(())
+        })
+    });
+}
+
+/// Issue #22 item 10, the browser side: whole programs of functions calling each
+/// other. A 10,000-line file of ~380 functions in a chain, each with realistic
+/// statements and calls of shared helpers (`scale::call_program`), and the 200-function
+/// call chain of the native benchmark (`shapex::samples::call_chain`), each pasted and
+/// then typed into as `keystroke_to_result_in_the_browser` does. A keystroke in a
+/// function re-analyses it and the functions above it whose calls' answers may change.
+#[test]
+#[ignore = "a benchmark: scripts/bench runs it"]
+fn whole_program_keystroke_to_result_in_the_browser() {
+    browser::bench(|base_url, driver| {
+        Box::pin(async move {
+            let inputs = [
+                (
+                    "functions calling each other",
+                    scale::call_program(10_000),
+                    10_000,
+                ),
+                (
+                    "a call chain of 200 functions",
+                    shapex::samples::call_chain(200),
+                    shapex::samples::call_chain(200).lines().count(),
+                ),
+            ];
+            for (kind, program, target) in inputs {
+                let session = Session::open(driver).await?;
+                let result = measure(&session, base_url, &program).await;
+                session.close().await;
+                let (first, samples, analysis) = result?;
+                println!("{kind}:");
+                report(target, program.lines().count(), first, samples, analysis);
             }
             Ok(())
         })

@@ -335,15 +335,17 @@ impl Matlab {
         // Each context vertex shows its function analysed in that context, computed
         // once per context (and for the first ones only: each is an analysis).
         let mut shown: HashMap<String, Vec<String>> = HashMap::new();
+        let in_contexts = values::ContextLines::new(&linked, table, mode);
         let mut lines_of = |ctx: &values::CallContext| {
             if !shown.contains_key(&ctx.label) && shown.len() < CONTEXTS_SHOWN {
                 let text = match linked.origins.get(&ctx.callee) {
                     Some(origin) => origin.text.clone(),
                     None => std::sync::Arc::from(source),
                 };
-                let lines = ctx.context.as_deref().map_or_else(Vec::new, |c| {
-                    values::context_lines(&linked, table, mode, &ctx.callee, c)
-                });
+                let lines = ctx
+                    .context
+                    .as_deref()
+                    .map_or_else(Vec::new, |c| in_contexts.lines(&ctx.callee, c));
                 shown.insert(ctx.label.clone(), context_detail(&text, &lines));
             }
             shown.get(&ctx.label).cloned().unwrap_or_default()

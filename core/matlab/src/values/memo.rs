@@ -114,10 +114,19 @@ impl FunctionMemo {
         mut analyse: impl FnMut(&Function, Option<&Trace>) -> (FunctionResult, Trace),
     ) -> Vec<FunctionResult> {
         let user = UserFunctions::of(a);
+        // A key equal to one of the last run's is that one: comparing two full keys
+        // then compares their callees' keys by address, not text by text (each
+        // function's key holds those of every function below it, so a file of 380
+        // functions in a chain compared megabytes of IR on every keystroke).
+        let last: HashSet<Rc<Key>> = self.results.keys().map(|k| k.own.clone()).collect();
         let own: Vec<Rc<Key>> = functions
             .iter()
-            .map(|f| Rc::new(key(a, &user, f, Place::of(f))))
+            .map(|f| {
+                let k = key(a, &user, f, Place::of(f));
+                last.get(&k).cloned().unwrap_or_else(|| Rc::new(k))
+            })
             .collect();
+        let same_name = same_name(functions);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
@@ -126,7 +135,7 @@ impl FunctionMemo {
             .enumerate()
             .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = FullKey::new(own[i].clone(), below(a, functions, i, &own));
+                let key = FullKey::new(own[i].clone(), below(a, &same_name, i, &own));
                 // A trace of the function's text under other callees: its steps may
                 // hold other answers from them, so it resumes nothing.
                 let old_trace = self
@@ -171,26 +180,41 @@ impl FunctionMemo {
     }
 }
 
+/// For each function, the functions of its name (itself included).
+fn same_name(functions: &[Function]) -> Vec<Rc<[usize]>> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (h, f) in functions.iter().enumerate() {
+        by_name.entry(f.name.as_str()).or_default().push(h);
+    }
+    let by_name: HashMap<&str, Rc<[usize]>> =
+        by_name.into_iter().map(|(n, v)| (n, Rc::from(v))).collect();
+    functions
+        .iter()
+        .map(|f| by_name[f.name.as_str()].clone())
+        .collect()
+}
+
 /// The keys of the functions whose text function `i`'s calls may depend on: every
 /// function of a name its calls name, and theirs, transitively (a call is analysed in
 /// the callee's context, whose result depends on the callee's text and its callees').
-fn below(a: &ValueAnalysis, functions: &[Function], i: usize, own: &[Rc<Key>]) -> Vec<Rc<Key>> {
+/// The functions of each name are looked up in `same_name`: searching every function
+/// for each call cost O(n³) name comparisons in a file of n functions in a chain.
+fn below(a: &ValueAnalysis, same_name: &[Rc<[usize]>], i: usize, own: &[Rc<Key>]) -> Vec<Rc<Key>> {
     let calls = &a.callees.statics.calls;
-    let mut seen = vec![false; functions.len()];
+    let mut seen = vec![false; same_name.len()];
     let mut stack = vec![i];
     while let Some(f) = stack.pop() {
         for &g in &calls[f] {
             // Every function of that name: which one a call runs depends on them all.
-            let name = &functions[g].name;
-            for (h, other) in functions.iter().enumerate() {
-                if &other.name == name && !seen[h] {
+            for &h in same_name[g].iter() {
+                if !seen[h] {
                     seen[h] = true;
                     stack.push(h);
                 }
             }
         }
     }
-    (0..functions.len())
+    (0..same_name.len())
         .filter(|&h| seen[h] && h != i)
         .map(|h| own[h].clone())
         .collect()

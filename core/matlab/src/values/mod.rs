@@ -48,7 +48,7 @@ mod view_tests;
 pub use display::describe;
 pub use memo::FunctionMemo;
 pub use program::{
-    analyze_linked, analyze_program, analyze_program_in, analyze_program_with, context_lines,
+    analyze_linked, analyze_program, analyze_program_in, analyze_program_with, ContextLines,
 };
 pub use results::{
     CallContext, Context, ContextLine, FunctionResult, Gloss, ProgramResult, StmtResult,

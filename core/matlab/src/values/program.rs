@@ -337,24 +337,42 @@ fn in_context<'a>(
     (a, flow, results, inputs)
 }
 
-/// What function `callee` of `linked` does in `ctx`, line by line (issue #22 item 8:
-/// the call graph's context vertex shows it): each source statement it reaches with
-/// the shapes of the variables it assigns there, and `fails` or `run-time check` when
-/// its check is not proven. Spans are in the callee's file.
-pub fn context_lines(
-    linked: &Linked,
-    table: &BuiltinTable,
-    mode: Mode,
-    callee: &str,
-    ctx: &Context,
-) -> Vec<ContextLine> {
-    let program = &linked.program;
-    let Some(i) = program.functions.iter().position(|f| f.name == callee) else {
+/// The analysis of the contexts a report shows (issue #22 item 8: the call graph's
+/// context vertices), one for all of them: the contexts their calls reach are analysed
+/// once and cached, where a fresh analysis per context redid every call below it (in a
+/// chain of 200 functions, each shown context re-analysed the 24 levels of calls under
+/// it). A context's result is a function of the callee's text and the context alone
+/// (`contexts`), so sharing the cache changes no line.
+pub struct ContextLines<'a> {
+    analysis: ValueAnalysis<'a>,
+}
+
+impl<'a> ContextLines<'a> {
+    pub fn new(linked: &'a Linked, table: &'a BuiltinTable, mode: Mode) -> Self {
+        let mut analysis =
+            ValueAnalysis::new(&linked.program, table, mode, analyze_context, solve_unit);
+        analysis.dispatched = Rc::new(linked.dispatched.clone());
+        ContextLines { analysis }
+    }
+
+    /// What function `callee` does in `ctx`, line by line: each source statement it
+    /// reaches with the shapes of the variables it assigns there, and `fails` or
+    /// `run-time check` when its check is not proven. Spans are in the callee's file.
+    pub fn lines(&self, callee: &str, ctx: &Context) -> Vec<ContextLine> {
+        context_lines_in(&self.analysis, callee, ctx)
+    }
+}
+
+fn context_lines_in(analysis: &ValueAnalysis, callee: &str, ctx: &Context) -> Vec<ContextLine> {
+    let Some(i) = analysis
+        .callees
+        .functions
+        .iter()
+        .position(|f| f.name == callee)
+    else {
         return Vec::new();
     };
-    let mut analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
-    analysis.dispatched = Rc::new(linked.dispatched.clone());
-    let (a, _, results, _) = in_context(&analysis, i, ctx);
+    let (a, _, results, _) = in_context(analysis, i, ctx);
     let mut out: Vec<ContextLine> = Vec::new();
     for r in results.iter().filter(|r| r.viable) {
         let shown = r
