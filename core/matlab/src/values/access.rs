@@ -12,7 +12,6 @@ use shapex_dims::Dim;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-
 /// The field `field` names: its name, or the constant text of the variable `s.(v)`
 /// reads.
 fn field_name(env: &Env, field: &Field) -> Option<String> {
@@ -95,7 +94,7 @@ impl ValueAnalysis<'_> {
     }
 
     /// The fields `base` has after `base.field = rhs`, given what it held before
-    /// (`super::transfer::dot_set` has made its class and shape).
+    /// (the transfer's `dot_set` has made its class and shape).
     pub(super) fn dot_set_parts(
         &self,
         env: &mut Env,
