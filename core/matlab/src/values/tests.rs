@@ -597,6 +597,21 @@ fn a_condition_is_shown_once() {
     assert_eq!(line3.and_then(|s| s.condition.as_deref()), Some("true"));
 }
 
+/// A rule's placeholders never reach a condition: `cat` of three operands checks
+/// the third against `[a b]`, an intermediate whose open extents are named as
+/// symbols of the statement (it showed `⟂case…` before).
+#[test]
+fn a_condition_never_shows_a_placeholder() {
+    let r = run("function ba = f(a, b, c)\nba = cat(2, a, b, c);\nend\n");
+    let line2 = r.statements.iter().find(|s| s.range.line == 2);
+    let condition = line2.and_then(|s| s.condition.clone()).unwrap_or_default();
+    assert!(condition.contains("c_1"), "{condition}");
+    assert!(
+        !condition.contains(crate::shape::PLACEHOLDER),
+        "{condition}"
+    );
+}
+
 /// The class of the last def of `name` in `src`'s report.
 fn class_of(src: &str, name: &str) -> Option<String> {
     run(src)

@@ -267,6 +267,38 @@ impl ValueAnalysis<'_> {
         (state, effect)
     }
 
+    /// The stem of the symbols a rule's placeholders for open cases become: named
+    /// after the statement's target (`x~c1`), or `t~c` for a temporary.
+    fn open_case_stem(&self, target: Option<&Var>) -> String {
+        match target {
+            Some(t) if !self.is_temp(t) => format!("{t}~c"),
+            _ => "t~c".to_string(),
+        }
+    }
+
+    /// `d` with each placeholder for an open case as a symbol of statement `stmt`:
+    /// the one `named` gives it, or a new one, recorded there.
+    fn name_open_cases(
+        &self,
+        d: &Dim,
+        stem: &str,
+        stmt: StmtId,
+        named: &std::cell::RefCell<Vec<(String, Dim)>>,
+    ) -> Dim {
+        d.substitute(&|a| match a {
+            Atom::Sym(n) if n.name().starts_with(shape::PLACEHOLDER) => {
+                let mut named = named.borrow_mut();
+                if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == n.name()) {
+                    return Some(d.clone());
+                }
+                let d = self.symbols.mint(stem, named.len(), stmt, false);
+                named.push((n.name().to_string(), d.clone()));
+                Some(d)
+            }
+            _ => None,
+        })
+    }
+
     /// The conditions of `effect` with a rule's placeholders for open cases named as
     /// [`ValueAnalysis::bind`] named them in the values, and the others (extents of an
     /// intermediate result, `cat(2, a, b, c)`'s `[a b]`) as further symbols of the
@@ -278,25 +310,9 @@ impl ValueAnalysis<'_> {
             self.named.borrow_mut().clear();
             return;
         }
-        let stem = match stmt.defs().first() {
-            Some(t) if !self.is_temp(t) => format!("{t}~c"),
-            _ => "t~c".to_string(),
-        };
+        let stem = self.open_case_stem(stmt.defs().first().copied());
         let named = std::cell::RefCell::new(std::mem::take(&mut *self.named.borrow_mut()));
-        let rename = |d: &Dim| -> Dim {
-            d.substitute(&|a| match a {
-                Atom::Sym(n) if n.name().starts_with(shape::PLACEHOLDER) => {
-                    let mut named = named.borrow_mut();
-                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == n.name()) {
-                        return Some(d.clone());
-                    }
-                    let d = self.symbols.mint(&stem, named.len(), stmt.id, false);
-                    named.push((n.name().to_string(), d.clone()));
-                    Some(d)
-                }
-                _ => None,
-            })
-        };
+        let rename = |d: &Dim| self.name_open_cases(d, &stem, stmt.id, &named);
         for o in &mut effect.outcomes {
             o.theta = o.theta.map_dims(&rename);
         }
@@ -364,25 +380,9 @@ impl ValueAnalysis<'_> {
     ) {
         // Placeholders for extents that differ between a rule's open cases become
         // symbols of this statement.
-        let stem = match targets.first() {
-            Some(t) if !self.is_temp(t) => format!("{t}~c"),
-            _ => "t~c".to_string(),
-        };
+        let stem = self.open_case_stem(targets.first());
         let named: std::cell::RefCell<Vec<(String, Dim)>> = Default::default();
-        let rename = |d: &Dim| -> Dim {
-            d.substitute(&|a| match a {
-                Atom::Sym(n) if n.name().starts_with(shape::PLACEHOLDER) => {
-                    let mut named = named.borrow_mut();
-                    if let Some((_, d)) = named.iter().find(|(m, _)| m.as_str() == n.name()) {
-                        return Some(d.clone());
-                    }
-                    let d = self.symbols.mint(&stem, named.len(), stmt, false);
-                    named.push((n.name().to_string(), d.clone()));
-                    Some(d)
-                }
-                _ => None,
-            })
-        };
+        let rename = |d: &Dim| self.name_open_cases(d, &stem, stmt, &named);
         for o in outcomes {
             for c in &o.assume {
                 env.facts.assume(&c.map_dims(&rename));
