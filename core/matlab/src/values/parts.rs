@@ -370,10 +370,15 @@ pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
         }
         "fieldnames" => {
             if let Some(names) = args.first().and_then(complete_fields) {
-                let each: Vec<Value> = names.keys().map(|n| char_row(n)).collect();
-                let n = i64::try_from(each.len()).unwrap_or(i64::MAX);
+                // The names in the order the fields were made, which the map does not
+                // keep: one value for every name, not each name in its place.
+                let every = names
+                    .keys()
+                    .map(|n| anonymous(&char_row(n)))
+                    .reduce(|a, b| join_values(&a, &b));
+                let n = i64::try_from(names.len()).unwrap_or(i64::MAX);
                 *result = Value {
-                    parts: Some(Rc::new(Parts::Each(each))),
+                    parts: Some(Rc::new(every.map_or(Parts::Each(vec![]), Parts::Any))),
                     ..Value::of_shape(Some("cell"), Shape::tuple(vec![Dim::known(n), Dim::one()]))
                 };
             }
