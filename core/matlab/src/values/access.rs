@@ -44,6 +44,18 @@ impl ValueAnalysis<'_> {
             .is_some_and(|f| f.kind == crate::tame::FunctionKind::Nested)
     }
 
+    /// Whether a variable the function being analysed has not assigned is undefined
+    /// for certain: not in a nested function (its parent's workspace) nor a script
+    /// (its caller's, which may hold the variable already).
+    fn owns_workspace(&self) -> bool {
+        self.template.borrow().as_ref().is_some_and(|f| {
+            !matches!(
+                f.kind,
+                crate::tame::FunctionKind::Nested | crate::tame::FunctionKind::Script
+            )
+        })
+    }
+
     /// Binds `target` to the part `v` read at `id`, its anonymous extents fresh
     /// symbols of this statement named after `base`.
     fn read_part(&self, id: StmtId, env: &mut Env, base: &Var, target: &Var, v: &Value) {
@@ -109,8 +121,7 @@ impl ValueAnalysis<'_> {
                 return None;
             }
             let (mut map, complete) = match before {
-                None if self.shares_workspace() => (BTreeMap::new(), false),
-                None => (BTreeMap::new(), true),
+                None => (BTreeMap::new(), self.owns_workspace()),
                 // An empty struct may have fields; an empty array of another class
                 // has none.
                 Some(b) if b.shape == Shape::empty() => (
@@ -236,7 +247,7 @@ impl ValueAnalysis<'_> {
                 return None;
             }
             let (old, old_shape): (Parts, Shape) = match before {
-                None if self.shares_workspace() => return None,
+                None if !self.owns_workspace() => return None,
                 None => (Parts::Each(vec![]), Shape::empty()),
                 Some(b) if b.shape == Shape::empty() && b.class != Some("cell") => {
                     (Parts::Each(vec![]), Shape::empty())

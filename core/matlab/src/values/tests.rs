@@ -646,3 +646,16 @@ fn a_last_argument_of_unknown_class_may_name_the_class() {
     let sized = "function f(n)\nm = numel(n);\ny = rand(2, m);\nend\n";
     assert_eq!(class_of(sized, "y").as_deref(), Some("double"));
 }
+
+/// A script runs in its caller's workspace, which may hold a struct already: a field
+/// it assigns to a variable it never assigned does not make the struct's fields
+/// known (`isfield(s, 'b')` may be true), while a function's own new struct has only
+/// the fields it was given.
+#[test]
+fn a_script_does_not_know_every_field_of_a_struct_it_did_not_make() {
+    let body = "s.a = 1;\nif isfield(s, 'b')\n  x = 1;\nelse\n  x = 'ab';\nend\ny = x;\n";
+    let script = run(body);
+    assert_eq!(shape_of(&script, "y"), "<1,x~j1>");
+    let function = run(&format!("function y = f()\n{body}end\n"));
+    assert_eq!(shape_of(&function, "y"), "<1,2>");
+}
