@@ -20,8 +20,10 @@
 //! A call of a function of the file is analysed in the callee's context (`contexts`),
 //! so a function's result also depends on the text of every function its calls may
 //! reach: its key holds their keys too ([`FullKey`]), and an edit in a callee
-//! re-analyses its callers (a comment typed in the callee, which moves it and changes
-//! nothing else, does not: keys are relative).
+//! re-analyses its callers. Spaces and comments typed in the callee, which move its
+//! statements and change nothing else, do not: keys are relative, and a caller holds
+//! its callees' keys without their spans (a failure in a callee names its statement by
+//! id, and is placed in the text after the memo).
 
 use super::results::{FunctionResult, StmtResult};
 use super::resume::Trace;
@@ -119,13 +121,13 @@ impl FunctionMemo {
         // function's key holds those of every function below it, so a file of 380
         // functions in a chain compared megabytes of IR on every keystroke).
         let last: HashSet<Rc<Key>> = self.results.keys().map(|k| k.own.clone()).collect();
-        let own: Vec<Rc<Key>> = functions
+        let (own, spans): (Vec<Rc<Key>>, Vec<Vec<usize>>) = functions
             .iter()
             .map(|f| {
-                let k = key(a, &user, f, Place::of(f));
-                last.get(&k).cloned().unwrap_or_else(|| Rc::new(k))
+                let (k, spans) = key(a, &user, f, Place::of(f));
+                (last.get(&k).cloned().unwrap_or_else(|| Rc::new(k)), spans)
             })
-            .collect();
+            .unzip();
         let same_name = same_name(functions);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
@@ -135,7 +137,11 @@ impl FunctionMemo {
             .enumerate()
             .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = FullKey::new(own[i].clone(), below(a, &same_name, i, &own));
+                let key = FullKey::new(
+                    own[i].clone(),
+                    spans[i].clone(),
+                    below(a, &same_name, i, &own),
+                );
                 // A trace of the function's text under other callees: its steps may
                 // hold other answers from them, so it resumes nothing.
                 let old_trace = self
@@ -265,19 +271,30 @@ impl UserFunctions<'_> {
     }
 }
 
-/// What a function's analysis depends on (module docs), as one string.
-fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> Key {
+/// What a function's analysis depends on (module docs): its key without spans, and
+/// the spans of its statements (relative, in order; `usize::MAX` for no operator).
+///
+/// A call's result depends on the callee's statements but not on their spans: a
+/// failure names its statement by relative id and is placed in the text afterwards
+/// (`program::resolve_failures`). So a caller's key holds its callees' keys without
+/// their spans, and a space typed in a callee re-analyses only the callee.
+fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> (Key, Vec<usize>) {
     let mut relative = f.clone();
     let back = place.inverse();
     // The analysis never reads the function's own span, which for a script is the
     // whole file: leaving it out keeps a script's result when a function after it
     // changes.
     relative.span = Span::default();
+    let mut spans = Vec::new();
     walk_mut(&mut relative.body, &mut |s| {
         s.id = back.id(s.id);
-        s.span = back.span(s.span);
-        s.origin = back.span(s.origin);
-        s.operator = s.operator.map(|o| back.span(o));
+        for span in [Some(s.span), Some(s.origin), s.operator] {
+            let span = span.map_or(Span::new(usize::MAX, usize::MAX), |o| back.span(o));
+            spans.extend([span.start, span.end]);
+        }
+        s.span = Span::default();
+        s.origin = Span::default();
+        s.operator = s.operator.map(|_| Span::default());
     });
     let ir = format!("{relative:?}");
     // Every name the analysis may look up among the file's functions (call targets,
@@ -311,15 +328,16 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> K
         dispatched.join(","),
         a.entry_of(f).map(|c| &c.key),
     );
-    Key {
+    let key = Key {
         hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),
         head,
         ir,
-    }
+    };
+    (key, spans)
 }
 
 /// A function's key: what its analysis depends on besides the IR (mode, temporaries'
-/// prefix, …), and its relative IR printed. The IR of a long script prints to megabytes,
+/// prefix, …), and its relative IR printed without spans. The IR of a long script prints to megabytes,
 /// so the key is hashed once, fast ([`quick_hash`]), and the map hashes that number
 /// (hashing the text with the map's SipHash on every lookup and insertion cost more
 /// than analysing the statements an edit changed). Equality is of the texts.
@@ -330,21 +348,27 @@ struct Key {
     ir: String,
 }
 
-/// A function's key with its callees' (see [`below`]): equal exactly when its own text
-/// and theirs are.
+/// A function's key with its spans and its callees' keys (see [`below`]): equal
+/// exactly when its own text and theirs are, up to where their statements are.
 #[derive(Clone, PartialEq, Eq)]
 struct FullKey {
     hash: u64,
     own: Rc<Key>,
+    spans: Vec<usize>,
     below: Vec<Rc<Key>>,
 }
 
 impl FullKey {
-    fn new(own: Rc<Key>, below: Vec<Rc<Key>>) -> FullKey {
+    fn new(own: Rc<Key>, spans: Vec<usize>, below: Vec<Rc<Key>>) -> FullKey {
         let hash = below
             .iter()
             .fold(own.hash, |h, k| h.rotate_left(7) ^ k.hash);
-        FullKey { hash, own, below }
+        FullKey {
+            hash,
+            own,
+            spans,
+            below,
+        }
     }
 }
 
@@ -617,6 +641,23 @@ mod tests {
         // analysed again (`run` compares with a full analysis); `other` is reused.
         let edited = CALLS.replace("y = x * x';", "y = x' * x;");
         assert_eq!(counts(run(&mut memo, &edited)), stats(2, 1));
+    }
+
+    #[test]
+    fn spaces_typed_in_a_callee_reanalyse_only_the_callee() {
+        let mut memo = Incremental::default();
+        // main's call fails inside helper: its message names helper's statement, which
+        // moves as spaces are typed before it, while main's result is reused.
+        let failing = CALLS.replace("y = x * x';", "z = 1;\n  y = x * x;");
+        run(&mut memo, &failing);
+        for edited in [
+            failing.replace("z = 1;", "z =  1;"),
+            failing
+                .replace("z = 1;", "z =  1 ;")
+                .replace("x * x", "x  *  x"),
+        ] {
+            assert_eq!(counts(run(&mut memo, &edited)), stats(1, 2), "{edited}");
+        }
     }
 
     #[test]
