@@ -25,7 +25,7 @@
 //! its callees' keys without their spans (a failure in a callee names its statement by
 //! id, and is placed in the text after the memo).
 
-use super::results::{FunctionResult, StmtResult};
+use super::results::{Context, ContextLine, FunctionResult, StmtResult};
 use super::resume::Trace;
 use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
@@ -45,6 +45,15 @@ pub struct FunctionMemo {
     /// Functions analysed by the last run (misses) and reused (hits): for tests and
     /// benchmarks.
     pub last_run: RunStats,
+    /// Each function's full key and place in the last run, by name (the first of a
+    /// name, as a call finds it).
+    placed: HashMap<String, (FullKey, Place)>,
+    /// The functions shown analysed in a context (the call graph's context vertices),
+    /// line by line relative to the function's place, by its key and the context's:
+    /// those of this run, and of the run before (each is an analysis, so a keystroke
+    /// that changes neither the function nor what it calls redoes none).
+    shown: HashMap<(FullKey, String), Rc<[ContextLine]>>,
+    shown_before: HashMap<(FullKey, String), Rc<[ContextLine]>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,7 +80,7 @@ fn trace_key(f: &Function) -> String {
 /// Where a function sits: the first byte of its first statement and that statement's
 /// id. Results are stored with both subtracted (wrapping, so offsets before the anchor,
 /// such as a lifted lambda's header, move back exactly).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Place {
     byte: usize,
     id: u32,
@@ -129,6 +138,15 @@ impl FunctionMemo {
             })
             .unzip();
         let same_name = same_name(functions);
+        let full_key = |i: usize| {
+            FullKey::new(
+                own[i].clone(),
+                spans[i].clone(),
+                below(a, &same_name, i, &own),
+            )
+        };
+        self.placed.clear();
+        self.shown_before = std::mem::take(&mut self.shown);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
@@ -137,11 +155,10 @@ impl FunctionMemo {
             .enumerate()
             .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = FullKey::new(
-                    own[i].clone(),
-                    spans[i].clone(),
-                    below(a, &same_name, i, &own),
-                );
+                let key = full_key(i);
+                self.placed
+                    .entry(f.name.clone())
+                    .or_insert_with(|| (key.clone(), place));
                 // A trace of the function's text under other callees: its steps may
                 // hold other answers from them, so it resumes nothing.
                 let old_trace = self
@@ -179,10 +196,49 @@ impl FunctionMemo {
                 result
             })
             .collect();
+        // Other files' functions, for the contexts shown (the file's are placed above).
+        for (i, f) in functions.iter().enumerate().skip(own_functions) {
+            if !self.placed.contains_key(&f.name) {
+                self.placed
+                    .insert(f.name.clone(), (full_key(i), Place::of(f)));
+            }
+        }
         self.results = kept;
         self.traces = traces;
         self.last_run = stats;
         out
+    }
+}
+
+impl FunctionMemo {
+    /// Function `callee` of the last run analysed in `ctx`, line by line: computed by
+    /// `lines` unless this run or the one before computed it for the same text of the
+    /// function and of every function it may call (its full key).
+    pub(crate) fn context_lines(
+        &mut self,
+        callee: &str,
+        ctx: &Context,
+        lines: impl FnOnce() -> Vec<ContextLine>,
+    ) -> Vec<ContextLine> {
+        let Some((key, place)) = self.placed.get(callee).cloned() else {
+            return lines();
+        };
+        let at = |lines: &[ContextLine], by: Place| -> Vec<ContextLine> {
+            lines
+                .iter()
+                .map(|l| ContextLine {
+                    origin: by.span(l.origin),
+                    ..l.clone()
+                })
+                .collect()
+        };
+        let slot = (key, ctx.key.clone());
+        let relative = match self.shown.get(&slot).or(self.shown_before.get(&slot)) {
+            Some(r) => r.clone(),
+            None => Rc::from(at(&lines(), place.inverse())),
+        };
+        self.shown.insert(slot, relative.clone());
+        at(&relative, place)
     }
 }
 
@@ -658,6 +714,23 @@ mod tests {
         ] {
             assert_eq!(counts(run(&mut memo, &edited)), stats(1, 2), "{edited}");
         }
+    }
+
+    #[test]
+    fn the_contexts_shown_follow_their_callee() {
+        // The call graph shows helper analysed in main's context, line by line: kept
+        // while helper moves (`run` compares each report, views and all, with a fresh
+        // analysis), redone when it changes.
+        let mut memo = Incremental::default();
+        run(&mut memo, CALLS);
+        let moved = CALLS.replace("c = ones(4);", "c = ones(4);\n  d = c';");
+        run(&mut memo, &moved);
+        assert_eq!(memo.functions.shown_before.len(), 1);
+        run(&mut memo, &moved.replace("y = x * x';", "y = x' * x;"));
+        run(
+            &mut memo,
+            &moved.replace("y = x * x';", "w = 1;\n  y = x * x';"),
+        );
     }
 
     #[test]
