@@ -25,7 +25,7 @@
 //! its callees' keys without their spans (a failure in a callee names its statement by
 //! id, and is placed in the text after the memo).
 
-use super::results::{Context, ContextLine, FunctionResult, StmtResult};
+use super::results::{Context, ContextLine, CtxResult, FunctionResult, StmtResult};
 use super::resume::Trace;
 use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
@@ -54,6 +54,11 @@ pub struct FunctionMemo {
     /// that changes neither the function nor what it calls redoes none).
     shown: HashMap<(FullKey, String), Rc<[ContextLine]>>,
     shown_before: HashMap<(FullKey, String), Rc<[ContextLine]>>,
+    /// The last run's results of functions analysed in contexts for their callers, by
+    /// the function's full key and the context's key: a context's result is a function
+    /// of those alone (`contexts`), so the next run starts with them (a keystroke in a
+    /// function of a chain otherwise re-analysed every context below it).
+    contexts: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -138,15 +143,18 @@ impl FunctionMemo {
             })
             .unzip();
         let same_name = same_name(functions);
-        let full_key = |i: usize| {
-            FullKey::new(
-                own[i].clone(),
-                spans[i].clone(),
-                below(a, &same_name, i, &own),
-            )
-        };
+        let full: Vec<FullKey> = (0..functions.len())
+            .map(|i| {
+                FullKey::new(
+                    own[i].clone(),
+                    spans[i].clone(),
+                    below(a, &same_name, i, &own),
+                )
+            })
+            .collect();
         self.placed.clear();
         self.shown_before = std::mem::take(&mut self.shown);
+        self.seed_contexts(a, &full);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
@@ -155,7 +163,7 @@ impl FunctionMemo {
             .enumerate()
             .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = full_key(i);
+                let key = full[i].clone();
                 self.placed
                     .entry(f.name.clone())
                     .or_insert_with(|| (key.clone(), place));
@@ -200,9 +208,10 @@ impl FunctionMemo {
         for (i, f) in functions.iter().enumerate().skip(own_functions) {
             if !self.placed.contains_key(&f.name) {
                 self.placed
-                    .insert(f.name.clone(), (full_key(i), Place::of(f)));
+                    .insert(f.name.clone(), (full[i].clone(), Place::of(f)));
             }
         }
+        self.keep_contexts(a, &full);
         self.results = kept;
         self.traces = traces;
         self.last_run = stats;
@@ -211,6 +220,32 @@ impl FunctionMemo {
 }
 
 impl FunctionMemo {
+    /// Starts `a`'s results in context with the last run's of functions whose full key
+    /// is unchanged. Not for recursive units: a unit is solved as a whole, in rounds.
+    fn seed_contexts(&mut self, a: &ValueAnalysis, full: &[FullKey]) {
+        let mut cache = a.callees.cache.borrow_mut();
+        for (i, key) in full.iter().enumerate() {
+            if a.callees.statics.unit[i].is_some() {
+                continue;
+            }
+            for (ctx, result) in self.contexts.get(key).into_iter().flatten() {
+                cache.insert((i, ctx.clone()), result.clone());
+            }
+        }
+    }
+
+    /// Keeps the results in context this run used (or made), for the next.
+    fn keep_contexts(&mut self, a: &ValueAnalysis, full: &[FullKey]) {
+        let mut kept: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>> = HashMap::new();
+        for ((i, ctx), result) in a.callees.cache.borrow().iter() {
+            if a.callees.statics.unit[*i].is_none() {
+                let results = kept.entry(full[*i].clone()).or_default();
+                results.push((ctx.clone(), result.clone()));
+            }
+        }
+        self.contexts = kept;
+    }
+
     /// Function `callee` of the last run analysed in `ctx`, line by line: computed by
     /// `lines` unless this run or the one before computed it for the same text of the
     /// function and of every function it may call (its full key).
