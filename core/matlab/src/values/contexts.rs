@@ -122,6 +122,7 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
         cleared: v.cleared,
         integral: v.integral,
         finite: v.finite,
+        one: false,
         // A part's extents are not the context's `$k`: anonymous, at this level.
         parts: v.parts.as_ref().map(|p| {
             Rc::new(parts::map(p, &|x| {

@@ -124,6 +124,10 @@ pub struct Value {
     /// A struct's fields or a cell array's elements, as far as they are known
     /// ([`parts`]); `None` for other classes, or when nothing is known of them.
     pub parts: Option<std::rc::Rc<parts::Parts>>,
+    /// A temporary holding `c{k}` with `k` a scalar, or `s.f` of a 1×1 struct: a
+    /// comma-separated list of exactly one value, so a call it is an argument of still
+    /// knows how many it passes (`values::access`).
+    pub one: bool,
 }
 
 impl Value {
@@ -145,6 +149,7 @@ impl Value {
             integral: false,
             finite: false,
             parts: None,
+            one: false,
         }
     }
 
@@ -244,6 +249,7 @@ impl Value {
             integral: self.integral && other.integral,
             finite: self.finite && other.finite,
             parts: parts::join(&self.parts, &other.parts),
+            one: self.one && other.one,
         }
     }
 }

@@ -141,6 +141,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         integral,
         finite,
         parts,
+        one,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -156,6 +157,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *cleared == w.cleared
         && *integral == w.integral
         && *finite == w.finite
+        && *one == w.one
         // Parts hold no origins (`parts::as_part`).
         && *parts == w.parts
 }
