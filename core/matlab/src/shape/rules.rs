@@ -52,6 +52,9 @@ rules! {
     Dims,
     Elementwise,
     ElementwiseExpansion,
+    /// A read of a field that a struct whose every field is known lacks (`s.b` of
+    /// `s = struct('a', 1)`): MATLAB's "Reference to non-existent field".
+    Field,
     /// Growth with fewer subscripts than the array has dimensions (`C(2,1) = x` on a
     /// 1×1×2 C).
     GrowAmbiguous,
@@ -96,6 +99,7 @@ impl Rule {
             Dims => "dims",
             Elementwise => "elementwise",
             ElementwiseExpansion => "elementwise (implicit expansion)",
+            Field => "field",
             GrowAmbiguous => "grow_ambiguous",
             GrowLinear => "grow_linear",
             Horzcat => "horzcat",
@@ -161,6 +165,7 @@ impl Rule {
             Square => "a square matrix",
             Diag => "a 2-D operand (a vector or a matrix)",
             Call => "the called function's own checks to hold for these arguments",
+            Field => "a field the struct has (every field it can have is known here)",
             _ => "a condition that cannot hold",
         }
     }

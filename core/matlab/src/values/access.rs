@@ -4,10 +4,12 @@
 //! an unknown value, as before parts were followed.
 
 use super::parts::{self, is_one_element, Parts, MAX_PARTS};
+use super::results::Effect;
 use super::state::ValueAnalysis;
 use super::{bind_unknown, value_of, Env, Value};
-use crate::shape::Shape;
+use crate::shape::{Outcome, Rule, RuleInfo, Shape};
 use crate::tame::{Field, Index, StmtId, Var};
+use shapex_dims::Constraint;
 use shapex_dims::Dim;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -74,11 +76,19 @@ impl ValueAnalysis<'_> {
         &self,
         id: StmtId,
         env: &mut Env,
+        effect: &mut Effect,
         targets: &[Var],
-        base: &Var,
-        field: &Field,
-        update: bool,
+        (base, field, update): (&Var, &Field, bool),
     ) {
+        if !update && self.lacks_field(env, base, field) {
+            effect.op = "field".to_string();
+            effect.operands = env.get(base).map(|b| b.shape.clone()).into_iter().collect();
+            effect.outcomes = vec![Outcome::illegal(
+                Constraint::False,
+                RuleInfo::extension(Rule::Field),
+            )];
+            return bind_unknown(env, targets);
+        }
         let found = (|| {
             let name = field_name(env, field)?;
             // An undefined base is not read as `[]`: the code may read it before
@@ -109,6 +119,26 @@ impl ValueAnalysis<'_> {
             }
             _ => bind_unknown(env, targets),
         }
+    }
+
+    /// `base.field` reads a field that `base`, a 1×1 struct whose every field is known
+    /// (`Parts::Fields::complete`), lacks: it fails on every run.
+    fn lacks_field(&self, env: &Env, base: &Var, field: &Field) -> bool {
+        (|| {
+            let name = field_name(env, field)?;
+            let b = env.get(base)?;
+            if b.class != Some("struct") || !is_one_element(&b.shape) {
+                return None;
+            }
+            match b.parts.as_deref()? {
+                Parts::Fields {
+                    map,
+                    complete: true,
+                } => Some(!map.contains_key(&name)),
+                _ => None,
+            }
+        })()
+        .unwrap_or(false)
     }
 
     /// `target`, a temporary a call may spread, holds exactly one value (see

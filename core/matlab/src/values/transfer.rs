@@ -157,7 +157,10 @@ impl ValueAnalysis<'_> {
                 base,
                 field,
                 update,
-            } => self.dot_get(stmt.id, &mut env, targets, base, field, *update),
+            } => {
+                let read = (base, field, *update);
+                self.dot_get(stmt.id, &mut env, &mut effect, targets, read)
+            }
             StmtKind::DotSet { base, field, rhs } => {
                 let before = env.get(base).cloned();
                 dot_set(&mut env, base);
