@@ -346,7 +346,8 @@ impl Eval<'_> {
             ClassRule::Concat if args.iter().any(|v| v.class == Some("cell")) => Some("cell"),
             // `[]` is a double.
             ClassRule::Concat if args.is_empty() => Some("double"),
-            ClassRule::Concat | ClassRule::Common => self.common_class(),
+            ClassRule::Concat => self.common_class().or_else(|| self.concat_class()),
+            ClassRule::Common => self.common_class(),
             ClassRule::Arith => match self.common_class() {
                 Some("char") | Some("logical") => Some("double"),
                 Some(c) => Some(c),
@@ -421,6 +422,30 @@ impl Eval<'_> {
             }
         }
         Some(integer.unwrap_or(if single { "single" } else { "double" }))
+    }
+
+    /// The class of `[a, b]` (or `[a; b]`) of numeric operands of different classes,
+    /// as MATLAB and Octave both give it: the leftmost integer class (`[int8(1)
+    /// int16(2)]` is int8), else single when an operand is single and the others are
+    /// double or logical. `None` for anything else (char, where the two differ for
+    /// logicals; double with logical, where an empty `[]` may count or not) and for
+    /// `cat`, whose first argument is a dimension.
+    fn concat_class(&self) -> Class {
+        if !matches!(self.call.func, "horzcat" | "vertcat") {
+            return None;
+        }
+        let classes: Option<Vec<&'static str>> = self.call.args.iter().map(|v| v.class).collect();
+        let classes = classes?;
+        if let Some(i) = classes.iter().find(|c| super::INTEGER_CLASSES.contains(c)) {
+            let others_numeric = classes.iter().all(|c| {
+                super::INTEGER_CLASSES.contains(c) || matches!(*c, "double" | "single" | "logical")
+            });
+            return others_numeric.then_some(*i);
+        }
+        let floats = classes
+            .iter()
+            .all(|c| matches!(*c, "double" | "single" | "logical"));
+        (floats && classes.contains(&"single")).then_some("single")
     }
 
     fn common_class(&self) -> Class {
