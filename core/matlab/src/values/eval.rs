@@ -128,7 +128,7 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
                 }
             };
         }
-        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
+        let mut value = Value::of_shape(ev.class(k), outcome.shape.clone());
         value.open_rank = call
             .args
             .iter()
@@ -331,13 +331,35 @@ impl Eval<'_> {
         })
     }
 
-    /// The class of the results, by the builtin's rule in the table (`class_of`).
-    fn class(&self) -> Class {
-        let args = &self.call.args;
+    /// The class of the results, by the builtin's rule in the table (`class_of`). An
+    /// integer class found from the arguments is kept only for the builtins known to
+    /// give their integer arguments' class in MATLAB and Octave alike
+    /// ([`INTEGER_RESULTS`]): `sin`, `sum`, `mean`, `inv`, … of an integer array give a
+    /// double in Octave (and fail or differ in MATLAB), and a wrong integer class
+    /// would make a definite class error of a later `+` (`class.mixed`). Only the first
+    /// result (`k` = 0) has it: `[m, i] = max(x)` of an integer x has a double `i`.
+    fn class(&self, k: usize) -> Class {
         if let Some(class) = self.class_argument() {
             return class;
         }
-        match self.table.class_rule(self.call.func)? {
+        let rule = self.table.class_rule(self.call.func)?;
+        let class = self.class_by(rule);
+        match (rule, class) {
+            (ClassRule::Fixed(_), _) => class,
+            (_, Some(c)) if super::INTEGER_CLASSES.contains(&c) => {
+                let func = self.call.func;
+                let first = self.call.args.first().and_then(|a| a.class) == Some(c);
+                let kept = INTEGER_RESULTS.contains(&func)
+                    || (INTEGER_FROM_FIRST.contains(&func) && first);
+                (k == 0 && kept).then_some(c)
+            }
+            _ => class,
+        }
+    }
+
+    fn class_by(&self, rule: ClassRule) -> Class {
+        let args = &self.call.args;
+        match rule {
             ClassRule::Fixed(c) => Some(c),
             ClassRule::LogicalOp => {
                 // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
@@ -1343,3 +1365,50 @@ fn squeeze(a: &Shape, facts: &Facts) -> Shape {
         _ => a.clone(),
     }
 }
+
+/// The builtins whose result has their integer argument's class in MATLAB and Octave
+/// alike, from any argument (checked against Octave 7:
+/// `tests/fixtures/matlab/interproc/integer-classes.m` and issue #22 item 3's audit of
+/// every builtin on `int8` arguments): arithmetic, concatenation, `min`/`max`, ranges.
+/// Any other builtin of an integer argument, but those of [`INTEGER_FROM_FIRST`], has
+/// an unknown class.
+const INTEGER_RESULTS: &[&str] = &[
+    "plus", "minus", "times", "rdivide", "ldivide", "power", "mtimes", "mrdivide", "mldivide",
+    "mpower", "rem", "mod", "idivide", "bitand", "bitor", "bitxor", "horzcat", "vertcat", "max",
+    "min", "colon",
+];
+
+/// The builtins whose result has their *first* argument's integer class (the others
+/// are sizes, dimensions or options: `tril(2, int16(A))` is a double).
+const INTEGER_FROM_FIRST: &[&str] = &[
+    "uminus",
+    "uplus",
+    "abs",
+    "sign",
+    "round",
+    "floor",
+    "ceil",
+    "fix",
+    "conj",
+    "real",
+    "imag",
+    "transpose",
+    "ctranspose",
+    "reshape",
+    "repmat",
+    "permute",
+    "squeeze",
+    "circshift",
+    "flip",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "diag",
+    "tril",
+    "triu",
+    "sort",
+    "cummax",
+    "cummin",
+    "full",
+    "unique",
+];
