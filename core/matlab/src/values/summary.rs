@@ -148,7 +148,18 @@ pub fn values_table(
             .map(|(name, value)| format!("{name}: {value}"))
             .collect();
         let text = st.aliased(&text.join("; "));
-        let title = st.legend_of(&text).join("\n");
+        let mut title = st.legend_of(&text).join("\n");
+        // A union of classes (`double|char`): not tame, in the thesis's words.
+        if values.iter().any(|(_, v)| union_shown(v)) {
+            if !title.is_empty() {
+                title.push('\n');
+            }
+            title.push_str(UNION_NOTE);
+        }
+        let text = match values.iter().any(|(_, v)| union_shown(v)) {
+            true => format!("{text} (not tame)"),
+            false => text,
+        };
         rows.push(Row {
             line: lines.line_col(st.span.start).line,
             label: first_line(source, st.span),
@@ -164,6 +175,14 @@ pub fn values_table(
         columns: vec!["values".to_string()],
         rows,
     }
+}
+
+/// The note of a value whose class is a union (`double|char <1,1>`).
+const UNION_NOTE: &str = "not tame: the class differs between the paths that reach here (a union type, Dubrau 2012 §3.4), so the analysis treats the value as of unknown class";
+
+/// Whether a described value's class is a union (`double|char <1,1>`).
+fn union_shown(text: &str) -> bool {
+    text.split(' ').next().is_some_and(|c| c.contains('|'))
 }
 
 /// The first line of the statement at `span`, spaces collapsed, shortened to one row.
