@@ -310,7 +310,13 @@ fn code_line(l: LineModel) -> impl IntoView {
             .collect::<Vec<_>>();
         view! { <span class="notes">{model::note_gap()}{items}</span> }
     });
-    view! { <div class="line">{segs}{notes}</div> }
+    // A line no execution reaches is greyed (`.line.nonviable`).
+    let class = if l.nonviable {
+        "line nonviable"
+    } else {
+        "line"
+    };
+    view! { <div class=class>{segs}{notes}</div> }
 }
 
 /// One row of the Problems list: where, how bad, the message with its aliases (their

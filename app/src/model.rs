@@ -44,6 +44,9 @@ pub struct LineModel {
     pub notes: Vec<Note>,
     /// Worst severity on the line and its messages, for the gutter.
     pub marker: Option<(&'static str, String)>,
+    /// No execution reaches any statement on the line (every statement on it is
+    /// nonviable): the editor greys it. Only from a result of this very text.
+    pub nonviable: bool,
 }
 
 /// A hover region in visual columns (tabs expanded), 0-based, end exclusive.
@@ -263,6 +266,7 @@ pub fn editor_lines(
             segs: paint_line(index.line(source, i), i as u32 + 1, lang, result, notation),
             notes: Vec::new(),
             marker: None,
+            nonviable: false,
         })
         .collect();
     // The line a 1-based report line falls on, clamped to the text, if painted.
@@ -324,7 +328,56 @@ pub fn editor_lines(
     for line in &mut lines {
         cap_notes(line, report, shift);
     }
+    // Greyed lines: only from a result of this very text, since an older result's
+    // lines may have moved or changed (its notes follow them; a grey line must not).
+    if *shift == LineShift::SAME {
+        mark_nonviable(&mut lines, report);
+    }
     lines
+}
+
+/// Marks the painted lines on which every statement is nonviable: some statement
+/// covers the line and none that covers it is reached. A line without statements
+/// (a comment, `end`) is never greyed. A reached compound statement (an `if`, a loop, a
+/// function: the next statement starts inside it, as statements come parent first)
+/// covers only its first line, its body's lines being its statements'; an unreached
+/// one covers all of them, every statement in it being unreached too.
+fn mark_nonviable(lines: &mut [LineModel], report: &Report) {
+    let (Some(first), Some(last)) = (lines.first().map(|l| l.no), lines.last().map(|l| l.no))
+    else {
+        return;
+    };
+    // Per painted line: (some statement reached covers it, some nonviable one does).
+    let mut seen = vec![(false, false); lines.len()];
+    let statements = &report.statements;
+    for (i, s) in statements.iter().enumerate() {
+        let r = s.range;
+        if r.line > last || r.end_line.max(r.line) < first {
+            continue;
+        }
+        let compound = statements
+            .get(i + 1)
+            .is_some_and(|n| n.span.start >= s.span.start && n.span.start < s.span.end);
+        // A span ending at a line's first column ends on the line before.
+        let end = if r.end_line > r.line && r.end_col <= 1 {
+            r.end_line - 1
+        } else {
+            r.end_line.max(r.line)
+        };
+        let end = if compound && !s.nonviable {
+            r.line
+        } else {
+            end
+        };
+        for no in r.line.max(first)..=end.min(last) {
+            let k = (no - first) as usize;
+            seen[k].0 |= !s.nonviable;
+            seen[k].1 |= s.nonviable;
+        }
+    }
+    for (line, (reached, unreached)) in lines.iter_mut().zip(seen) {
+        line.nonviable = unreached && !reached;
+    }
 }
 
 /// Keeps [`MAX_NOTES`] notes on a line and counts the others in a last one.
@@ -941,5 +994,43 @@ pub(crate) mod tests {
         assert!(table.rows.iter().flat_map(|r| r.cells.iter()).all(
             |c| !matches!(&c.value, view::CellValue::Shape { display, .. } if display.contains('π'))
         ));
+    }
+
+    /// Issue #22 item 3: a line whose every statement no execution reaches is greyed
+    /// (`nonviable`), a reached line, a line without statements and a line shared with
+    /// a reached statement are not, and nothing is greyed from an older text's result.
+    #[test]
+    fn nonviable_lines_are_greyed_only_for_the_current_text() {
+        let src = "n = 5;\nif n < 3\n  A = zeros(3,3);\n  error('small');\nelse\n  A = ones(3,3);\nend\nB = A; % after\n";
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
+        let lines = all_lines(src, &report, Notation::Paper);
+        let grey: Vec<u32> = lines.iter().filter(|l| l.nonviable).map(|l| l.no).collect();
+        assert_eq!(grey, [3, 4]);
+        // The same result while a newer text is being analysed: nothing is greyed.
+        let new = format!("% edited\n{src}");
+        let shift = LineShift::between(src, &new);
+        let all = 0..LineIndex::new(&new).len();
+        let stale = paint(&new, all, &report, &shift, Notation::Paper);
+        assert!(stale.iter().all(|l| !l.nonviable));
+        // Code after error(…) on the same line as reached code is not greyed.
+        let src = "x = 1; error('stop'); y = 2;\nz = 3;\n";
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
+        let lines = all_lines(src, &report, Notation::Paper);
+        assert_eq!(
+            lines.iter().map(|l| l.nonviable).collect::<Vec<_>>(),
+            [false, true, false]
+        );
+        // A whole unreached block, its `end` too; a loop that runs is not.
+        let src = "error('x');\nfor i = 1:3\n  y = i;\nend\n";
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
+        let lines = all_lines(src, &report, Notation::Paper);
+        assert_eq!(
+            lines.iter().map(|l| l.nonviable).collect::<Vec<_>>(),
+            [false, true, true, true, false]
+        );
+        let src = "for i = 1:3\n  y = i;\nend\n";
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
+        let lines = all_lines(src, &report, Notation::Paper);
+        assert!(lines.iter().all(|l| !l.nonviable));
     }
 }

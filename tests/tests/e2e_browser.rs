@@ -1304,6 +1304,63 @@ async fn values_and_ir(env: &Env) -> Result<()> {
         })
         .await;
     here.map_err(|e| format!("{e}: the IR lines of line 5 should be highlighted"))?;
+    nonviable_lines_are_greyed(&app).await?;
     app.session.close().await;
+    Ok(())
+}
+
+/// A branch a constant condition never takes (lines 3–4); the test appends code after
+/// `error(…)` (line 10).
+/// (Unindented: the editor keeps a line's indentation on Enter.)
+const UNREACHABLE: &str =
+    "n = 5;\nif n < 3\nA = zeros(3, 3);\nB = A';\nelse\nA = ones(3, 3);\nend\nC = A * 2;\n";
+
+/// Issue #22 item 3: the lines whose every statement no execution reaches are greyed
+/// in the editor (`.highlight > .line.nonviable`), and reached lines are not. A
+/// screenshot of them is written to `target/e2e/nonviable.png`.
+async fn nonviable_lines_are_greyed(app: &App) -> Result<()> {
+    let before = app.analyzed().await?;
+    app.clear_and_type(&format!("{UNREACHABLE}error('stop');\nD = C + 1;\n"))
+        .await?;
+    app.wait_for_analysis(&before, "the unreachable program analysed", |_| true)
+        .await?;
+    app.settle().await?;
+    const GREY: &str = "return [...document.querySelectorAll('.highlight > .line')]
+        .map(l => l.classList.contains('nonviable'));";
+    let grey = app
+        .session
+        .wait_until("the unreachable lines greyed", ANALYSIS, || async {
+            let v = app.session.js(GREY, vec![]).await?;
+            Ok((v.as_array().is_some_and(|a| a.iter().any(|g| g == true))).then_some(v))
+        })
+        .await?;
+    let expected = json!([false, false, true, true, false, false, false, false, false, true]);
+    ensure(
+        grey.as_array().map(|a| &a[..a.len().min(10)]) == expected.as_array().map(|a| &a[..]),
+        || format!("greyed lines (1-based order) are {grey}, expected {expected}"),
+    )?;
+    // Greyed text is drawn in the muted colour, reached text is not.
+    let colours = app
+        .session
+        .js(
+            "const ls = document.querySelectorAll('.highlight > .line');
+             const c = l => getComputedStyle(l.querySelector('span')).color;
+             return [c(ls[2]), c(ls[5])];",
+            vec![],
+        )
+        .await?;
+    ensure(colours[0] != colours[1], || {
+        format!("a greyed line has the colour of a reached one: {colours}")
+    })?;
+    let png = app
+        .session
+        .client
+        .screenshot()
+        .await
+        .map_err(|e| e.to_string())?;
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/nonviable.png");
+    std::fs::create_dir_all(out.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&out, &png).map_err(|e| e.to_string())?;
+    eprintln!("screenshot: {}", out.display());
     Ok(())
 }

@@ -130,17 +130,35 @@ fn constant_dims(shape: &ShapePattern) -> Option<Vec<i64>> {
     }
 }
 
-/// A fragment of Octave's error message for a diagnostic code, for the codes whose
-/// Octave error is known; a failing line must fail with it.
-fn octave_message(code: &str) -> Option<&'static str> {
+/// The codes whose Octave error is known (see [`octave_message`]).
+const KNOWN_CODES: [&str; 5] = [
+    "shape.mtimes",
+    "call.nargin",
+    "call.nargout",
+    "class.mixed",
+    "class.integer-matrix",
+];
+
+/// Fragments of Octave's error messages for a diagnostic code, for the codes whose
+/// Octave error is known; a failing line must fail with one of them.
+fn octave_message(code: &str) -> &'static [&'static str] {
     if code == "shape.mtimes" || code.starts_with("shape.mtimes.") {
-        Some("nonconformant")
+        &["nonconformant"]
     } else if code == "call.nargin" {
-        Some("called with too many inputs")
+        &["called with too many inputs"]
     } else if code == "call.nargout" {
-        Some("called with too many outputs")
+        &["called with too many outputs"]
+    } else if code == "class.mixed" {
+        // `+` and the other operators; `rem`/`mod`; `bitand`/`bitor`/`bitxor`.
+        &[
+            "not implemented for",
+            "cannot combine",
+            "must have matching operand types",
+        ]
+    } else if code == "class.integer-matrix" {
+        &["not implemented for"]
     } else {
-        None
+        &[]
     }
 }
 
@@ -150,17 +168,16 @@ fn failing_line(line: u32, code: &str, e: &LineExpect) -> String {
     let indent = &code[..code.len() - code.trim_start().len()];
     let statement = code.trim().trim_end_matches([';', ',']).trim_end();
     let mut fragments: Vec<&str> = Vec::new();
-    for known in ["shape.mtimes", "call.nargin", "call.nargout"] {
+    for known in KNOWN_CODES {
         if e.errors.iter().any(|p| p.matches(known)) {
             fragments.extend(octave_message(known));
         }
     }
     // Any error will do when some claimed code has no known Octave message.
-    let every_code_known = e.errors.iter().all(|p| {
-        ["shape.mtimes", "call.nargin", "call.nargout"]
-            .iter()
-            .any(|k| p.matches(k))
-    });
+    let every_code_known = e
+        .errors
+        .iter()
+        .all(|p| KNOWN_CODES.iter().any(|k| p.matches(k)));
     let kind = if fragments.is_empty() || !every_code_known {
         String::new()
     } else {

@@ -31,6 +31,8 @@ const CODES: &[(&str, &str)] = &[
     ("shape.loop.iteration", "A statement in a loop fails on a particular iteration; the message names the iteration and the loop variable's value."),
     ("extent.size", "A function with declared sizes (an `arguments` block, or `%! size A[N,M]` annotations) makes a call that needs two extents equal that its declarations name independently (Derby & Zorn's extent graph: the call's extent vertex is not uniform). For sizes the declarations allow with those extents different, the call fails whenever it runs, so it is a warning, not an error of every run. Give the extents one name if they must agree, or check before the call. Only declared names and literal sizes count: `:` and sizes the analysis cannot follow never give this warning."),
     ("extent.exit", "A function with declared output sizes may return an output whose size comes from other declared extents than the ones its declaration names (Derby & Zorn's exit check)."),
+    ("class.mixed", "A definite error of the operands' classes (issue #22 item 3): an arithmetic operation (`+ - .* ./ .\\ .^ * / \\ ^`, `rem`, `mod`, `idivide`, `bitand`, `bitor`, `bitxor`) on integers of two different classes, such as `int8(1) + int16(2)`. MATLAB stops every run with \"Integers can only be combined with integers of the same class, or scalar doubles\" and Octave with \"binary operator '+' not implemented for 'int8' by 'int16' operations\". Convert one operand (`int16(a) + b`), or both to double. Claimed only when both classes are known exactly; comparisons (`int8(1) == int16(1)`) and concatenation (`[int8(1) int16(2)]`: the leftmost integer class wins) are allowed, and `&`, `|`, `min` and `max`, where MATLAB and Octave disagree, are never flagged."),
+    ("class.integer-matrix", "A definite error of the operands' classes (issue #22 item 3): a matrix product or division (`*`, `/`, `\\`) with an integer array and another array, neither a scalar, such as `int32(ones(2)) * ones(2)`. MATLAB multiplies and divides integer arrays as matrices only by a scalar (\"MTIMES (*) is not fully supported for integer classes. At least one argument must be scalar\"), and Octave has no such operator for integer matrices. Use the element-wise operator (`.*`), or convert to double first (`double(A) * B`). Claimed only when both classes are known and both operands are surely not 1×1."),
     ("shape.capped", "A number used as a size, rank or count is too large to analyse (a rank over 64, a size list longer than that, more than 1,024 known elements): the shape is left unknown and the check to run time, never a false error or proof."),
 ];
 
@@ -45,7 +47,10 @@ pub fn explain(code: &str) -> Option<String> {
         ));
     }
     let rule = code.strip_prefix("shape.")?;
-    let rule = Rule::ALL.iter().copied().find(|r| r.code() == rule)?;
+    let rule = Rule::ALL
+        .iter()
+        .copied()
+        .find(|r| r.code() == rule && !r.is_class_rule())?;
     Some(format!(
         "A definite shape error under rule {}: the statement needs {}, and that fails for every value of the unknown extents, so the statement always fails.",
         rule.name(),
@@ -64,6 +69,9 @@ mod tests {
             .contains("columns of the left operand"));
         assert!(explain("shape.elementwise.expansion").is_some());
         assert!(explain("syntax.too-deep").is_some());
+        assert!(explain("class.mixed").unwrap().contains("same class"));
+        assert!(explain("class.integer-matrix").is_some());
+        assert_eq!(explain("shape.class-mixed"), None);
         assert!(explain("tame.wild.evalin").unwrap().contains("evalin"));
         assert_eq!(explain("shape.no-such-rule"), None);
         assert_eq!(explain("nonsense"), None);

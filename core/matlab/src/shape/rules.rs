@@ -44,6 +44,10 @@ rules! {
     /// the report turns it into a `shape.capped` note.
     Capped,
     Cat,
+    /// Operands of two integer classes (`int8(1) + int16(2)`): MATLAB and Octave
+    /// combine integers only with integers of the same class or with non-integers.
+    /// Not a shape rule: its code is `class.mixed` ([`Rule::diagnostic_code`]).
+    ClassMixed,
     Colon,
     Conditional,
     Create,
@@ -61,6 +65,10 @@ rules! {
     GrowLinear,
     Horzcat,
     Index,
+    /// A matrix product or division of an integer array by a non-scalar array
+    /// (`int32(A) * B`): MATLAB and Octave need a scalar operand. Its code is
+    /// `class.integer-matrix`.
+    IntegerMatrix,
     Mldivide,
     Mpower,
     Mrdivide,
@@ -91,6 +99,7 @@ impl Rule {
             Call => "call",
             Capped => "capped",
             Cat => "cat",
+            ClassMixed => "integer classes",
             Colon => "colon",
             Conditional => "conditional",
             Create => "create",
@@ -104,6 +113,7 @@ impl Rule {
             GrowLinear => "grow_linear",
             Horzcat => "horzcat",
             Index => "index",
+            IntegerMatrix => "integer matrix operation",
             Mldivide => "mldivide",
             Mpower => "mpower",
             Mrdivide => "mrdivide",
@@ -131,7 +141,25 @@ impl Rule {
         match self {
             Rule::ElementwiseExpansion => "elementwise.expansion",
             Rule::VertcatCharRows => "vertcat.char-rows",
+            Rule::ClassMixed => "class-mixed",
+            Rule::IntegerMatrix => "integer-matrix",
             r => r.name(),
+        }
+    }
+
+    /// Whether a failure under the rule is about the operands' classes, not their
+    /// shapes.
+    pub fn is_class_rule(self) -> bool {
+        matches!(self, Rule::ClassMixed | Rule::IntegerMatrix)
+    }
+
+    /// The code of a definite error under the rule: `shape.` + [`Rule::code`] for a
+    /// shape rule, `class.mixed` or `class.integer-matrix` for a class rule.
+    pub fn diagnostic_code(self) -> String {
+        match self {
+            Rule::ClassMixed => "class.mixed".to_string(),
+            Rule::IntegerMatrix => "class.integer-matrix".to_string(),
+            r => format!("shape.{}", r.code()),
         }
     }
 
@@ -166,6 +194,12 @@ impl Rule {
             Diag => "a 2-D operand (a vector or a matrix)",
             Call => "the called function's own checks to hold for these arguments",
             Field => "a field the struct has (every field it can have is known here)",
+            ClassMixed => {
+                "integer operands of one class (integers can only be combined with integers of the same class, or with doubles, singles, logicals and chars)"
+            }
+            IntegerMatrix => {
+                "a scalar operand when an operand is an integer array (integer arrays are multiplied and divided as matrices only by a scalar)"
+            }
             _ => "a condition that cannot hold",
         }
     }

@@ -382,7 +382,20 @@ impl ValueAnalysis<'_> {
             // a definite error.
             overloadable(&mut result);
         }
-        integer_matrix_operation(&call, &env.facts, &mut result);
+        if let Some((rule, classes)) = class_error(&call, &env.facts) {
+            // MATLAB and Octave reject the classes whatever the shapes: one root error,
+            // its targets π.
+            result.outcomes = vec![Outcome::illegal(
+                Constraint::False,
+                crate::shape::RuleInfo::extension(rule),
+            )];
+            for v in &mut result.values {
+                *v = Value::of_shape(None, crate::shape::Shape::Illegal);
+            }
+            effect.classes = Some(classes);
+        } else {
+            integer_matrix_operation(&call, &env.facts, &mut result);
+        }
         super::parts::builtin_parts(call.func, &call.args, &mut result.values);
         effect.other_mode = self.other_mode(&call, &result, env);
         if refuted(&result) {
@@ -831,6 +844,52 @@ fn integer_matrix_operation(
             o.theta = Constraint::Opaque(format!("{why}, and {}", o.theta));
         }
     }
+}
+
+/// The operations that MATLAB and Octave both reject for integer operands of two
+/// classes (`int8(1) + int16(2)`). Comparisons are allowed in both; `&`/`|` (Octave
+/// rejects, MATLAB converts to logical) and `min`/`max` (Octave rejects only a
+/// signed with an unsigned class) are left out, since one of them runs them.
+const INTEGER_ARITHMETIC: &[&str] = &[
+    "plus", "minus", "times", "rdivide", "ldivide", "power", "mtimes", "mrdivide", "mldivide",
+    "mpower", "rem", "mod", "idivide", "bitand", "bitor", "bitxor",
+];
+
+/// A definite error of a builtin call's classes, with the rule and the two classes:
+/// two integer operands of different classes of an arithmetic operation
+/// (`Rule::ClassMixed`), or a matrix product or division of an integer array by an
+/// array, neither surely 1×1 (`Rule::IntegerMatrix`). Only when both classes are
+/// known exactly (an operand of unknown class may be an object that overloads the
+/// operator) and MATLAB and Octave both fail on every run.
+fn class_error(
+    call: &Call,
+    facts: &shapex_dims::Facts,
+) -> Option<(crate::shape::Rule, [&'static str; 2])> {
+    let [a, b] = call.args.as_slice() else {
+        return None;
+    };
+    let (ca, cb) = (a.class?, b.class?);
+    let integer = |c: &str| super::INTEGER_CLASSES.contains(&c);
+    if !INTEGER_ARITHMETIC.contains(&call.func) {
+        return None;
+    }
+    if integer(ca) && integer(cb) && ca != cb {
+        return Some((crate::shape::Rule::ClassMixed, [ca, cb]));
+    }
+    // Every class an integer array meets in a product: the same integer class or a
+    // non-integer numeric one (double, single, logical, char).
+    let numeric = |c: &str| matches!(c, "double" | "single" | "logical" | "char") || integer(c);
+    let matrix = |v: &Value| {
+        matches!(v.shape, crate::shape::Shape::Tuple(_))
+            && v.shape.is_scalar(facts) == Truth::Refuted
+    };
+    let matrices = matrix(a) && matrix(b);
+    (matches!(call.func, "mtimes" | "mrdivide" | "mldivide")
+        && (integer(ca) || integer(cb))
+        && numeric(ca)
+        && numeric(cb)
+        && matrices)
+        .then_some((crate::shape::Rule::IntegerMatrix, [ca, cb]))
 }
 
 fn overloadable(result: &mut eval::CallResult) {

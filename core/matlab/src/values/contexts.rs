@@ -129,6 +129,8 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
                 parts::anonymous(&canonical_value(x, level, &mut Canon { dims: vec![] }))
             }))
         }),
+        // Shown only: no context is told apart by it.
+        union: 0,
     }
 }
 

@@ -19,7 +19,8 @@ pub fn describe(value: &Value) -> String {
     if value.cleared {
         return "cleared".to_string();
     }
-    let class = value.class.unwrap_or("?");
+    let union = value.union_classes().map(|u| u.join("|"));
+    let class = value.class.or(union.as_deref()).unwrap_or("?");
     let shape = shape_text(&value.shape, value.open_rank);
     let handle = value.class == Some("function_handle") || value.handle.is_some();
     let known = constant(value);

@@ -128,7 +128,7 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
                 }
             };
         }
-        let mut value = Value::of_shape(ev.class(), outcome.shape.clone());
+        let mut value = Value::of_shape(ev.class(k), outcome.shape.clone());
         value.open_rank = call
             .args
             .iter()
@@ -331,13 +331,35 @@ impl Eval<'_> {
         })
     }
 
-    /// The class of the results, by the builtin's rule in the table (`class_of`).
-    fn class(&self) -> Class {
-        let args = &self.call.args;
+    /// The class of the results, by the builtin's rule in the table (`class_of`). An
+    /// integer class found from the arguments is kept only for the builtins known to
+    /// give their integer arguments' class in MATLAB and Octave alike
+    /// ([`INTEGER_RESULTS`]): `sin`, `sum`, `mean`, `inv`, … of an integer array give a
+    /// double in Octave (and fail or differ in MATLAB), and a wrong integer class
+    /// would make a definite class error of a later `+` (`class.mixed`). Only the first
+    /// result (`k` = 0) has it: `[m, i] = max(x)` of an integer x has a double `i`.
+    fn class(&self, k: usize) -> Class {
         if let Some(class) = self.class_argument() {
             return class;
         }
-        match self.table.class_rule(self.call.func)? {
+        let rule = self.table.class_rule(self.call.func)?;
+        let class = self.class_by(rule);
+        match (rule, class) {
+            (ClassRule::Fixed(_), _) => class,
+            (_, Some(c)) if super::INTEGER_CLASSES.contains(&c) => {
+                let func = self.call.func;
+                let first = self.call.args.first().and_then(|a| a.class) == Some(c);
+                let kept = INTEGER_RESULTS.contains(&func)
+                    || (INTEGER_FROM_FIRST.contains(&func) && first);
+                (k == 0 && kept).then_some(c)
+            }
+            _ => class,
+        }
+    }
+
+    fn class_by(&self, rule: ClassRule) -> Class {
+        let args = &self.call.args;
+        match rule {
             ClassRule::Fixed(c) => Some(c),
             ClassRule::LogicalOp => {
                 // Objects may overload comparisons (YALMIP's `x >= 0` is a constraint).
@@ -346,7 +368,8 @@ impl Eval<'_> {
             ClassRule::Concat if args.iter().any(|v| v.class == Some("cell")) => Some("cell"),
             // `[]` is a double.
             ClassRule::Concat if args.is_empty() => Some("double"),
-            ClassRule::Concat | ClassRule::Common => self.common_class(),
+            ClassRule::Concat => self.common_class().or_else(|| self.concat_class()),
+            ClassRule::Common => self.common_class(),
             ClassRule::Arith => match self.common_class() {
                 Some("char") | Some("logical") => Some("double"),
                 Some(c) => Some(c),
@@ -421,6 +444,30 @@ impl Eval<'_> {
             }
         }
         Some(integer.unwrap_or(if single { "single" } else { "double" }))
+    }
+
+    /// The class of `[a, b]` (or `[a; b]`) of numeric operands of different classes,
+    /// as MATLAB and Octave both give it: the leftmost integer class (`[int8(1)
+    /// int16(2)]` is int8), else single when an operand is single and the others are
+    /// double or logical. `None` for anything else (char, where the two differ for
+    /// logicals; double with logical, where an empty `[]` may count or not) and for
+    /// `cat`, whose first argument is a dimension.
+    fn concat_class(&self) -> Class {
+        if !matches!(self.call.func, "horzcat" | "vertcat") {
+            return None;
+        }
+        let classes: Option<Vec<&'static str>> = self.call.args.iter().map(|v| v.class).collect();
+        let classes = classes?;
+        if let Some(i) = classes.iter().find(|c| super::INTEGER_CLASSES.contains(c)) {
+            let others_numeric = classes.iter().all(|c| {
+                super::INTEGER_CLASSES.contains(c) || matches!(*c, "double" | "single" | "logical")
+            });
+            return others_numeric.then_some(*i);
+        }
+        let floats = classes
+            .iter()
+            .all(|c| matches!(*c, "double" | "single" | "logical"));
+        (floats && classes.contains(&"single")).then_some("single")
     }
 
     fn common_class(&self) -> Class {
@@ -1318,3 +1365,50 @@ fn squeeze(a: &Shape, facts: &Facts) -> Shape {
         _ => a.clone(),
     }
 }
+
+/// The builtins whose result has their integer argument's class in MATLAB and Octave
+/// alike, from any argument (checked against Octave 7:
+/// `tests/fixtures/matlab/interproc/integer-classes.m` and issue #22 item 3's audit of
+/// every builtin on `int8` arguments): arithmetic, concatenation, `min`/`max`, ranges.
+/// Any other builtin of an integer argument, but those of [`INTEGER_FROM_FIRST`], has
+/// an unknown class.
+const INTEGER_RESULTS: &[&str] = &[
+    "plus", "minus", "times", "rdivide", "ldivide", "power", "mtimes", "mrdivide", "mldivide",
+    "mpower", "rem", "mod", "idivide", "bitand", "bitor", "bitxor", "horzcat", "vertcat", "max",
+    "min", "colon",
+];
+
+/// The builtins whose result has their *first* argument's integer class (the others
+/// are sizes, dimensions or options: `tril(2, int16(A))` is a double).
+const INTEGER_FROM_FIRST: &[&str] = &[
+    "uminus",
+    "uplus",
+    "abs",
+    "sign",
+    "round",
+    "floor",
+    "ceil",
+    "fix",
+    "conj",
+    "real",
+    "imag",
+    "transpose",
+    "ctranspose",
+    "reshape",
+    "repmat",
+    "permute",
+    "squeeze",
+    "circshift",
+    "flip",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "diag",
+    "tril",
+    "triu",
+    "sort",
+    "cummax",
+    "cummin",
+    "full",
+    "unique",
+];

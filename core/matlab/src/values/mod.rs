@@ -128,7 +128,31 @@ pub struct Value {
     /// comma-separated list of exactly one value, so a call it is an argument of still
     /// knows how many it passes (`values::access`).
     pub one: bool,
+    /// When `class` is unknown because paths with different known classes joined
+    /// (`if c, x = 1; else, x = 'a'; end`): those classes, a bit each in
+    /// [`UNION_CLASSES`]' order (the thesis's union type, "not tame"); 0 when nothing is
+    /// known. Shown only: the analysis treats the value as of unknown class.
+    pub union: u16,
 }
+
+/// The classes a union of classes ([`Value::union`]) may name, by bit.
+pub const UNION_CLASSES: [&str; 15] = [
+    "double",
+    "single",
+    "logical",
+    "char",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "cell",
+    "struct",
+    "function_handle",
+];
 
 impl Value {
     pub fn of_shape(class: Class, shape: Shape) -> Value {
@@ -150,7 +174,32 @@ impl Value {
             finite: false,
             parts: None,
             one: false,
+            union: 0,
         }
+    }
+
+    /// The classes the value may have, a bit each in [`UNION_CLASSES`]' order; 0 when
+    /// any class is possible.
+    fn class_bits(&self) -> u16 {
+        match self.class {
+            Some(c) => UNION_CLASSES
+                .iter()
+                .position(|u| *u == c)
+                .map_or(0, |i| 1 << i),
+            None => self.union,
+        }
+    }
+
+    /// The classes of a union of classes, when the value has one (`["double", "char"]`).
+    pub fn union_classes(&self) -> Option<Vec<&'static str>> {
+        (self.class.is_none() && self.union.count_ones() > 1).then(|| {
+            UNION_CLASSES
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.union & (1 << i) != 0)
+                .map(|(_, c)| *c)
+                .collect()
+        })
     }
 
     /// What a removed variable holds: see [`Value::cleared`].
@@ -250,6 +299,13 @@ impl Value {
             finite: self.finite && other.finite,
             parts: parts::join(&self.parts, &other.parts),
             one: self.one && other.one,
+            union: match (self.class, other.class) {
+                (Some(a), Some(b)) if a == b => 0,
+                _ => match (self.class_bits(), other.class_bits()) {
+                    (0, _) | (_, 0) => 0,
+                    (a, b) => a | b,
+                },
+            },
         }
     }
 }

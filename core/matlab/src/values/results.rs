@@ -92,6 +92,9 @@ pub struct Effect {
     /// A call of a function of the file with more arguments or targets than it has
     /// inputs or outputs: MATLAB's error.
     pub arity: Option<Arity>,
+    /// A builtin call that fails for its operands' classes (`int8(1) + int16(2)`):
+    /// the two operands' classes, for the message.
+    pub classes: Option<[&'static str; 2]>,
     /// A call of a function of the file analysed in its context: which, for the call
     /// graph's context vertices.
     pub context: Option<Rc<CallContext>>,

@@ -142,6 +142,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         finite,
         parts,
         one,
+        union,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -160,6 +161,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *one == w.one
         // Parts hold no origins (`parts::as_part`).
         && *parts == w.parts
+        && *union == w.union
 }
 
 /// `new` equals `old` with its values' origins moved.

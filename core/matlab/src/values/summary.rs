@@ -63,9 +63,10 @@ pub fn fill_report(
             }
             for o in &s.effect.outcomes {
                 if o.check() == CheckStatus::Error {
-                    let mut d = match s.effect.arity {
-                        Some(arity) => arity_error(s, arity),
-                        None => shape_error(source, s, o),
+                    let mut d = match (s.effect.arity, s.effect.classes) {
+                        (Some(arity), _) => arity_error(s, arity),
+                        (None, Some(classes)) => class_error(source, s, o, classes),
+                        (None, None) => shape_error(source, s, o),
                     };
                     if told.insert(s.origin) {
                         let names = defined_names(by_origin.get(&s.origin));
@@ -147,7 +148,18 @@ pub fn values_table(
             .map(|(name, value)| format!("{name}: {value}"))
             .collect();
         let text = st.aliased(&text.join("; "));
-        let title = st.legend_of(&text).join("\n");
+        let mut title = st.legend_of(&text).join("\n");
+        // A union of classes (`double|char`): not tame, in the thesis's words.
+        if values.iter().any(|(_, v)| union_shown(v)) {
+            if !title.is_empty() {
+                title.push('\n');
+            }
+            title.push_str(UNION_NOTE);
+        }
+        let text = match values.iter().any(|(_, v)| union_shown(v)) {
+            true => format!("{text} (not tame)"),
+            false => text,
+        };
         rows.push(Row {
             line: lines.line_col(st.span.start).line,
             label: first_line(source, st.span),
@@ -163,6 +175,14 @@ pub fn values_table(
         columns: vec!["values".to_string()],
         rows,
     }
+}
+
+/// The note of a value whose class is a union (`double|char <1,1>`).
+const UNION_NOTE: &str = "not tame: the class differs between the paths that reach here (a union type, Dubrau 2012 §3.4), so the analysis treats the value as of unknown class";
+
+/// Whether a described value's class is a union (`double|char <1,1>`).
+fn union_shown(text: &str) -> bool {
+    text.split(' ').next().is_some_and(|c| c.contains('|'))
 }
 
 /// The first line of the statement at `span`, spaces collapsed, shortened to one row.
@@ -398,18 +418,23 @@ fn residual(s: &StmtResult, o: &Outcome) -> String {
 }
 
 /// What each rule's conformance condition asks for, in a MATLAB user's words.
-fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
+/// A statement's text on one line, cut at 48 characters.
+fn statement_snippet(source: &str, span: Span) -> String {
     let text = source
-        .get(s.span.start..s.span.end)
+        .get(span.start..span.end)
         .unwrap_or("")
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    let snippet = if text.chars().count() > 48 {
+    if text.chars().count() > 48 {
         format!("{}…", text.chars().take(47).collect::<String>())
     } else {
         text
-    };
+    }
+}
+
+fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
+    let snippet = statement_snippet(source, s.span);
     let operands = of_shapes(&s.effect.operands);
     let when = match &s.iteration {
         Some((j, Some(binding))) => format!(" on iteration {j} of the loop, when {binding}"),
@@ -465,7 +490,7 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     if !evidence.is_empty() {
         message.push_str(&format!("; {}", evidence.join("; ")));
     }
-    let code = format!("shape.{}", o.rule.rule.code());
+    let code = o.rule.rule.diagnostic_code();
     let mut help = format!(
         "Rule {} ({}). A definite shape error: the statement fails for every value of the unknown extents.",
         o.rule.name(),
@@ -473,9 +498,10 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
     );
     if let Some(f) = &s.effect.callee {
         help = format!(
-            "Rule {} ({}), in the function called: analysed for the arguments of this call (Dubrau 2012 §3.3), it fails for every value of their unknown extents before it can return, so every run of this call fails. Other calls of {} are analysed for their own arguments.",
+            "Rule {} ({}), in the function called: analysed for the arguments of this call (Dubrau 2012 §3.3), it fails for every value of their unknown {} before it can return, so every run of this call fails. Other calls of {} are analysed for their own arguments.",
             o.rule.name(),
             o.rule.source,
+            if o.rule.rule.is_class_rule() { "values" } else { "extents" },
             if f.anonymous { "the anonymous function" } else { &f.func }
         );
     }
@@ -506,6 +532,46 @@ fn shape_error(source: &str, s: &StmtResult, o: &Outcome) -> Diagnostic {
         Some(fix) => diagnostic.with_fix(fix),
         None => diagnostic,
     }
+}
+
+/// MATLAB's error for an operation on operands of classes it does not combine
+/// (`int8(1) + int16(2)`, `int32(A) * B` of two matrices), naming the classes.
+fn class_error(source: &str, s: &StmtResult, o: &Outcome, classes: [&str; 2]) -> Diagnostic {
+    let snippet = statement_snippet(source, s.span);
+    let operands: Vec<String> = classes
+        .iter()
+        .zip(&s.effect.operands)
+        .map(|(c, shape)| format!("{c} {}", shape.display(Notation::Paper)))
+        .collect();
+    let [a, b] = classes;
+    let (why, matlab) = match o.rule.rule {
+        Rule::IntegerMatrix => (
+            "integer arrays are multiplied and divided as matrices only by a scalar, and neither operand is 1×1".to_string(),
+            "At least one argument must be scalar",
+        ),
+        _ => (
+            format!("{a} and {b} are different integer classes"),
+            "Integers can only be combined with integers of the same class, or scalar doubles",
+        ),
+    };
+    let when = match &s.iteration {
+        Some((j, Some(binding))) => format!(" on iteration {j} of the loop, when {binding}"),
+        Some((j, None)) => format!(" on iteration {j} of the loop"),
+        None => String::new(),
+    };
+    let message = format!(
+        "`{snippet}` fails{when}: {} on operands {}: {why}",
+        s.effect.op,
+        operands.join(" and ")
+    );
+    let help = format!(
+        "A definite class error: MATLAB stops every run of this statement (\"{matlab}\") and so does Octave, whatever the operands' values. Convert an operand ({}), or use the element-wise operator.",
+        match o.rule.rule {
+            Rule::IntegerMatrix => "`double(A) * B`".to_string(),
+            _ => format!("`{b}(…)` or `{a}(…)`"),
+        }
+    );
+    Diagnostic::error(&o.rule.rule.diagnostic_code(), message, s.span).with_help(help)
 }
 
 /// MATLAB's error for a call of a function of the file with too many arguments or

@@ -659,3 +659,67 @@ fn a_script_does_not_know_every_field_of_a_struct_it_did_not_make() {
     let function = run(&format!("function y = f()\n{body}end\n"));
     assert_eq!(shape_of(&function, "y"), "<1,2>");
 }
+
+/// Issue #22 item 3: the classes of mixed operations are MATLAB's. The fixture
+/// `interproc/integer-classes.m` states each as `assert(isa(NAME, 'CLASS'))`, which
+/// Octave checks (`tests/tests/octave_interproc.rs`); here the analysis must give
+/// the same class to the variable's last def.
+#[test]
+fn mixed_operations_give_the_classes_octave_asserts() {
+    let src = include_str!("../../../../tests/fixtures/matlab/interproc/integer-classes.m");
+    let report = run(src);
+    let mut checked = 0;
+    for line in src.lines() {
+        let Some(rest) = line.trim().strip_prefix("assert(isa(") else {
+            continue;
+        };
+        let (name, rest) = rest.split_once(',').expect("assert(isa(NAME, 'CLASS'))");
+        let class = rest.trim().trim_start_matches('\'');
+        let class = &class[..class.find('\'').expect("a quoted class")];
+        let def = report
+            .statements
+            .iter()
+            .flat_map(|s| &s.defs)
+            .rfind(|d| d.name == name);
+        assert_eq!(
+            def.and_then(|d| d.class.as_deref()),
+            Some(class),
+            "class of {name}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} classes checked");
+}
+
+/// Issue #22 item 3: arithmetic on two integer classes, and an integer matrix times
+/// a matrix, are definite errors that name the classes; comparisons, concatenation and
+/// operands of unknown class are not.
+#[test]
+fn mixed_integer_classes_are_definite_errors_naming_the_classes() {
+    let e = errors(&run("k = int8(1) + int16(2);\n"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("class.mixed: "), "{e:?}");
+    assert!(e[0].contains("int8 and int16"), "{e:?}");
+    let e = errors(&run("M = int32(ones(2));\ny = M * ones(2, 3);\n"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("class.integer-matrix: "), "{e:?}");
+    assert!(e[0].contains("int32 <2,2> and double <2,3>"), "{e:?}");
+    for fine in [
+        "o = int8(1) == int16(2);\n",
+        "x = [int8(1) int16(2)];\n",
+        "x = min(int8(1), int16(2));\n",
+        "x = int8(1) & int16(2);\n",
+        "y = int32(ones(2)) * 2;\n",
+        "y = int32(ones(2)) .* ones(2);\n",
+        "function f(a)\ny = a + int16(2);\nz = int8(1) + a;\nend\n",
+        // A 1×1 matrix may be the scalar the product needs.
+        "function f(n)\nM = int32(ones(2));\ny = M * ones(n);\nend\n",
+    ] {
+        assert_eq!(errors(&run(fine)), Vec::<String>::new(), "{fine}");
+    }
+    // In a function called with two integer classes: the call fails, by that code.
+    let e = errors(&run(
+        "function main()\ny = add(int8(1), uint8(2));\nend\nfunction r = add(a, b)\nr = a + b;\nend\n",
+    ));
+    assert!(e.iter().any(|m| m.starts_with("class.mixed: ")), "{e:?}");
+}

@@ -135,3 +135,19 @@ fn every_ir_line_knows_its_source_lines() {
         from(4)
     );
 }
+
+/// Issue #22 item 3: a variable whose class differs on two joined paths shows the
+/// union of its classes, flagged not tame; one path's class alone shows as before.
+#[test]
+fn a_class_that_differs_between_paths_shows_as_a_union() {
+    let r = run("function f(c)\nif c\n  x = 1;\nelse\n  x = 'a';\nend\ny = x;\nend\n");
+    let shown = rows(&r);
+    assert!(
+        shown.contains(&"7 y = x | y: double|char 1×1 (not tame)".to_string()),
+        "{shown:?}"
+    );
+    let r = run("function f(c)\nif c\n  x = 1;\nelse\n  x = 2;\nend\ny = x;\nend\n");
+    assert!(rows(&r)
+        .iter()
+        .any(|l| l.starts_with("7 y = x | y: double 1×1")));
+}
