@@ -59,6 +59,18 @@ pub struct FunctionMemo {
     /// of those alone (`contexts`), so the next run starts with them (a keystroke in a
     /// function of a chain otherwise re-analysed every context below it).
     contexts: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>>,
+    /// The names of the last run's functions.
+    names: Vec<String>,
+}
+
+/// `text` has `name` as a whole word.
+fn names_word(text: &str, name: &str) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].bytes().next_back();
+        let after = text[at + name.len()..].bytes().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,6 +165,7 @@ impl FunctionMemo {
             })
             .collect();
         self.placed.clear();
+        self.names = a.user_functions.clone();
         self.shown_before = std::mem::take(&mut self.shown);
         self.seed_contexts(a, &full);
         let mut kept = HashMap::with_capacity(functions.len());
@@ -234,11 +247,16 @@ impl FunctionMemo {
         }
     }
 
-    /// Keeps the results in context this run used (or made), for the next.
+    /// Keeps the results in context this run used (or made), for the next: not those
+    /// whose context names a function of the file (a handle or an anonymous function
+    /// among the arguments). The callee's result then depends on that function's text,
+    /// which its key does not hold, and a lifted lambda's name moves to another lambda
+    /// when one before it is deleted.
     fn keep_contexts(&mut self, a: &ValueAnalysis, full: &[FullKey]) {
+        let user = UserFunctions::of(a);
         let mut kept: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>> = HashMap::new();
         for ((i, ctx), result) in a.callees.cache.borrow().iter() {
-            if a.callees.statics.unit[*i].is_none() {
+            if a.callees.statics.unit[*i].is_none() && user.named_in(ctx).is_empty() {
                 let results = kept.entry(full[*i].clone()).or_default();
                 results.push((ctx.clone(), result.clone()));
             }
@@ -258,6 +276,10 @@ impl FunctionMemo {
         let Some((key, place)) = self.placed.get(callee).cloned() else {
             return lines();
         };
+        // A context naming a function of the file is not kept (see `keep_contexts`).
+        if self.names.iter().any(|n| names_word(&ctx.key, n)) {
+            return lines();
+        }
         let at = |lines: &[ContextLine], by: Place| -> Vec<ContextLine> {
             lines
                 .iter()
