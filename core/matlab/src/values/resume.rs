@@ -141,6 +141,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         integral,
         finite,
         parts,
+        guard,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -158,6 +159,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *finite == w.finite
         // Parts hold no origins (`parts::as_part`).
         && *parts == w.parts
+        && *guard == w.guard
 }
 
 /// `new` equals `old` with its values' origins moved.
