@@ -27,6 +27,8 @@ mod summary;
 mod transfer;
 
 #[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
 mod clear_tests;
 #[cfg(test)]
 mod context_tests;
