@@ -12,8 +12,7 @@ fn def<'a>(r: &'a Report, line: u32, name: &str) -> &'a Def {
         .iter()
         .filter(|s| s.range.line == line)
         .flat_map(|s| &s.defs)
-        .filter(|d| d.name == name)
-        .last()
+        .rfind(|d| d.name == name)
         .unwrap_or_else(|| panic!("no def of {name} on line {line}: {r:#?}"))
 }
 
