@@ -102,6 +102,8 @@ pub fn anonymous(v: &Value) -> Value {
         max: known(&v.max),
         closure,
         origin: None,
+        // What it is true exactly when names symbols, as a symbolic scalar does.
+        guard: None,
         parts: v.parts.as_ref().map(|p| Rc::new(map(p, &anonymous))),
         ..v.clone()
     }
