@@ -237,8 +237,14 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
                                     cell.class,
                                     if here { "here" } else { "carried" }
                                 );
-                                view! { <td class=class title=cell.title.clone()>{text}</td> }
-                                    .into_any()
+                                // A long value is cut at the column's width (rows
+                                // are one height: the table is virtualised); the
+                                // whole of it shows on hover.
+                                let title = match cell.title.is_empty() {
+                                    true if text.chars().count() > CELL_CHARS => text.clone(),
+                                    _ => cell.title.clone(),
+                                };
+                                view! { <td class=class title=title>{text}</td> }.into_any()
                             }
                             None => view! { <td class="absent"></td> }.into_any(),
                         })
@@ -265,6 +271,9 @@ fn TableView(table: view::Table, empty: &'static str) -> impl IntoView {
     };
     view! { <table class="shapes">{content}</table> }.into_any()
 }
+
+/// The characters a table cell shows before it is cut (`max-width` in style.css).
+const CELL_CHARS: usize = 60;
 
 /// A listing line and its class.
 type ListingLine = (String, &'static str);

@@ -22,6 +22,12 @@
 //! in a counted loop whose index sizes an argument or is passed as a count; calls
 //! chain through count parameters too.
 //!
+//! An array argument may also reach its callee through a struct, a cell or an
+//! anonymous function (`s = struct('a', x, 'b', 'pad')` then `f(s.a)`; `c = {x, 7}`
+//! then `f(c{1})`; `s.c = {x}` then `f(s.c{1})`; `g = @() w` then `f(g())`), and a
+//! call that succeeds may go through a handle (`h = @f; h(x)`) or spread its
+//! arguments from a cell (`a = {x, 3}; f(a{:})`): issue #22 item 9.
+//!
 //! The generator's model evaluates a local function on concrete argument shapes
 //! (`LocalFn::eval`); it picks argument shapes by sampling until the model says the
 //! call succeeds (or, for the failing call, fails). As for scripts, the model is not
@@ -761,7 +767,26 @@ impl Gen {
             [one] => one.clone(),
             many => format!("[{}]", many.join(", ")),
         };
-        let call = format!("{}({})", callee.name, texts.join(", "));
+        // Now and then a call that succeeds goes through a handle to the function, or
+        // spreads its arguments from a cell (`f(a{:})`).
+        let through = match self.rng.u8(..6) {
+            0 if failure.is_none() => {
+                let h = self.fresh();
+                self.pushed(format!("{h} = @{};", callee.name), &h, None);
+                h
+            }
+            _ => callee.name.clone(),
+        };
+        let listed = match self.rng.u8(..6) {
+            0 if failure.is_none() && !texts.is_empty() => {
+                let c = self.fresh();
+                let size = vec![1, texts.len()];
+                self.pushed(format!("{c} = {{{}}};", texts.join(", ")), &c, Some(size));
+                format!("{c}{{:}}")
+            }
+            _ => texts.join(", "),
+        };
+        let call = format!("{through}({listed})");
         // Now and then a call asked for one output is an operand: transposed, scaled,
         // or the argument of another call of the same function.
         let rhs = match self.rng.u8(..8) {
@@ -941,6 +966,53 @@ impl Gen {
     /// count is an opaque integer (see [`Gen::opaque`]); for a count, a literal, the
     /// size of an existing variable, or (when `symbolic`) an opaque integer.
     fn argument(&mut self, a: &Arg, symbolic: bool) -> String {
+        let text = self.plain_argument(a, symbolic);
+        match a {
+            Arg::Array(_) if self.rng.u8(..3) == 0 => self.wrapped(text),
+            _ => text,
+        }
+    }
+
+    /// `e` passed through a struct, a cell or an anonymous function and taken out
+    /// again, so an argument reaches its callee through the values the analysis
+    /// keeps of fields, elements and captures (issue #22 item 9): one or two
+    /// statements before the call, and the expression that reads it back.
+    fn wrapped(&mut self, e: String) -> String {
+        let v = self.fresh();
+        let (made, size, read) = match self.rng.u8(..7) {
+            0 => (
+                format!("{v} = struct('a', {e}, 'b', 'pad');"),
+                vec![1, 1],
+                format!("{v}.a"),
+            ),
+            1 => (format!("{v}.a = {e};"), vec![1, 1], format!("{v}.a")),
+            2 => (
+                format!("{v} = {{{e}, 7}};"),
+                vec![1, 2],
+                format!("{v}{{1}}"),
+            ),
+            3 => (
+                format!("{v} = {{'pad'; {e}}};"),
+                vec![2, 1],
+                format!("{v}{{2}}"),
+            ),
+            4 => (
+                format!("{v}.c = {{{e}}};"),
+                vec![1, 1],
+                format!("{v}.c{{1}}"),
+            ),
+            5 => (format!("{v} = @(t) t;"), vec![1, 1], format!("{v}({e})")),
+            _ => {
+                let w = self.fresh();
+                self.pushed(format!("{w} = {e};"), &w, None);
+                (format!("{v} = @() {w};"), vec![1, 1], format!("{v}()"))
+            }
+        };
+        self.pushed(made, &v, Some(size));
+        read
+    }
+
+    fn plain_argument(&mut self, a: &Arg, symbolic: bool) -> String {
         let pick = self.rng.u8(..6);
         match a {
             Arg::Array(d) if pick == 2 && !symbolic => self.creation_of(d.clone()).text,
@@ -975,6 +1047,16 @@ impl Gen {
                 _ => c.to_string(),
             },
         }
+    }
+
+    /// A statement of `main` that assigns `v`, of size `size` when known.
+    fn pushed(&mut self, text: String, v: &str, size: Option<Dims>) {
+        self.stmts.push(GenStmt {
+            text,
+            assigns: vec![v.to_string()],
+            predicted: size.map(|d| vec![d]),
+            injected_error: false,
+        });
     }
 
     /// A new variable of `main` holding `n`, computed from data so that an analysis

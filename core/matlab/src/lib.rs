@@ -342,10 +342,9 @@ impl Matlab {
                     Some(origin) => origin.text.clone(),
                     None => std::sync::Arc::from(source),
                 };
-                let lines = ctx
-                    .context
-                    .as_deref()
-                    .map_or_else(Vec::new, |c| in_contexts.lines(&ctx.callee, c));
+                let lines = ctx.context.as_deref().map_or_else(Vec::new, |c| {
+                    memo.context_lines(&ctx.callee, c, || in_contexts.lines(&ctx.callee, c))
+                });
                 shown.insert(ctx.label.clone(), context_detail(&text, &lines));
             }
             shown.get(&ctx.label).cloned().unwrap_or_default()

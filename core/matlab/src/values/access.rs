@@ -100,8 +100,24 @@ impl ValueAnalysis<'_> {
             }
         })();
         match (targets, found) {
-            ([target], Some(v)) => self.read_part(id, env, base, target, &v),
+            ([target], Some(v)) => {
+                self.read_part(id, env, base, target, &v);
+                // `found` is a field of a 1×1 struct: one value.
+                if !update {
+                    self.mark_one(env, target);
+                }
+            }
             _ => bind_unknown(env, targets),
+        }
+    }
+
+    /// `target`, a temporary a call may spread, holds exactly one value (see
+    /// [`Value::one`]).
+    fn mark_one(&self, env: &mut Env, target: &Var) {
+        if self.spread.borrow().contains(target) {
+            if let Some(v) = env.vars.get_mut(target) {
+                v.one = true;
+            }
         }
     }
 
@@ -191,7 +207,14 @@ impl ValueAnalysis<'_> {
         // Only a temporary a call spreads holds a list (`x = c{:}` is not one).
         let spread = |t: &Var| self.spread.borrow().contains(t);
         if let ([target], false) = (targets, update) {
-            if let Some(values) = self.list(env, cell, indices).filter(|_| spread(target)) {
+            let listed = self.list(env, cell, indices).filter(|_| spread(target));
+            if let Some([value]) = listed.as_deref() {
+                // One element (`c{:}` of a 1×1 cell): a list of one.
+                self.read_part(id, env, cell, target, value);
+                self.mark_one(env, target);
+                return;
+            }
+            if let Some(values) = listed {
                 // Each element's anonymous extents fresh, apart from the others'.
                 let values = values
                     .iter()
@@ -209,14 +232,39 @@ impl ValueAnalysis<'_> {
                 return;
             }
         }
+        let one = self.selects_one(env, cell, indices);
         match (targets, self.element(env, cell, indices, update)) {
-            ([target], Some(v)) => self.read_part(id, env, cell, target, &v),
+            ([target], Some(v)) => {
+                self.read_part(id, env, cell, target, &v);
+                if one && !update {
+                    self.mark_one(env, target);
+                }
+            }
             _ => bind_unknown(env, targets),
         }
     }
 
-    /// The elements `c{indices}` selects when they are not one (`c{:}` of a cell
-    /// whose elements are followed, its subscripts constants): a comma-separated list.
+    /// `c{indices}` selects exactly one element (or fails): each subscript a scalar
+    /// (a logical one may select none), or constant subscripts of a cell of known size
+    /// that select one position (`c{:}` of a 1×1 cell).
+    fn selects_one(&self, env: &Env, cell: &Var, indices: &[Index]) -> bool {
+        let scalars = indices.iter().all(|i| match i {
+            Index::Var(k) => env.get(k).is_some_and(|k| {
+                k.shape == Shape::scalar() && k.class.is_some_and(|c| c != "logical")
+            }),
+            Index::Colon => false,
+        });
+        scalars
+            || (|| {
+                let dims = parts::known_dims(&env.get(cell)?.shape)?;
+                let subs = constant_subscripts(env, &dims, indices)?;
+                Some(parts::selected(&dims, &subs)?.len() == 1)
+            })()
+            .unwrap_or(false)
+    }
+
+    /// The elements `c{indices}` selects (`c{:}` of a cell whose elements are
+    /// followed, its subscripts constants): a comma-separated list.
     fn list(&self, env: &Env, cell: &Var, indices: &[Index]) -> Option<Vec<Value>> {
         let c = env.get(cell)?;
         let (Some("cell"), Some(Parts::Each(values))) = (c.class, c.parts.as_deref()) else {
@@ -225,9 +273,6 @@ impl ValueAnalysis<'_> {
         let dims = parts::known_dims(&c.shape)?;
         let subs = constant_subscripts(env, &dims, indices)?;
         let positions = parts::selected(&dims, &subs)?;
-        if positions.len() == 1 {
-            return None;
-        }
         positions.iter().map(|&k| values.get(k).cloned()).collect()
     }
 

@@ -411,6 +411,30 @@ impl ValueAnalysis<'_> {
         effect.outcomes = result.outcomes;
     }
 
+    /// A call's argument values, a comma-separated list's spread (`f(c{:})` passes
+    /// c's elements), and whether their number and the targets' are known: no
+    /// argument or target may be a list whose values are not known.
+    pub(super) fn arguments(&self, env: &Env, args: &[Var], targets: &[Var]) -> (Vec<Value>, bool) {
+        let spread = self.spread.borrow();
+        let mut counted = !targets.iter().any(|t| spread.contains(t));
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            let v = value_of(env, a);
+            match (spread.contains(a), v.parts.as_deref()) {
+                (true, Some(super::parts::Parts::List(list))) => {
+                    values.extend(list.iter().cloned())
+                }
+                (true, _) if v.one => values.push(Value { one: false, ..v }),
+                (true, _) => {
+                    counted = false;
+                    values.push(v);
+                }
+                (false, _) => values.push(v),
+            }
+        }
+        (values, counted)
+    }
+
     /// `f(args…)` where `f` holds a function handle: a call to the function it names
     /// when that is a function of the file (as [`ValueAnalysis::call`] makes it) or a
     /// builtin (its rule gives the result), else unknown results, and a user
@@ -424,13 +448,21 @@ impl ValueAnalysis<'_> {
         handle: Value,
         indices: &[Index],
     ) {
-        let args: Option<Vec<Value>> = indices
+        // The arguments, a list's spread (`h(c{:})`); `None` for a `:` among them.
+        let vars: Option<Vec<Var>> = indices
             .iter()
             .map(|i| match i {
-                Index::Var(v) => Some(value_of(env, v)),
+                Index::Var(v) => Some(v.clone()),
                 Index::Colon => None,
             })
             .collect();
+        let (args, counted) = match &vars {
+            Some(vars) => {
+                let (values, counted) = self.arguments(env, vars, targets);
+                (Some(values), counted)
+            }
+            None => (None, false),
+        };
         let user = handle
             .handle
             .as_deref()
@@ -447,16 +479,6 @@ impl ValueAnalysis<'_> {
         };
         if let Some((func, args)) = &user {
             // A handle to a function of the file (`h = @helper; h(x)`): a call of it.
-            let spread = self.spread.borrow();
-            let counted = !indices
-                .iter()
-                .filter_map(|i| match i {
-                    Index::Var(v) => Some(v),
-                    Index::Colon => None,
-                })
-                .chain(targets)
-                .any(|v| spread.contains(v));
-            drop(spread);
             let site = CallSite {
                 site: id,
                 func,

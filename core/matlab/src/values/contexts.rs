@@ -16,6 +16,7 @@
 use super::results::{Context, Failure};
 use super::{parts, Closure, Value};
 use crate::shape::Shape;
+use crate::tame::StmtId;
 use shapex_dims::{Atom, Dim};
 use std::rc::Rc;
 
@@ -123,6 +124,7 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
         finite: v.finite,
         // Over the caller's symbols.
         guard: None,
+        one: false,
         // A part's extents are not the context's `$k`: anonymous, at this level.
         parts: v.parts.as_ref().map(|p| {
             Rc::new(parts::map(p, &|x| {
@@ -270,18 +272,13 @@ fn map_failure(f: &Failure, shape: &mut dyn FnMut(&Shape) -> Shape) -> Failure {
     }
 }
 
-/// Where a function's spans are measured from in a context's result: the first byte of
-/// its first statement (as the memo measures a function's results).
-pub(super) fn anchor(f: &crate::tame::Function) -> usize {
-    f.body.first().map_or(f.span.start, |s| s.origin.start)
-}
-
-/// `f` with its spans (relative to the anchors of the functions named in it) placed in
-/// the text, by `anchor_of` each function's name.
-pub(super) fn placed(f: &Failure, place_of: &dyn Fn(&str) -> Place) -> Failure {
-    let (by, file) = place_of(&f.func);
+/// `f` placed in the text: each failing statement's span, and the file of a function
+/// outside the analysed one, by `place_of` the function's name and the statement's
+/// relative id.
+pub(super) fn placed(f: &Failure, place_of: &dyn Fn(&str, StmtId) -> Place) -> Failure {
+    let (span, file) = place_of(&f.func, f.stmt);
     Failure {
-        span: shapex_text::Span::new(f.span.start.wrapping_add(by), f.span.end.wrapping_add(by)),
+        span,
         below: f
             .below
             .as_ref()
@@ -291,9 +288,12 @@ pub(super) fn placed(f: &Failure, place_of: &dyn Fn(&str) -> Place) -> Failure {
     }
 }
 
-/// Where a function is: its [`anchor`], in the file of its origin (`None`: the
-/// analysed file).
-pub(super) type Place = (usize, Option<std::rc::Rc<crate::tame::link::Origin>>);
+/// Where a failing statement is: its span, in the file of its function's origin
+/// (`None`: the analysed file).
+pub(super) type Place = (
+    shapex_text::Span,
+    Option<std::rc::Rc<crate::tame::link::Origin>>,
+);
 
 /// The one context of a recursive function called with `nargin` arguments for
 /// `nargout` outputs (the thesis's "push contexts up" to the top, §3.9): each argument

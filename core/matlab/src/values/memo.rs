@@ -20,10 +20,12 @@
 //! A call of a function of the file is analysed in the callee's context (`contexts`),
 //! so a function's result also depends on the text of every function its calls may
 //! reach: its key holds their keys too ([`FullKey`]), and an edit in a callee
-//! re-analyses its callers (a comment typed in the callee, which moves it and changes
-//! nothing else, does not: keys are relative).
+//! re-analyses its callers. Spaces and comments typed in the callee, which move its
+//! statements and change nothing else, do not: keys are relative, and a caller holds
+//! its callees' keys without their spans (a failure in a callee names its statement by
+//! id, and is placed in the text after the memo).
 
-use super::results::{FunctionResult, StmtResult};
+use super::results::{Context, ContextLine, CtxResult, FunctionResult, StmtResult};
 use super::resume::Trace;
 use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
@@ -43,6 +45,20 @@ pub struct FunctionMemo {
     /// Functions analysed by the last run (misses) and reused (hits): for tests and
     /// benchmarks.
     pub last_run: RunStats,
+    /// Each function's full key and place in the last run, by name (the first of a
+    /// name, as a call finds it).
+    placed: HashMap<String, (FullKey, Place)>,
+    /// The functions shown analysed in a context (the call graph's context vertices),
+    /// line by line relative to the function's place, by its key and the context's:
+    /// those of this run, and of the run before (each is an analysis, so a keystroke
+    /// that changes neither the function nor what it calls redoes none).
+    shown: HashMap<(FullKey, String), Rc<[ContextLine]>>,
+    shown_before: HashMap<(FullKey, String), Rc<[ContextLine]>>,
+    /// The last run's results of functions analysed in contexts for their callers, by
+    /// the function's full key and the context's key: a context's result is a function
+    /// of those alone (`contexts`), so the next run starts with them (a keystroke in a
+    /// function of a chain otherwise re-analysed every context below it).
+    contexts: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -69,7 +85,7 @@ fn trace_key(f: &Function) -> String {
 /// Where a function sits: the first byte of its first statement and that statement's
 /// id. Results are stored with both subtracted (wrapping, so offsets before the anchor,
 /// such as a lifted lambda's header, move back exactly).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Place {
     byte: usize,
     id: u32,
@@ -119,14 +135,26 @@ impl FunctionMemo {
         // function's key holds those of every function below it, so a file of 380
         // functions in a chain compared megabytes of IR on every keystroke).
         let last: HashSet<Rc<Key>> = self.results.keys().map(|k| k.own.clone()).collect();
-        let own: Vec<Rc<Key>> = functions
+        let (own, spans): (Vec<Rc<Key>>, Vec<Vec<usize>>) = functions
             .iter()
             .map(|f| {
-                let k = key(a, &user, f, Place::of(f));
-                last.get(&k).cloned().unwrap_or_else(|| Rc::new(k))
+                let (k, spans) = key(a, &user, f, Place::of(f));
+                (last.get(&k).cloned().unwrap_or_else(|| Rc::new(k)), spans)
+            })
+            .unzip();
+        let same_name = same_name(functions);
+        let full: Vec<FullKey> = (0..functions.len())
+            .map(|i| {
+                FullKey::new(
+                    own[i].clone(),
+                    spans[i].clone(),
+                    below(a, &same_name, i, &own),
+                )
             })
             .collect();
-        let same_name = same_name(functions);
+        self.placed.clear();
+        self.shown_before = std::mem::take(&mut self.shown);
+        self.seed_contexts(a, &full);
         let mut kept = HashMap::with_capacity(functions.len());
         let mut traces = HashMap::with_capacity(functions.len());
         let mut stats = RunStats::default();
@@ -135,7 +163,10 @@ impl FunctionMemo {
             .enumerate()
             .map(|(i, f)| {
                 let place = Place::of(f);
-                let key = FullKey::new(own[i].clone(), below(a, &same_name, i, &own));
+                let key = full[i].clone();
+                self.placed
+                    .entry(f.name.clone())
+                    .or_insert_with(|| (key.clone(), place));
                 // A trace of the function's text under other callees: its steps may
                 // hold other answers from them, so it resumes nothing.
                 let old_trace = self
@@ -173,10 +204,76 @@ impl FunctionMemo {
                 result
             })
             .collect();
+        // Other files' functions, for the contexts shown (the file's are placed above).
+        for (i, f) in functions.iter().enumerate().skip(own_functions) {
+            if !self.placed.contains_key(&f.name) {
+                self.placed
+                    .insert(f.name.clone(), (full[i].clone(), Place::of(f)));
+            }
+        }
+        self.keep_contexts(a, &full);
         self.results = kept;
         self.traces = traces;
         self.last_run = stats;
         out
+    }
+}
+
+impl FunctionMemo {
+    /// Starts `a`'s results in context with the last run's of functions whose full key
+    /// is unchanged. Not for recursive units: a unit is solved as a whole, in rounds.
+    fn seed_contexts(&mut self, a: &ValueAnalysis, full: &[FullKey]) {
+        let mut cache = a.callees.cache.borrow_mut();
+        for (i, key) in full.iter().enumerate() {
+            if a.callees.statics.unit[i].is_some() {
+                continue;
+            }
+            for (ctx, result) in self.contexts.get(key).into_iter().flatten() {
+                cache.insert((i, ctx.clone()), result.clone());
+            }
+        }
+    }
+
+    /// Keeps the results in context this run used (or made), for the next.
+    fn keep_contexts(&mut self, a: &ValueAnalysis, full: &[FullKey]) {
+        let mut kept: HashMap<FullKey, Vec<(String, Rc<CtxResult>)>> = HashMap::new();
+        for ((i, ctx), result) in a.callees.cache.borrow().iter() {
+            if a.callees.statics.unit[*i].is_none() {
+                let results = kept.entry(full[*i].clone()).or_default();
+                results.push((ctx.clone(), result.clone()));
+            }
+        }
+        self.contexts = kept;
+    }
+
+    /// Function `callee` of the last run analysed in `ctx`, line by line: computed by
+    /// `lines` unless this run or the one before computed it for the same text of the
+    /// function and of every function it may call (its full key).
+    pub(crate) fn context_lines(
+        &mut self,
+        callee: &str,
+        ctx: &Context,
+        lines: impl FnOnce() -> Vec<ContextLine>,
+    ) -> Vec<ContextLine> {
+        let Some((key, place)) = self.placed.get(callee).cloned() else {
+            return lines();
+        };
+        let at = |lines: &[ContextLine], by: Place| -> Vec<ContextLine> {
+            lines
+                .iter()
+                .map(|l| ContextLine {
+                    origin: by.span(l.origin),
+                    ..l.clone()
+                })
+                .collect()
+        };
+        let slot = (key, ctx.key.clone());
+        let relative = match self.shown.get(&slot).or(self.shown_before.get(&slot)) {
+            Some(r) => r.clone(),
+            None => Rc::from(at(&lines(), place.inverse())),
+        };
+        self.shown.insert(slot, relative.clone());
+        at(&relative, place)
     }
 }
 
@@ -265,19 +362,30 @@ impl UserFunctions<'_> {
     }
 }
 
-/// What a function's analysis depends on (module docs), as one string.
-fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> Key {
+/// What a function's analysis depends on (module docs): its key without spans, and
+/// the spans of its statements (relative, in order; `usize::MAX` for no operator).
+///
+/// A call's result depends on the callee's statements but not on their spans: a
+/// failure names its statement by relative id and is placed in the text afterwards
+/// (`program::resolve_failures`). So a caller's key holds its callees' keys without
+/// their spans, and a space typed in a callee re-analyses only the callee.
+fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> (Key, Vec<usize>) {
     let mut relative = f.clone();
     let back = place.inverse();
     // The analysis never reads the function's own span, which for a script is the
     // whole file: leaving it out keeps a script's result when a function after it
     // changes.
     relative.span = Span::default();
+    let mut spans = Vec::new();
     walk_mut(&mut relative.body, &mut |s| {
         s.id = back.id(s.id);
-        s.span = back.span(s.span);
-        s.origin = back.span(s.origin);
-        s.operator = s.operator.map(|o| back.span(o));
+        for span in [Some(s.span), Some(s.origin), s.operator] {
+            let span = span.map_or(Span::new(usize::MAX, usize::MAX), |o| back.span(o));
+            spans.extend([span.start, span.end]);
+        }
+        s.span = Span::default();
+        s.origin = Span::default();
+        s.operator = s.operator.map(|_| Span::default());
     });
     let ir = format!("{relative:?}");
     // Every name the analysis may look up among the file's functions (call targets,
@@ -311,15 +419,16 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> K
         dispatched.join(","),
         a.entry_of(f).map(|c| &c.key),
     );
-    Key {
+    let key = Key {
         hash: quick_hash(head.as_bytes()) ^ quick_hash(ir.as_bytes()).rotate_left(1),
         head,
         ir,
-    }
+    };
+    (key, spans)
 }
 
 /// A function's key: what its analysis depends on besides the IR (mode, temporaries'
-/// prefix, …), and its relative IR printed. The IR of a long script prints to megabytes,
+/// prefix, …), and its relative IR printed without spans. The IR of a long script prints to megabytes,
 /// so the key is hashed once, fast ([`quick_hash`]), and the map hashes that number
 /// (hashing the text with the map's SipHash on every lookup and insertion cost more
 /// than analysing the statements an edit changed). Equality is of the texts.
@@ -330,21 +439,27 @@ struct Key {
     ir: String,
 }
 
-/// A function's key with its callees' (see [`below`]): equal exactly when its own text
-/// and theirs are.
+/// A function's key with its spans and its callees' keys (see [`below`]): equal
+/// exactly when its own text and theirs are, up to where their statements are.
 #[derive(Clone, PartialEq, Eq)]
 struct FullKey {
     hash: u64,
     own: Rc<Key>,
+    spans: Vec<usize>,
     below: Vec<Rc<Key>>,
 }
 
 impl FullKey {
-    fn new(own: Rc<Key>, below: Vec<Rc<Key>>) -> FullKey {
+    fn new(own: Rc<Key>, spans: Vec<usize>, below: Vec<Rc<Key>>) -> FullKey {
         let hash = below
             .iter()
             .fold(own.hash, |h, k| h.rotate_left(7) ^ k.hash);
-        FullKey { hash, own, below }
+        FullKey {
+            hash,
+            own,
+            spans,
+            below,
+        }
     }
 }
 
@@ -617,6 +732,40 @@ mod tests {
         // analysed again (`run` compares with a full analysis); `other` is reused.
         let edited = CALLS.replace("y = x * x';", "y = x' * x;");
         assert_eq!(counts(run(&mut memo, &edited)), stats(2, 1));
+    }
+
+    #[test]
+    fn spaces_typed_in_a_callee_reanalyse_only_the_callee() {
+        let mut memo = Incremental::default();
+        // main's call fails inside helper: its message names helper's statement, which
+        // moves as spaces are typed before it, while main's result is reused.
+        let failing = CALLS.replace("y = x * x';", "z = 1;\n  y = x * x;");
+        run(&mut memo, &failing);
+        for edited in [
+            failing.replace("z = 1;", "z =  1;"),
+            failing
+                .replace("z = 1;", "z =  1 ;")
+                .replace("x * x", "x  *  x"),
+        ] {
+            assert_eq!(counts(run(&mut memo, &edited)), stats(1, 2), "{edited}");
+        }
+    }
+
+    #[test]
+    fn the_contexts_shown_follow_their_callee() {
+        // The call graph shows helper analysed in main's context, line by line: kept
+        // while helper moves (`run` compares each report, views and all, with a fresh
+        // analysis), redone when it changes.
+        let mut memo = Incremental::default();
+        run(&mut memo, CALLS);
+        let moved = CALLS.replace("c = ones(4);", "c = ones(4);\n  d = c';");
+        run(&mut memo, &moved);
+        assert_eq!(memo.functions.shown_before.len(), 1);
+        run(&mut memo, &moved.replace("y = x * x';", "y = x' * x;"));
+        run(
+            &mut memo,
+            &moved.replace("y = x * x';", "w = 1;\n  y = x * x';"),
+        );
     }
 
     #[test]

@@ -131,6 +131,10 @@ pub struct Value {
     /// `assert` of it, teaches the facts that condition or its negation. Over the
     /// function's own symbols: a call's context and results never carry one.
     pub guard: Option<std::rc::Rc<shapex_dims::Constraint>>,
+    /// A temporary holding `c{k}` with `k` a scalar, or `s.f` of a 1×1 struct: a
+    /// comma-separated list of exactly one value, so a call it is an argument of still
+    /// knows how many it passes (`values::access`).
+    pub one: bool,
 }
 
 impl Value {
@@ -153,6 +157,7 @@ impl Value {
             finite: false,
             parts: None,
             guard: None,
+            one: false,
         }
     }
 
@@ -257,6 +262,7 @@ impl Value {
             } else {
                 None
             },
+            one: self.one && other.one,
         }
     }
 }

@@ -151,19 +151,33 @@ fn analyze_own(
 /// to the callee, so that a caller's result stays valid while its callee moves) at
 /// where each callee now is.
 fn resolve_failures(program: &Program, origins: &Origins, functions: &mut [FunctionResult]) {
-    let place_of = |name: &str| {
-        let anchor = program
+    let place_of = |name: &str, stmt: crate::tame::StmtId| {
+        let span = program
             .functions
             .iter()
             .find(|f| f.name == name)
-            .map_or(0, contexts::anchor);
-        (anchor, origins.get(name).cloned())
+            .and_then(|f| {
+                let first = f.body.first()?.id.0;
+                statement(&f.body, crate::tame::StmtId(first.wrapping_add(stmt.0)))
+            })
+            .map_or_else(Span::default, |s| s.span);
+        (span, origins.get(name).cloned())
     };
     for s in functions.iter_mut().flat_map(|f| f.statements.iter_mut()) {
         if let Some(failure) = &s.effect.callee {
             s.effect.callee = Some(Rc::new(contexts::placed(failure, &place_of)));
         }
     }
+}
+
+/// The statement of `stmts` (or of the blocks in them) with id `id`.
+fn statement(stmts: &[Stmt], id: crate::tame::StmtId) -> Option<&Stmt> {
+    stmts.iter().find_map(|s| {
+        if s.id == id {
+            return Some(s);
+        }
+        s.children().into_iter().find_map(|c| statement(c, id))
+    })
 }
 
 /// Analyses `f` (in the text `source`), resuming `old` (the trace of an earlier
@@ -492,7 +506,7 @@ fn failure(
     let shape =
         |s: &Shape| contexts::normalized(&Value::of_shape(None, s.clone()), inputs, own).shape;
     let operands = root.effect.operands.iter().map(shape).collect();
-    let by = contexts::anchor(f);
+    let first = f.body.first().map_or(0, |s| s.id.0);
     Failure {
         func: f.name.clone(),
         anonymous: f.kind == crate::tame::FunctionKind::Lambda,
@@ -501,10 +515,8 @@ fn failure(
             .iter()
             .map(|v| (v.class, v.shape.clone()))
             .collect(),
-        span: Span::new(
-            root.span.start.wrapping_sub(by),
-            root.span.end.wrapping_sub(by),
-        ),
+        stmt: crate::tame::StmtId(root.id.0.wrapping_sub(first)),
+        span: Span::default(),
         rule,
         op: root.effect.op.clone(),
         operands,

@@ -235,9 +235,13 @@ pub struct Failure {
     /// The arguments' shapes, over `$k` and `#j` (the caller substitutes its own).
     pub args: Vec<(super::Class, Shape)>,
     pub rule: RuleInfo,
-    /// The failing statement's expression: relative to the first byte of the
-    /// function's first statement in a context's result (so it moves with the
-    /// function), in the text once `program::resolve_failures` placed it.
+    /// The failing statement: its id less the function's first statement's, so it
+    /// names the same statement while the function moves or its text changes only
+    /// in spacing (a caller's result holds it, and is reused then: `memo`).
+    pub stmt: crate::tame::StmtId,
+    /// The failing statement's expression in the text, once
+    /// `program::resolve_failures` placed it (from `stmt`, in the function as it is
+    /// now); empty before.
     pub span: Span,
     /// The operation and its operands' shapes (over `$k` and `#j`).
     pub op: String,

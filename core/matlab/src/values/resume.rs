@@ -142,6 +142,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         finite,
         parts,
         guard,
+        one,
     } = v;
     *class == w.class
         && *shape == w.shape
@@ -157,6 +158,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         && *cleared == w.cleared
         && *integral == w.integral
         && *finite == w.finite
+        && *one == w.one
         // Parts hold no origins (`parts::as_part`).
         && *parts == w.parts
         && *guard == w.guard

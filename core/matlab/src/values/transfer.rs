@@ -212,29 +212,6 @@ impl ValueAnalysis<'_> {
         self.finish(stmt, input_env, env, effect)
     }
 
-    /// A call's argument values, a comma-separated list's spread (`f(c{:})` passes
-    /// c's elements), and whether their number and the targets' are known: no
-    /// argument or target may be a list whose values are not known.
-    fn arguments(&self, env: &Env, args: &[Var], targets: &[Var]) -> (Vec<Value>, bool) {
-        let spread = self.spread.borrow();
-        let mut counted = !targets.iter().any(|t| spread.contains(t));
-        let mut values = Vec::with_capacity(args.len());
-        for a in args {
-            let v = value_of(env, a);
-            match (spread.contains(a), v.parts.as_deref()) {
-                (true, Some(super::parts::Parts::List(list))) => {
-                    values.extend(list.iter().cloned())
-                }
-                (true, _) => {
-                    counted = false;
-                    values.push(v);
-                }
-                (false, _) => values.push(v),
-            }
-        }
-        (values, counted)
-    }
-
     /// What every statement's step ends with: a definite error's evidence and its
     /// targets π, the defined values' origin, and whether execution goes on.
     fn finish(
