@@ -710,7 +710,10 @@ pub(crate) mod tests {
     fn def(name: &str, dims: Vec<DimView>) -> Def {
         Def {
             name: name.into(),
-            shape: ShapeView::Dims { dims: Some(dims) },
+            shape: ShapeView::Dims {
+                dims: Some(dims),
+                max: None,
+            },
             display: String::new(),
             class: None,
         }

@@ -119,8 +119,9 @@ fn code_pattern(code: &str) -> String {
 fn shape_text(shape: &ShapeView) -> String {
     match canonical_view(shape) {
         ShapeView::Illegal { .. } => "illegal".into(),
-        ShapeView::Dims { dims: None } => "?".into(),
-        ShapeView::Dims { dims: Some(d) } => {
+        ShapeView::Dims { dims: None, .. } => "?".into(),
+        ShapeView::Dims { dims: Some(d), max } => {
+            let d = shapex::report::bounded(&d, max.as_deref());
             format!("<{}>", d.iter().map(dim_text).collect::<Vec<_>>().join(","))
         }
     }
@@ -237,6 +238,7 @@ mod tests {
     fn dims(d: &[i64]) -> ShapeView {
         ShapeView::Dims {
             dims: Some(d.iter().map(|&n| DimView::Known(n)).collect()),
+            max: None,
         }
     }
 
@@ -280,6 +282,7 @@ mod tests {
                 DimView::Symbolic("max(n, 0)".into()),
                 DimView::Known(2),
             ]),
+            max: None,
         };
         let report = Report {
             statements: vec![

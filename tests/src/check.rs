@@ -260,9 +260,16 @@ pub fn canonical<T: Clone>(dims: &[T], is_one: impl Fn(&T) -> bool) -> Vec<T> {
 /// A ShapeView with trailing unit extents dropped, so `<3,5,1>` equals `<3,5>`.
 pub fn canonical_view(s: &ShapeView) -> ShapeView {
     match s {
-        ShapeView::Dims { dims: Some(d) } => ShapeView::Dims {
-            dims: Some(canonical(d, |x| *x == DimView::Known(1))),
-        },
+        ShapeView::Dims { dims: Some(d), max } => {
+            let dims = canonical(d, |x| *x == DimView::Known(1));
+            let max = max
+                .as_ref()
+                .map(|m| m.iter().take(dims.len()).copied().collect());
+            ShapeView::Dims {
+                dims: Some(dims),
+                max,
+            }
+        }
         other => other.clone(),
     }
 }
@@ -270,21 +277,37 @@ pub fn canonical_view(s: &ShapeView) -> ShapeView {
 pub fn shape_matches(pattern: &ShapePattern, found: &ShapeView) -> bool {
     match (pattern, found) {
         (ShapePattern::Illegal, ShapeView::Illegal { illegal }) => *illegal,
-        (ShapePattern::UnknownRank, ShapeView::Dims { dims: None }) => true,
-        (ShapePattern::Dims(want), ShapeView::Dims { dims: Some(have) }) => {
+        (ShapePattern::UnknownRank, ShapeView::Dims { dims: None, .. }) => true,
+        (
+            ShapePattern::Dims(want),
+            ShapeView::Dims {
+                dims: Some(have), ..
+            },
+        ) => {
+            let max = found.max();
+            let have: Vec<(&DimView, Option<i64>)> = have
+                .iter()
+                .enumerate()
+                .map(|(k, d)| (d, max.and_then(|m| m.get(k).copied().flatten())))
+                .collect();
             let want = canonical(want, |d| *d == DimPattern::Known(1));
-            let have = canonical(have, |d| *d == DimView::Known(1));
-            want.len() == have.len() && want.iter().zip(&have).all(|(w, h)| dim_matches(w, h))
+            let have = canonical(&have, |(d, _)| **d == DimView::Known(1));
+            want.len() == have.len()
+                && want
+                    .iter()
+                    .zip(&have)
+                    .all(|(w, (h, bound))| dim_matches(w, h, *bound))
         }
         _ => false,
     }
 }
 
-fn dim_matches(want: &DimPattern, have: &DimView) -> bool {
+fn dim_matches(want: &DimPattern, have: &DimView, bound: Option<i64>) -> bool {
     match want {
         DimPattern::Any => true,
         DimPattern::Known(n) => dim_text(have) == n.to_string(),
         DimPattern::Symbolic(s) => dim_text(have) == *s,
+        DimPattern::Bounded(b) => matches!(have, DimView::Symbolic(_)) && bound == *b,
     }
 }
 
@@ -300,8 +323,9 @@ pub fn dim_text(d: &DimView) -> String {
 pub fn view(s: &ShapeView) -> String {
     match s {
         ShapeView::Illegal { .. } => "illegal".into(),
-        ShapeView::Dims { dims: None } => "? (unknown rank)".into(),
-        ShapeView::Dims { dims: Some(d) } => {
+        ShapeView::Dims { dims: None, .. } => "? (unknown rank)".into(),
+        ShapeView::Dims { dims: Some(d), max } => {
+            let d = shapex::report::bounded(d, max.as_deref());
             format!("<{}>", d.iter().map(dim_text).collect::<Vec<_>>().join(","))
         }
     }
@@ -319,6 +343,8 @@ fn pattern_text(p: &ShapePattern) -> String {
                     DimPattern::Known(n) => n.to_string(),
                     DimPattern::Any => "*".into(),
                     DimPattern::Symbolic(s) => s.clone(),
+                    DimPattern::Bounded(Some(c)) => format!(":{c}"),
+                    DimPattern::Bounded(None) => ":?".into(),
                 })
                 .collect();
             format!("<{}>", parts.join(","))
@@ -393,6 +419,7 @@ mod tests {
     fn dims(d: &[i64]) -> ShapeView {
         ShapeView::Dims {
             dims: Some(d.iter().map(|&n| DimView::Known(n)).collect()),
+            max: None,
         }
     }
 
@@ -479,6 +506,7 @@ mod tests {
     fn symbolic_and_wildcard_extents() {
         let sym = ShapeView::Dims {
             dims: Some(vec![DimView::Symbolic("a_1".into()), DimView::Known(7)]),
+            max: None,
         };
         let p = |s: &str| {
             FixtureSpec::parse(&format!("x=1; % expect: x {s}"), &language("matlab")).lines[0].defs

@@ -21,7 +21,11 @@
 //!              | "=" "shape(" OTHER ")"       same ShapeView as OTHER's latest def
 //!                                             at or before this line
 //! dim         := INTEGER | "*" (any extent) | symbolic text (compared literally
-//!                after removing spaces; commas inside parentheses are allowed)
+//!                after removing spaces; commas inside parentheses are allowed;
+//!                whatever its bound)
+//!              | ":" INTEGER                a symbolic extent with that upper bound
+//!                                           (`"max"` in the JSON; `1×:10`)
+//!              | ":?"                       a symbolic extent with no bound
 //! STATUS      := WORD ("|" WORD)*          any of the listed statuses is accepted
 //! WORD        := proven | runtime | error | none
 //! remark      := "(" free text             ignored, for the human reader
@@ -63,8 +67,11 @@ use std::ops::Range;
 pub enum DimPattern {
     Known(i64),
     Any,
-    /// Symbolic text with spaces removed, compared literally.
+    /// Symbolic text with spaces removed, compared literally (whatever its bound).
     Symbolic(String),
+    /// `:10`: a symbolic extent whose upper bound is 10 (MATLAB Coder's notation);
+    /// `:?` (`None`): a symbolic extent with no bound.
+    Bounded(Option<i64>),
 }
 
 /// What a named def's shape must be.
@@ -514,6 +521,15 @@ fn parse_dim(text: &str) -> Result<DimPattern, String> {
     let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if t.is_empty() {
         return Err("empty extent in shape tuple".into());
+    }
+    if let Some(bound) = t.strip_prefix(':') {
+        return match bound {
+            "?" => Ok(DimPattern::Bounded(None)),
+            _ => bound
+                .parse::<i64>()
+                .map(|c| DimPattern::Bounded(Some(c)))
+                .map_err(|_| format!("expected a bound `:INTEGER` or `:?`, found `{t}`")),
+        };
     }
     Ok(match t.as_str() {
         "*" => DimPattern::Any,

@@ -384,7 +384,7 @@ pub fn run_function_files(
 /// All known integer extents of a ShapeView, canonicalised; `None` when any part is
 /// symbolic, unknown or illegal.
 pub fn definite_dims(s: &ShapeView) -> Option<Vec<i64>> {
-    let ShapeView::Dims { dims: Some(d) } = s else {
+    let ShapeView::Dims { dims: Some(d), .. } = s else {
         return None;
     };
     let known: Option<Vec<i64>> = d

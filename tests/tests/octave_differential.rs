@@ -303,6 +303,7 @@ fn fake_model_reports_pass_and_wrong_ones_are_caught() {
 fn known(dims: &[usize]) -> ShapeView {
     ShapeView::Dims {
         dims: Some(dims.iter().map(|&x| DimView::Known(x as i64)).collect()),
+        max: None,
     }
 }
 
@@ -322,6 +323,7 @@ fn model_report(p: &Program) -> Report {
                         [d] => known(d),
                         _ => ShapeView::Dims {
                             dims: Some(vec![DimView::Symbolic("n".into()), DimView::Known(1)]),
+                            max: None,
                         },
                     },
                     display: String::new(),

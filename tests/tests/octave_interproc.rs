@@ -123,7 +123,7 @@ fn constant_dims(shape: &ShapePattern) -> Option<Vec<i64>> {
             .iter()
             .map(|d| match d {
                 DimPattern::Known(n) => Some(*n),
-                DimPattern::Any | DimPattern::Symbolic(_) => None,
+                DimPattern::Any | DimPattern::Symbolic(_) | DimPattern::Bounded(_) => None,
             })
             .collect(),
         ShapePattern::Illegal | ShapePattern::UnknownRank | ShapePattern::SameAs(_) => None,

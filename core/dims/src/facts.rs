@@ -418,11 +418,42 @@ impl Facts {
         let budget = Budget::new(DEFAULT_BUDGET);
         let d = self.normalize_with(d, &budget);
         let iv = self.interval(&d, &budget, 0);
+        let hi = iv.hi.min(self.upper(&d, &budget, 0));
         let fin = |e: Ext| match e {
             Ext::Fin(v) => i64::try_from(v).ok(),
             _ => None,
         };
-        (fin(iv.lo), fin(iv.hi))
+        (fin(iv.lo), fin(hi))
+    }
+
+    /// An upper bound of `d`, tighter than its interval's where `d` subtracts a
+    /// `max(e,0)`: that is at least `e`, so `d` is at most `d` with it replaced by `e`
+    /// (`min(n,10)`, which is `n - max(n-10,0)`, is at most `n - (n-10) = 10`); and
+    /// `max(x,0)` is at most the larger of 0 and `x`'s upper bound.
+    fn upper(&self, d: &Dim, budget: &Budget, depth: u32) -> Ext {
+        let mut best = self.interval(d, budget, depth).hi;
+        if depth > 3 {
+            return best;
+        }
+        if let Some(Atom::Max0(x)) = d.as_atom() {
+            best = best.min(self.upper(x, budget, depth + 1).max(Ext::Fin(0)));
+        }
+        let mut replaced = Dim::zero();
+        let mut changed = false;
+        for (m, c) in d.terms() {
+            let term = match m.atoms() {
+                [Atom::Max0(e)] if *c < 0 => {
+                    changed = true;
+                    (**e).clone()
+                }
+                _ => Dim::atom_product(m),
+            };
+            replaced = replaced.add(&term.mul(&Dim::known(*c)));
+        }
+        if changed && !replaced.is_opaque() {
+            best = best.min(self.upper(&replaced, budget, depth + 1));
+        }
+        best
     }
 
     fn normalize_with(&self, d: &Dim, budget: &Budget) -> Dim {

@@ -130,6 +130,29 @@ fn facts_bounds_and_disequalities() {
 }
 
 #[test]
+fn upper_bounds_come_from_facts_and_from_min() {
+    let f = Facts::new();
+    let n = Dim::val("n");
+    // Nothing known: no bound; `min(n, 10)` is at most 10 whatever n is, and so is
+    // the extent `max(min(n, 10), 0)` it makes.
+    assert_eq!(f.bounds(&n).1, None);
+    assert_eq!(f.bounds(&Dim::min(&n, &k(10))).1, Some(10));
+    assert_eq!(f.bounds(&Dim::min(&n, &k(10)).max0()).1, Some(10));
+    assert_eq!(f.bounds(&Dim::min(&n, &k(10)).max0()).0, Some(0));
+    // A fact bounds a value, and so an extent made from it.
+    let f = Facts::from_constraints(&[Constraint::le(&n, &k(7))]);
+    assert_eq!(f.bounds(&n).1, Some(7));
+    assert_eq!(f.bounds(&n.max0()).1, Some(7));
+    assert_eq!(f.bounds(&n.add_const(1).max0()).1, Some(8));
+    assert_eq!(f.bounds(&Dim::min(&n, &k(10))).1, Some(7));
+    // A product of a bounded and an unbounded extent has no bound.
+    assert_eq!(f.bounds(&n.max0().mul(&s("m"))).1, None);
+    // `m - max(m - n, 0)` is `min(m, n)`: at most n, so at most 7.
+    let m = s("m");
+    assert_eq!(f.bounds(&Dim::min(&m, &n)).1, Some(7));
+}
+
+#[test]
 fn facts_assume_disjunction_with_one_open_branch() {
     let mut f = Facts::new();
     f.assume(&Constraint::eq(&s("q1"), &k(3)));

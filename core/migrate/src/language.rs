@@ -200,7 +200,10 @@ pub(crate) fn types_report(
 pub fn shape_view(ty: Option<&TensorType>) -> ShapeView {
     match ty {
         None => ShapeView::Illegal { illegal: true },
-        Some(TensorType::Dyn) => ShapeView::Dims { dims: None },
+        Some(TensorType::Dyn) => ShapeView::Dims {
+            dims: None,
+            max: None,
+        },
         Some(TensorType::Tensor(dims)) => ShapeView::Dims {
             dims: Some(
                 dims.iter()
@@ -212,6 +215,7 @@ pub fn shape_view(ty: Option<&TensorType>) -> ShapeView {
                     })
                     .collect(),
             ),
+            max: None,
         },
     }
 }
@@ -426,7 +430,8 @@ mod tests {
                     DimView::Symbolic("Dyn".into()),
                     DimView::Known(2),
                     DimView::Known(2)
-                ])
+                ]),
+                max: None,
             }
         );
         assert_eq!(ret.check, CheckStatus::Runtime);
@@ -443,7 +448,10 @@ mod tests {
         let report = analyze("x : Dyn\ny : TensorType([1,2])\nreturn add(x, y)");
         assert_eq!(
             report.statements[2].defs[0].shape,
-            ShapeView::Dims { dims: None }
+            ShapeView::Dims {
+                dims: None,
+                max: None
+            }
         );
         let report = analyze("x : TensorType([2])\ny : TensorType([3])\nreturn add(x, y)");
         assert_eq!(report.statements[2].check, CheckStatus::Error);

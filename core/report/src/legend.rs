@@ -189,7 +189,11 @@ impl ShapeView {
     /// payload, whose faces format it in the user's notation).
     pub fn aliased<'a>(&self, notes: impl IntoIterator<Item = &'a SymbolNote> + Clone) -> Self {
         match self {
-            ShapeView::Dims { dims: Some(dims) } => ShapeView::Dims {
+            ShapeView::Dims {
+                dims: Some(dims),
+                max,
+            } => ShapeView::Dims {
+                max: max.clone(),
                 dims: Some(
                     dims.iter()
                         .map(|d| match d {
@@ -360,6 +364,7 @@ mod tests {
                 crate::DimView::Known(3),
                 crate::DimView::Symbolic("c~c1+1".into()),
             ]),
+            max: None,
         };
         assert_eq!(
             shape.format_aliased("<3,c~c1+1>", Notation::Paper, &notes),

@@ -12,7 +12,9 @@ pub use language::{Face, Language, LanguageInfo, Memo, OptionSpec, Options, Sour
 pub use shapex_text::{
     common_ends, Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind,
 };
-pub use statement::{CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote};
+pub use statement::{
+    bounded, CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote,
+};
 pub use view::{Payload, View, ViewSpec};
 
 use serde::{Deserialize, Serialize};

@@ -14,12 +14,22 @@ pub enum DimView {
 }
 
 /// A shape in the CLI contract: `{"dims": [3, "n"]}`, `{"illegal": true}`, or
-/// `{"dims": null}` (unknown rank).
+/// `{"dims": null}` (unknown rank). A shape whose extents the program bounds (MATLAB
+/// Coder's `1×:10`) also has `"max": [1, 10]`: one entry per extent, `null` where
+/// unbounded (a known extent is its own bound).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ShapeView {
-    Illegal { illegal: bool },
-    Dims { dims: Option<Vec<DimView>> },
+    Illegal {
+        illegal: bool,
+    },
+    Dims {
+        dims: Option<Vec<DimView>>,
+        /// Upper bounds the program establishes, one per extent (`None`: unbounded);
+        /// absent when no symbolic extent has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<Vec<Option<i64>>>,
+    },
 }
 
 /// Status of a statement's conformance condition θ.
@@ -181,19 +191,60 @@ impl Notation {
 }
 
 impl ShapeView {
+    /// Known extents or unknown rank, without bounds.
+    pub fn dims(dims: Option<Vec<DimView>>) -> ShapeView {
+        ShapeView::Dims { dims, max: None }
+    }
+
+    /// The extents, when the rank is known.
+    pub fn extents(&self) -> Option<&[DimView]> {
+        match self {
+            ShapeView::Dims { dims: Some(d), .. } => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The upper bounds of the extents, when some are bounded (`"max"`).
+    pub fn max(&self) -> Option<&[Option<i64>]> {
+        match self {
+            ShapeView::Dims { max: Some(m), .. } => Some(m),
+            _ => None,
+        }
+    }
+
     /// Writes the shape in `notation`: `<3,n>` (paper; the analysis's own `display`
-    /// wins when given) or `3×n`.
+    /// wins when given) or `3×n`. A symbolic extent with an upper bound is written as
+    /// MATLAB Coder writes it, `:10` (`1×:10`, `<1,:10>`).
     pub fn format(&self, display: &str, notation: Notation) -> String {
         match self {
             ShapeView::Illegal { .. } => "illegal".into(),
-            ShapeView::Dims { dims: None } => "?".into(),
-            ShapeView::Dims { dims: Some(dims) } => match notation {
-                Notation::Paper if !display.is_empty() => display.to_string(),
-                Notation::Paper => format!("<{}>", join_dims(dims, ",", false)),
-                Notation::Times => join_dims(dims, "×", true),
-            },
+            ShapeView::Dims { dims: None, .. } => "?".into(),
+            ShapeView::Dims {
+                dims: Some(dims),
+                max,
+            } => {
+                let dims = bounded(dims, max.as_deref());
+                match notation {
+                    Notation::Paper if !display.is_empty() => display.to_string(),
+                    Notation::Paper => format!("<{}>", join_dims(&dims, ",", false)),
+                    Notation::Times => join_dims(&dims, "×", true),
+                }
+            }
         }
     }
+}
+
+/// The extents as shown: a symbolic one with an upper bound `c` becomes `:c`.
+pub fn bounded(dims: &[DimView], max: Option<&[Option<i64>]>) -> Vec<DimView> {
+    dims.iter()
+        .enumerate()
+        .map(
+            |(k, d)| match (d, max.and_then(|m| m.get(k).copied().flatten())) {
+                (DimView::Symbolic(_), Some(c)) => DimView::Symbolic(format!(":{c}")),
+                _ => d.clone(),
+            },
+        )
+        .collect()
 }
 
 /// The extents of a tuple's inside (`3,max(n,0)`): split at the commas outside
@@ -220,7 +271,9 @@ fn join_dims(dims: &[DimView], sep: &str, parenthesise: bool) -> String {
     dims.iter()
         .map(|d| match d {
             DimView::Known(n) => n.to_string(),
-            DimView::Symbolic(s) if parenthesise && s.contains(['+', '-', '*', '/', ' ']) => {
+            DimView::Symbolic(s)
+                if parenthesise && !s.starts_with(':') && s.contains(['+', '-', '*', '/', ' ']) =>
+            {
                 format!("({s})")
             }
             DimView::Symbolic(s) => s.clone(),
@@ -277,5 +330,26 @@ mod notation_tests {
         assert_eq!(t.rewrite("<1,0,4>."), "1×0×4.");
         assert_eq!(t.rewrite("x: <max(n,0),3>"), "x: max(n,0)×3");
         assert_eq!(Notation::Paper.rewrite("<3,4>"), "<3,4>");
+        assert_eq!(t.rewrite("x: <1,:10>"), "x: 1×:10");
+    }
+
+    #[test]
+    fn bounded_extents_read_as_matlab_coder_writes_them() {
+        use super::{DimView, ShapeView};
+        let shape = ShapeView::Dims {
+            dims: Some(vec![
+                DimView::Known(1),
+                DimView::Symbolic("n".into()),
+                DimView::Symbolic("m".into()),
+            ]),
+            max: Some(vec![Some(1), Some(10), None]),
+        };
+        assert_eq!(shape.format("", Notation::Times), "1×:10×m");
+        assert_eq!(shape.format("", Notation::Paper), "<1,:10,m>");
+        let json = serde_json::to_string(&shape).unwrap();
+        assert_eq!(json, r#"{"dims":[1,"n","m"],"max":[1,10,null]}"#);
+        assert_eq!(serde_json::from_str::<ShapeView>(&json).unwrap(), shape);
+        let plain = ShapeView::dims(Some(vec![DimView::Known(3)]));
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"dims":[3]}"#);
     }
 }

@@ -437,7 +437,7 @@ mod tests {
             label: name.into(),
             defs: vec![Def {
                 name: name.into(),
-                shape: ShapeView::Dims { dims: Some(dims) },
+                shape: ShapeView::dims(Some(dims)),
                 display: String::new(),
                 class: None,
             }],

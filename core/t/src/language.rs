@@ -186,6 +186,7 @@ fn statements(analysis: &Analysis, written: &Written) -> Vec<StatementReport> {
                         name: var.clone(),
                         shape: ShapeView::Dims {
                             dims: Some(classes.iter().cloned().map(DimView::Symbolic).collect()),
+                            max: None,
                         },
                         display: format!("[{}]", classes.join(",")),
                         class: None,

@@ -139,7 +139,10 @@ impl Shape {
     pub fn to_view(&self) -> ShapeView {
         match self {
             Shape::Illegal => ShapeView::Illegal { illegal: true },
-            Shape::Unknown => ShapeView::Dims { dims: None },
+            Shape::Unknown => ShapeView::Dims {
+                dims: None,
+                max: None,
+            },
             Shape::Tuple(t) => ShapeView::Dims {
                 dims: Some(
                     t.dims()
@@ -150,6 +153,7 @@ impl Shape {
                         })
                         .collect(),
                 ),
+                max: None,
             },
         }
     }

@@ -51,7 +51,12 @@ impl Analysis for ValueAnalysis<'_> {
         // A condition with a known constant value prunes the branch it rules out.
         match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
             Some(c) if (c != 0) != taken => State::Nonviable,
-            _ => State::Reachable(input.clone()),
+            // A comparison of integers holds on the branch taken when it is true, its
+            // negation on the other (`if n > 10, error(…), end` leaves `n ≤ 10`).
+            _ => match input.get(cond).and_then(|v| v.guard.as_deref()) {
+                Some(guard) => State::Reachable(super::assuming(input, guard, taken)),
+                None => State::Reachable(input.clone()),
+            },
         }
     }
 

@@ -122,6 +122,8 @@ fn canonical_value(v: &Value, level: Level, canon: &mut Canon) -> Value {
         cleared: v.cleared,
         integral: v.integral,
         finite: v.finite,
+        // Over the caller's symbols.
+        guard: None,
         one: false,
         // A part's extents are not the context's `$k`: anonymous, at this level.
         parts: v.parts.as_ref().map(|p| {
@@ -194,8 +196,10 @@ pub(super) fn normalized(v: &Value, inputs: &[Dim], own: &mut Vec<Dim>) -> Value
             .map(|e| e.iter().map(back).collect()),
         max: value(&v.max),
         origin: None,
-        // What a returned closure captured is over the callee's symbols.
+        // What a returned closure captured is over the callee's symbols, and so is
+        // a guard.
         closure: None,
+        guard: None,
         // So are its parts' extents: anonymous at the call.
         parts: v
             .parts
@@ -239,6 +243,7 @@ pub(super) fn instantiate(v: &Value, canon: &Canon, fresh: &dyn Fn(usize) -> Dim
         scalar: v.scalar.as_ref().map(dim),
         elems: v.elems.as_ref().map(|e| e.iter().map(dim).collect()),
         max: v.max.as_ref().map(dim),
+        guard: None,
         ..v.clone()
     }
 }

@@ -16,12 +16,18 @@ const SHOWN_ELEMS: usize = 8;
 /// `double <3,4>`, `double <1,1> = 7`, `char <1,5> = 'hello'`, `function_handle =
 /// @sin`; `?` for an unknown class or shape, `π` where the statement fails.
 pub fn describe(value: &Value) -> String {
+    describe_bounded(value, None)
+}
+
+/// [`describe`] with the upper bounds of the value's extents (MATLAB Coder's
+/// `double <1,:10>`): see `results::Bounds`.
+pub fn describe_bounded(value: &Value, max: Option<&[Option<i64>]>) -> String {
     if value.cleared {
         return "cleared".to_string();
     }
     let union = value.union_classes().map(|u| u.join("|"));
     let class = value.class.or(union.as_deref()).unwrap_or("?");
-    let shape = shape_text(&value.shape, value.open_rank);
+    let shape = shape_text_bounded(&value.shape, value.open_rank, max);
     let handle = value.class == Some("function_handle") || value.handle.is_some();
     let known = constant(value);
     // A handle is one object: its 1×1 says nothing its class does not.
@@ -74,9 +80,24 @@ fn parts_text(p: &super::parts::Parts) -> String {
 
 /// The shape as the report shows a def's: an array of open rank (an input, or computed
 /// from one element by element) may have more dimensions than its tuple, so it ends
-/// in `…`.
-pub fn shape_text(shape: &Shape, open_rank: bool) -> String {
-    let mut display = shape.display(Notation::Paper);
+/// in `…`; a symbolic extent with an upper bound `c` (`max`) is written `:c`, as
+/// MATLAB Coder writes it (`<1,:10>`).
+pub fn shape_text_bounded(shape: &Shape, open_rank: bool, max: Option<&[Option<i64>]>) -> String {
+    let mut display = match (shape, max) {
+        (Shape::Tuple(t), Some(max)) => {
+            let parts: Vec<String> = t
+                .dims()
+                .iter()
+                .enumerate()
+                .map(|(k, d)| match max.get(k).copied().flatten() {
+                    Some(c) if !d.is_known() => format!(":{c}"),
+                    _ => d.to_string(),
+                })
+                .collect();
+            format!("<{}>", parts.join(","))
+        }
+        _ => shape.display(Notation::Paper),
+    };
     if open_rank && display.ends_with('>') {
         display.insert_str(display.len() - 1, &format!(",{MORE}"));
     }

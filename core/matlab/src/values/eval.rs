@@ -1064,6 +1064,9 @@ impl Eval<'_> {
         let is_scalar_result = value.shape == Shape::scalar();
         if is_scalar_result {
             value.scalar = scalar.or_else(|| self.folded_comparison());
+            if value.scalar.is_none() {
+                value.guard = self.guard().map(std::rc::Rc::new);
+            }
             // Rounding makes an integer only of a finite value (`ceil(200/0)` is Inf).
             let rounding = matches!(self.call.func, "floor" | "ceil" | "round" | "fix");
             value.integral = INTEGRAL_RESULTS.contains(&self.call.func)
@@ -1146,6 +1149,20 @@ impl Eval<'_> {
             let c = v.scalar.as_ref()?.as_known()?;
             return Some(if c == 0 { Dim::one() } else { Dim::zero() });
         }
+        let c = self.comparison()?;
+        match self.facts.ask(&c) {
+            Truth::Proven => Some(Dim::one()),
+            Truth::Refuted => Some(Dim::zero()),
+            Truth::Unknown => None,
+        }
+    }
+}
+
+impl Eval<'_> {
+    /// A comparison of two integer scalars as the condition it computes (`n > 10` is
+    /// `10 < n`).
+    fn comparison(&self) -> Option<Constraint> {
+        let args = &self.call.args;
         let (a, b) = (
             args.first()?.scalar.as_ref()?,
             args.get(1)?.scalar.as_ref()?,
@@ -1154,7 +1171,7 @@ impl Eval<'_> {
         if maybe_real(a) || maybe_real(b) {
             return None;
         }
-        let c = match self.call.func {
+        Some(match self.call.func {
             "eq" => Constraint::eq(a, b),
             "ne" => Constraint::ne(a, b),
             "lt" => Constraint::lt(a, b),
@@ -1162,11 +1179,16 @@ impl Eval<'_> {
             "gt" => Constraint::lt(b, a),
             "ge" => Constraint::le(b, a),
             _ => return None,
-        };
-        match self.facts.ask(&c) {
-            Truth::Proven => Some(Dim::one()),
-            Truth::Refuted => Some(Dim::zero()),
-            Truth::Unknown => None,
+        })
+    }
+
+    /// What a logical scalar result is true exactly when (see [`Value::guard`]): a
+    /// comparison of integer scalars, or the negation of a guarded value.
+    fn guard(&self) -> Option<Constraint> {
+        match (self.call.func, self.call.args.as_slice()) {
+            ("not", [v]) => v.guard.as_ref().map(|c| c.not()),
+            (_, [_, _]) => self.comparison(),
+            _ => None,
         }
     }
 }

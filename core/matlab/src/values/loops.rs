@@ -582,6 +582,36 @@ fn combine(results: &[&StmtResult], fresh: &dyn Fn(&str, usize) -> Dim) -> Optio
             }
         }
     }
+    // An extent is bounded by the largest of its bounds in the iterations (each
+    // proven by that iteration's facts), when every iteration bounds it.
+    combined.bounds = combined
+        .defs
+        .iter()
+        .map(|(name, value)| {
+            let per: Vec<Vec<Option<i64>>> = viable
+                .iter()
+                .map(|r| iteration_bounds(r, name))
+                .collect::<Option<_>>()?;
+            let t = value.shape.as_tuple()?;
+            let mut bounded = false;
+            let out: Vec<Option<i64>> = t
+                .dims()
+                .iter()
+                .enumerate()
+                .map(|(k, d)| {
+                    let hi = per
+                        .iter()
+                        .map(|b| b.get(k).copied().flatten())
+                        .collect::<Option<Vec<i64>>>()?
+                        .into_iter()
+                        .max();
+                    bounded |= hi.is_some() && !d.is_known();
+                    d.as_known().or(hi)
+                })
+                .collect();
+            bounded.then_some(out)
+        })
+        .collect();
     // The check is the worst over the iterations: one that needs a run-time check
     // makes the statement need it, even if later iterations are proven.
     let rank = |r: &StmtResult| {
@@ -604,6 +634,24 @@ fn combine(results: &[&StmtResult], fresh: &dyn Fn(&str, usize) -> Dim) -> Optio
     }
     combined.viable = !viable.is_empty();
     Some(combined)
+}
+
+/// The bounds of `name`'s extents after one iteration's statement: its own known
+/// extents, else what that iteration's facts proved (`None` for an unknown rank).
+fn iteration_bounds(r: &StmtResult, name: &str) -> Option<Vec<Option<i64>>> {
+    let i = r.defs.iter().position(|(n, _)| n == name)?;
+    let t = r.defs[i].1.shape.as_tuple()?;
+    let proven = r.bounds.get(i).cloned().flatten();
+    Some(
+        t.dims()
+            .iter()
+            .enumerate()
+            .map(|(k, d)| {
+                d.as_known()
+                    .or_else(|| proven.as_ref()?.get(k).copied().flatten())
+            })
+            .collect(),
+    )
 }
 
 /// Refines the results of `stmt`'s loops not nested in another loop with their studies

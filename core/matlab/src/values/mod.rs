@@ -27,6 +27,8 @@ mod summary;
 mod transfer;
 
 #[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
 mod clear_tests;
 #[cfg(test)]
 mod context_tests;
@@ -124,6 +126,11 @@ pub struct Value {
     /// A struct's fields or a cell array's elements, as far as they are known
     /// ([`parts`]); `None` for other classes, or when nothing is known of them.
     pub parts: Option<std::rc::Rc<parts::Parts>>,
+    /// For a logical scalar that a comparison of integer values made (`t = n > 10`):
+    /// the condition it is true exactly when (`10 < n`), so a branch on it, or an
+    /// `assert` of it, teaches the facts that condition or its negation. Over the
+    /// function's own symbols: a call's context and results never carry one.
+    pub guard: Option<std::rc::Rc<shapex_dims::Constraint>>,
     /// A temporary holding `c{k}` with `k` a scalar, or `s.f` of a 1×1 struct: a
     /// comma-separated list of exactly one value, so a call it is an argument of still
     /// knows how many it passes (`values::access`).
@@ -173,6 +180,7 @@ impl Value {
             integral: false,
             finite: false,
             parts: None,
+            guard: None,
             one: false,
             union: 0,
         }
@@ -298,6 +306,11 @@ impl Value {
             integral: self.integral && other.integral,
             finite: self.finite && other.finite,
             parts: parts::join(&self.parts, &other.parts),
+            guard: if self.guard == other.guard {
+                self.guard.clone()
+            } else {
+                None
+            },
             one: self.one && other.one,
             union: match (self.class, other.class) {
                 (Some(a), Some(b)) if a == b => 0,
@@ -311,6 +324,33 @@ impl Value {
 }
 
 impl Value {
+    /// The upper bounds `facts` prove for the value's extents (MATLAB Coder's `1×:10`),
+    /// one per extent of its tuple, a known extent its own bound: what
+    /// [`Facts::bounds`] finds, so only what the facts establish (`for k = 1:10`, a
+    /// condition that held), never a guess. `None` when the rank is unknown, the facts
+    /// contradict (no run gets there), or no symbolic extent has a bound.
+    pub fn upper_bounds(&self, facts: &Facts) -> Option<Vec<Option<i64>>> {
+        let t = self.shape.as_tuple()?;
+        if facts.is_contradictory() {
+            return None;
+        }
+        let mut bounded = false;
+        let out = t
+            .dims()
+            .iter()
+            .map(|d| match d.as_known() {
+                Some(v) => Some(v),
+                None if d.is_opaque() => None,
+                None => {
+                    let hi = facts.bounds(d).1.filter(|&c| c >= 0);
+                    bounded |= hi.is_some();
+                    hi
+                }
+            })
+            .collect();
+        bounded.then_some(out)
+    }
+
     /// The value with every symbolic part forgotten: symbolic extents become `fresh(k)`,
     /// symbolic scalars and elements unknown; known parts are kept.
     pub fn forget_symbols(&self, fresh: &dyn Fn(usize) -> Dim) -> Value {
@@ -330,8 +370,9 @@ impl Value {
             scalar: known(&self.scalar),
             elems: self.elems.clone().filter(|e| e.iter().all(Dim::is_known)),
             max: known(&self.max),
-            // What it captured may hold the symbols forgotten.
+            // What it captured may hold the symbols forgotten, and so may a guard.
             closure: None,
+            guard: None,
             parts: self
                 .parts
                 .as_ref()
@@ -410,6 +451,19 @@ impl Env {
             facts: Facts::meet_of_branches(&self.facts, &other.facts),
         }
     }
+}
+
+/// `input` with `guard` (or, when not `holds`, its negation) among its facts; unchanged
+/// when the facts would contradict (the comparison would have folded to a constant
+/// then, so this does not happen; no branch is pruned here).
+fn assuming(input: &Env, guard: &shapex_dims::Constraint, holds: bool) -> Env {
+    let c = if holds { guard.clone() } else { guard.not() };
+    let mut env = input.clone();
+    env.facts.assume(&c);
+    if env.facts.is_contradictory() {
+        return input.clone();
+    }
+    env
 }
 
 /// Makes `targets` unknown: what a statement whose results are not followed does.

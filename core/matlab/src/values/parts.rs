@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// What is known of a struct's fields or a cell array's elements.
+// Parts live behind an `Rc` in their value (`Value::parts`): the largest variant's size
+// is paid once per shared allocation, never per copy of a value.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Parts {
     /// A struct's fields by name. `complete`: the struct has no other field (it was
@@ -99,6 +102,8 @@ pub fn anonymous(v: &Value) -> Value {
         max: known(&v.max),
         closure,
         origin: None,
+        // What it is true exactly when names symbols, as a symbolic scalar does.
+        guard: None,
         parts: v.parts.as_ref().map(|p| Rc::new(map(p, &anonymous))),
         ..v.clone()
     }

@@ -31,6 +31,9 @@ pub struct StmtResult {
     /// The variables it assigns with their values afterwards (a definite error leaves
     /// them illegal, π).
     pub defs: Vec<(String, Value)>,
+    /// Per def (same order), the upper bounds of its extents that the facts after
+    /// the statement prove ([`Value::upper_bounds`]): `None` when none is bounded.
+    pub bounds: Vec<Bounds>,
     pub effect: Effect,
     /// The extent facts in force before the statement, for simplifying its condition
     /// (only the facts: variables' values before it are not kept).
@@ -42,6 +45,10 @@ pub struct StmtResult {
     /// function's analysis is complete).
     pub glossary: Vec<Gloss>,
 }
+
+/// Upper bounds of a value's extents, one per extent of its tuple (a known extent is
+/// its own bound, `None` an unbounded one); `None` when no symbolic extent is bounded.
+pub type Bounds = Option<Vec<Option<i64>>>;
 
 #[derive(Clone, Debug)]
 pub struct FunctionResult {

@@ -141,6 +141,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         integral,
         finite,
         parts,
+        guard,
         one,
         union,
     } = v;
@@ -162,6 +163,7 @@ fn same_but_origin(v: &Value, w: &Value) -> bool {
         // Parts hold no origins (`parts::as_part`).
         && *parts == w.parts
         && *union == w.union
+        && *guard == w.guard
 }
 
 /// `new` equals `old` with its values' origins moved.

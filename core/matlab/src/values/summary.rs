@@ -4,8 +4,8 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 pub use super::display::MORE;
-use super::display::{describe, shape_text};
-use super::results::{Arity, Failure, ProgramResult, StmtResult};
+use super::display::{describe_bounded, shape_text_bounded};
+use super::results::{Arity, Bounds, Failure, ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
 use shapex_report::{
@@ -121,14 +121,20 @@ pub fn values_table(
         }
         let root = fails_itself(irs);
         let mut values: Vec<(&str, String)> = Vec::new();
-        for (name, value) in irs.iter().flat_map(|s| &s.defs) {
+        let defs = irs.iter().flat_map(|s| {
+            s.defs
+                .iter()
+                .enumerate()
+                .map(move |(i, d)| (d, s.bounds.get(i).cloned().flatten()))
+        });
+        for ((name, value), bounds) in defs {
             // π where the statement fails; a value it only inherits is not checked.
             let text = match value.shape {
                 Shape::Illegal if !root => "? ?".to_string(),
                 // A value known only as the variable's own symbol (a loop variable
                 // `i`, an input `n`) says nothing more than its name.
                 _ => {
-                    let text = describe(value);
+                    let text = describe_bounded(value, bounds.as_deref());
                     match text.strip_suffix(&format!(" = {name}")) {
                         Some(plain) => plain.to_string(),
                         None => text,
@@ -307,12 +313,27 @@ fn fails_itself(irs: &[&StmtResult]) -> bool {
 /// A def's shape as the report shows it. An array of open rank (an input, or computed
 /// from one element by element) may have more dimensions than its tuple: `<x_1,x_2,…>`,
 /// with `…` as a last extent in the JSON as well, so no reader takes it for 2-D.
-fn shown(shape: &Shape, open_rank: bool) -> (ShapeView, String) {
+fn shown(shape: &Shape, open_rank: bool, bounds: &Bounds) -> (ShapeView, String) {
     let mut view = shape.to_view();
-    if let (true, ShapeView::Dims { dims: Some(dims) }) = (open_rank, &mut view) {
-        dims.push(DimView::Symbolic(MORE.into()));
+    if let ShapeView::Dims {
+        dims: Some(dims),
+        max,
+    } = &mut view
+    {
+        if open_rank {
+            dims.push(DimView::Symbolic(MORE.into()));
+        }
+        // One bound per extent shown (none for `…`).
+        *max = bounds.as_ref().map(|b| {
+            (0..dims.len())
+                .map(|k| b.get(k).copied().flatten())
+                .collect()
+        });
     }
-    (view, shape_text(shape, open_rank))
+    (
+        view,
+        shape_text_bounded(shape, open_rank, bounds.as_deref()),
+    )
 }
 
 fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
@@ -322,12 +343,13 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
     // unknown to the reader, not a second "illegal" (one root cause).
     let root = fails_itself(irs);
     for s in irs.iter().filter(|s| s.viable || !s.defs.is_empty()) {
-        for (name, value) in &s.defs {
+        for (i, (name, value)) in s.defs.iter().enumerate() {
             let shape = match &value.shape {
                 Shape::Illegal if !root => &Shape::Unknown,
                 shape => shape,
             };
-            let (view, display) = shown(shape, value.open_rank);
+            let bounds = s.bounds.get(i).cloned().flatten();
+            let (view, display) = shown(shape, value.open_rank, &bounds);
             let def = Def {
                 name: name.clone(),
                 shape: view,

@@ -100,6 +100,10 @@ impl ValueAnalysis<'_> {
                 args,
             } => {
                 let (values, counted) = self.arguments(&env, args, targets);
+                // `assert(n <= 10)` returns only when its condition holds.
+                let asserted = (func == "assert" && !self.user_functions.iter().any(|f| f == func))
+                    .then(|| values.first().and_then(|v| v.guard.clone()))
+                    .flatten();
                 let site = CallSite {
                     site: stmt.id,
                     func,
@@ -109,6 +113,9 @@ impl ValueAnalysis<'_> {
                     counted,
                 };
                 self.call(site, &mut env, &mut effect);
+                if let Some(guard) = asserted {
+                    env = super::assuming(&env, &guard, true);
+                }
             }
             StmtKind::ArrayGet {
                 targets,
@@ -1078,7 +1085,14 @@ pub(super) fn collect(
                 };
                 (v.clone(), value)
             })
-            .collect();
+            .collect::<Vec<(String, Value)>>();
+        let bounds = match &after {
+            State::Reachable(env) => defs
+                .iter()
+                .map(|(_, v)| v.upper_bounds(&env.facts))
+                .collect(),
+            State::Nonviable => vec![None; defs.len()],
+        };
         out.push(StmtResult {
             id: s.id,
             origin: s.origin,
@@ -1086,6 +1100,7 @@ pub(super) fn collect(
             operator: s.operator,
             viable: before.is_some(),
             defs,
+            bounds,
             effect,
             facts_before: before.map(|env| env.facts),
             iteration: None,

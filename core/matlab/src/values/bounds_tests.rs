@@ -1,0 +1,125 @@
+//! Bounded extents (issue #22 item 5): the upper bounds a statement's facts prove for
+//! the extents it defines, as the Shapes and Values views and the JSON show them, and
+//! none where a run may exceed them.
+
+use super::tests::run;
+use shapex_report::view::{CellValue, Payload, Table};
+use shapex_report::{Def, Notation, Report, ShapeView};
+
+/// The last def of `name` on `line` (1-based).
+fn def<'a>(r: &'a Report, line: u32, name: &str) -> &'a Def {
+    r.statements
+        .iter()
+        .filter(|s| s.range.line == line)
+        .flat_map(|s| &s.defs)
+        .rfind(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no def of {name} on line {line}: {r:#?}"))
+}
+
+fn max(d: &Def) -> Option<Vec<Option<i64>>> {
+    d.shape.max().map(<[_]>::to_vec)
+}
+
+#[test]
+fn a_loop_range_bounds_what_it_sizes_in_every_view() {
+    let r = run("for k = 1:10\n  a = zeros(1, k);\nend\n");
+    let a = def(&r, 2, "a");
+    assert_eq!(max(a), Some(vec![Some(1), Some(10)]));
+    assert_eq!(a.display, "<1,:10>");
+    assert_eq!(a.shape.format(&a.display, Notation::Times), "1×:10");
+    let json = serde_json::to_string(&a.shape).unwrap();
+    assert!(json.contains(r#""max":[1,10]"#), "{json}");
+    let Some(Payload::Table(Table { rows, .. })) = r.view(crate::VALUES) else {
+        panic!("no Values view")
+    };
+    let CellValue::Text(text) = &rows[1].cells[0].value else {
+        panic!("{rows:?}")
+    };
+    assert_eq!(Notation::Times.rewrite(text), "a: double 1×:10");
+}
+
+#[test]
+fn a_condition_that_held_bounds_what_follows_it_and_nothing_before() {
+    let src = "function f(x)\n\
+               n = numel(x);\n\
+               a = zeros(1, n);\n\
+               if n > 10\n\
+                 error('too many');\n\
+               end\n\
+               b = zeros(1, n);\n\
+               k = size(x, 1);\n\
+               assert(k <= 4);\n\
+               c = zeros(k, n);\n\
+               m = min(n, 3);\n\
+               d = zeros(m, 1);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 3, "a")), None);
+    assert_eq!(max(def(&r, 7, "b")), Some(vec![Some(1), Some(10)]));
+    assert_eq!(max(def(&r, 10, "c")), Some(vec![Some(4), Some(10)]));
+    assert_eq!(max(def(&r, 12, "d")), Some(vec![Some(3), Some(1)]));
+}
+
+#[test]
+fn a_fact_learned_later_in_a_loop_does_not_bound_its_first_iteration() {
+    // The first iteration makes `a` before the assert has run: n may be 100 there.
+    // After the loop every iteration has asserted it.
+    let src = "function f(x)\n\
+               n = numel(x);\n\
+               for i = 1:3\n\
+                 a = zeros(1, n);\n\
+                 assert(n <= 10);\n\
+               end\n\
+               b = zeros(1, n);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 4, "a")), None);
+    assert_eq!(max(def(&r, 7, "b")), Some(vec![Some(1), Some(10)]));
+    // The same in a loop that is not simulated through (unknown trip count).
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               for i = 1:numel(y)\n\
+                 a = zeros(1, n);\n\
+                 if n > 10, error('no'); end\n\
+               end\n";
+    assert_eq!(max(def(&run(src), 4, "a")), None);
+}
+
+#[test]
+fn a_path_without_the_bound_leaves_none_after_a_merge() {
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               if numel(y) > 2\n\
+                 if n > 10, error('no'); end\n\
+               end\n\
+               a = zeros(1, n);\n\
+               if n > 5\n\
+                 n = 50;\n\
+               end\n\
+               b = zeros(1, n);\n\
+               c = zeros(1, n + numel(y));\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 6, "a")), None);
+    assert_eq!(max(def(&r, 10, "b")), None);
+    assert_eq!(max(def(&r, 11, "c")), None);
+    // A product of a bounded and an unbounded extent is not bounded.
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               assert(n < 4);\n\
+               a = zeros(n * numel(y), 1);\n\
+               b = zeros(n * 2, 1);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 4, "a")), None);
+    assert_eq!(max(def(&r, 5, "b")), Some(vec![Some(6), Some(1)]));
+}
+
+#[test]
+fn a_known_or_unknown_shape_has_no_bounds() {
+    let r = run("a = zeros(3, 4);\nb = foo(a);\n");
+    assert!(matches!(
+        def(&r, 1, "a").shape,
+        ShapeView::Dims { max: None, .. }
+    ));
+    assert!(matches!(
+        def(&r, 2, "b").shape,
+        ShapeView::Dims { max: None, .. }
+    ));
+}
