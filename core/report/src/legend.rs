@@ -194,8 +194,10 @@ impl ShapeView {
                 max,
             } => ShapeView::Dims {
                 max: max.clone(),
+                // A bounded extent shows as its bound (`:10`), never by its name.
                 dims: Some(
-                    dims.iter()
+                    crate::statement::bounded(dims, max.as_deref())
+                        .iter()
                         .map(|d| match d {
                             crate::DimView::Symbolic(s) => {
                                 crate::DimView::Symbolic(with_aliases(s, notes.clone()))
