@@ -314,7 +314,8 @@ fn same_name(functions: &[Function]) -> Vec<Rc<[usize]>> {
 }
 
 /// The keys of the functions whose text function `i`'s calls may depend on: every
-/// function of a name its calls name, and theirs, transitively (a call is analysed in
+/// function of a name its calls name, and theirs, transitively (itself too when it is
+/// recursive) (a call is analysed in
 /// the callee's context, whose result depends on the callee's text and its callees').
 /// The functions of each name are looked up in `same_name`: searching every function
 /// for each call cost O(n³) name comparisons in a file of n functions in a chain.
@@ -333,8 +334,11 @@ fn below(a: &ValueAnalysis, same_name: &[Rc<[usize]>], i: usize, own: &[Rc<Key>]
             }
         }
     }
+    // A recursive function reaches itself: its own key is then among them, so an old
+    // trace of it (whose steps hold answers of its own calls) resumes only under the
+    // same text of the whole function, not just the same statements before the edit.
     (0..same_name.len())
-        .filter(|&h| seen[h] && h != i)
+        .filter(|&h| seen[h])
         .map(|h| own[h].clone())
         .collect()
 }
