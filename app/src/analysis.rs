@@ -6,14 +6,17 @@
 //! every keystroke) come from the languages' faces (`shapex::faces`), so the page
 //! links no analyser: new languages grow the worker, not the page.
 
+#[allow(dead_code)] // the page applies deltas, the worker makes them
+#[path = "delta.rs"]
+pub mod delta;
 #[path = "protocol.rs"]
 pub mod protocol;
 
+use delta::Delta;
 use leptos::prelude::{set_timeout_with_handle, TimeoutHandle};
 use protocol::{Reply, Request};
-use shapex::report::view::Drawing;
 use shapex::report::{LanguageInfo, Token};
-use shapex::{Face, Options, Report};
+use shapex::{Face, Options};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -77,13 +80,18 @@ pub struct Hooks {
 pub struct Analysed {
     /// The text analysed.
     pub source: String,
-    pub report: Report,
+    /// The Report, as its difference from the last one delivered (or the failure
+    /// report after a failure: a delta against nothing).
+    pub report: Delta,
     /// When the request was sent, in `performance.now()` milliseconds.
     pub sent_at: f64,
     /// How long the analysis took inside the worker (ms).
     pub analysis_ms: f64,
-    /// The worker's drawings of the graph and lattice views, by view id.
-    pub drawings: Vec<(String, Drawing)>,
+    /// When the reply arrived, in ms after `sent_at`, and how long the page took to
+    /// read it (JSON to a `Report`): with `analysis_ms`, the benchmark's breakdown of
+    /// keystroke-to-result.
+    pub received_ms: f64,
+    pub parse_ms: f64,
 }
 
 /// The page's handle on the analysis worker. Cheap to clone.
@@ -96,6 +104,9 @@ struct State {
     /// The worker has said it is ready (messages sent before are lost).
     ready: bool,
     generation: u64,
+    /// The generation of the report last delivered, which the page holds (0: none,
+    /// after a failure), so the worker's replies are told as differences from it.
+    held: u64,
     /// The newest request, not yet sent (the worker was busy or starting).
     queued: Option<Request>,
     /// The request the worker is working on, with its timers.
@@ -123,6 +134,7 @@ impl Engine {
             worker: None,
             ready: false,
             generation: 0,
+            held: 0,
             queued: None,
             running: None,
             epoch: 0,
@@ -152,6 +164,7 @@ impl Engine {
             path,
             others,
             options,
+            held: 0,
         });
         drop(s);
         self.pump();
@@ -210,9 +223,10 @@ impl Engine {
         if !s.ready || s.running.is_some() {
             return;
         }
-        let Some(request) = s.queued.take() else {
+        let Some(mut request) = s.queued.take() else {
             return;
         };
+        request.held = s.held;
         let Some(worker) = s.worker.clone() else {
             return;
         };
@@ -248,6 +262,7 @@ impl Engine {
     }
 
     fn on_reply(&self, text: &str) {
+        let received = now_ms();
         let reply = match serde_json::from_str::<Reply>(text) {
             Ok(r) => r,
             Err(e) => return self.fail(&format!("unreadable result ({e})")),
@@ -263,7 +278,6 @@ impl Engine {
                 generation,
                 report,
                 analysis_ms,
-                drawings,
             } => {
                 let Some(done) = s.running.take() else {
                     return;
@@ -271,6 +285,14 @@ impl Engine {
                 done.stop_timers();
                 let hooks = s.hooks.clone();
                 let newest = generation == s.generation && done.generation == generation;
+                if report.base != 0 && report.base != s.held {
+                    // Never happens: the page names the report it holds in each request.
+                    drop(s);
+                    return self.fail("a result told against a report the page lacks");
+                }
+                if newest {
+                    s.held = generation;
+                }
                 drop(s);
                 (hooks.busy)(false);
                 if newest {
@@ -279,7 +301,8 @@ impl Engine {
                         report: *report,
                         sent_at: done.sent_at,
                         analysis_ms,
-                        drawings,
+                        received_ms: received - done.sent_at,
+                        parse_ms: now_ms() - received,
                     });
                 }
                 return self.pump();
@@ -298,6 +321,8 @@ impl Engine {
         }
         // Whatever the dead worker still has queued (its error after a panic) is stale.
         s.epoch += 1;
+        // The page shows the failure, and a new worker has sent nothing.
+        s.held = 0;
         let failed = s.running.take();
         if let Some(r) = &failed {
             r.stop_timers();

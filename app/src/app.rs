@@ -35,6 +35,11 @@ pub struct Ctx {
     pub view: RwSignal<String>,
     pub notation: RwSignal<Notation>,
     pub report: RwSignal<Report>,
+    /// Per view id, the revision of its payload in `report`: bumped when a result
+    /// changes it, so a view re-renders when its payload changed, not on every result
+    /// (a keystroke's result mostly keeps them, and comparing or copying a 10,000-line
+    /// file's Shapes table costs the page tens of milliseconds).
+    pub revisions: RwSignal<BTreeMap<String, u64>>,
     /// Where the vertices of `report`'s graph and lattice views go (from the worker).
     pub drawings: RwSignal<Vec<(String, Drawing)>>,
     /// The report's diagnostics as shown (aliases and their legend), once per report.
@@ -51,6 +56,10 @@ pub struct Ctx {
     pub result_ms: RwSignal<f64>,
     /// How long the last analysis took inside the worker (`data-analysis-ms`).
     pub analysis_ms: RwSignal<f64>,
+    /// When its reply arrived after the request, and how long reading it took
+    /// (`data-received-ms`, `data-parse-ms`): the rest of `result_ms` is rendering.
+    pub received_ms: RwSignal<f64>,
+    pub parse_ms: RwSignal<f64>,
     pub first_result_ms: RwSignal<Option<f64>>,
     /// Number of analyses finished; exposed as `data-analyzed` for tests.
     pub analyzed: RwSignal<u64>,
@@ -330,12 +339,15 @@ pub fn App() -> impl IntoView {
         caret_line: RwSignal::new(0),
         report,
         drawings: RwSignal::new(Vec::new()),
+        revisions: RwSignal::new(BTreeMap::new()),
         messages: Memo::new(move |_| report.with(model::shown_messages)),
         analysed,
         fresh: Memo::new(move |_| code.with(|c| analysed.with(|a| a == c))),
         busy: RwSignal::new(false),
         result_ms: RwSignal::new(0.0),
         analysis_ms: RwSignal::new(0.0),
+        received_ms: RwSignal::new(0.0),
+        parse_ms: RwSignal::new(0.0),
         first_result_ms: RwSignal::new(None),
         analyzed: RwSignal::new(0),
         banner: RwSignal::new(banner),
@@ -371,6 +383,8 @@ pub fn App() -> impl IntoView {
         <main id="app" data-ready="true" data-analyzed=move || ctx.analyzed.get().to_string()
             data-result-ms=move || format!("{:.1}", ctx.result_ms.get())
             data-analysis-ms=move || format!("{:.1}", ctx.analysis_ms.get())
+            data-received-ms=move || format!("{:.1}", ctx.received_ms.get())
+            data-parse-ms=move || format!("{:.1}", ctx.parse_ms.get())
             data-first-result-ms=move || ctx.first_result_ms.get().map(|t| format!("{t:.1}")).unwrap_or_default()>
             <Header />
             <div id="busy" class="busy" role="status" hidden=move || !(ctx.busy.get() || ctx.overdue.get())>"analysing…"</div>
@@ -396,6 +410,17 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// Marks the views `ids` as changed (see [`Ctx::revisions`]).
+fn bump_revisions(ctx: Ctx, ids: Vec<String>) {
+    if ids.is_empty() {
+        return;
+    }
+    ctx.revisions.update(|r| {
+        let next = r.values().max().map_or(1, |n| n + 1);
+        r.extend(ids.into_iter().map(|id| (id, next)));
+    });
+}
+
 /// Re-analyses once typing pauses for [`analysis::DEBOUNCE_MS`]: every change restarts
 /// one timer, so only the last edit of a burst is sent to the analysis worker. The page
 /// never waits for the worker; its results arrive through the hooks.
@@ -404,12 +429,19 @@ fn analyse_on_change(ctx: Ctx) {
         report: Box::new(move |analysed| {
             let sent_at = analysed.sent_at;
             ctx.analysis_ms.set(analysed.analysis_ms);
+            ctx.received_ms.set(analysed.received_ms);
+            ctx.parse_ms.set(analysed.parse_ms);
             if ctx.code.with_untracked(|c| *c == analysed.source) {
                 ctx.overdue.set(false);
             }
             ctx.analysed.set(analysed.source);
-            ctx.drawings.set(analysed.drawings);
-            ctx.report.set(analysed.report);
+            // The report comes as its difference from the one shown: applied in place.
+            let delta = analysed.report;
+            let changed = ctx.report.with_untracked(|r| delta.changed(r));
+            ctx.drawings.update(|drawings| {
+                ctx.report.update(|report| delta.apply(report, drawings));
+            });
+            bump_revisions(ctx, changed);
             // Once the views have updated (the next frame), record how long the result
             // took since it was requested: the benchmark reads it (`data-result-ms`).
             request_animation_frame(move || {
@@ -432,6 +464,10 @@ fn analyse_on_change(ctx: Ctx) {
             let source = ctx.code.get_untracked();
             ctx.drawings.set(Vec::new());
             ctx.report.set(failed_report(&source, &message));
+            let every = ctx
+                .revisions
+                .with_untracked(|r| r.keys().cloned().collect());
+            bump_revisions(ctx, every);
             ctx.analysed.set(source);
             ctx.overdue.set(false);
             ctx.banner.set(Some(format!(
@@ -941,6 +977,10 @@ fn Legend() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     // The program's own symbols, each once: what `?₁` on screen stands for.
     let symbols = move || {
+        // Built while the legend is open only: every statement's symbols, per result.
+        if !ctx.legend.get() {
+            return Vec::new();
+        }
         let notation = ctx.notation.get();
         ctx.report.with(|r| {
             r.legend()
@@ -988,7 +1028,7 @@ fn Legend() -> impl IntoView {
             </dl>
             <h3>"Symbols in this program"</h3>
             <dl id="legend-symbols">{symbols}</dl>
-            <p class="empty" hidden=move || ctx.report.with(|r| r.legend().iter().any(|n| n.is_aliased() || n.name.contains('_')))>
+            <p class="empty" hidden=move || !ctx.legend.get() || ctx.report.with(|r| r.legend().iter().any(|n| n.is_aliased() || n.name.contains('_')))>
                 "This program shows no symbols: every size in it is known."
             </p>
         </section>

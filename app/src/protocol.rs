@@ -1,9 +1,9 @@
 //! The messages between the page and the analysis worker, as JSON strings (the Report
 //! is plain serde data). Shared by both binaries (`#[path]`-included by the worker).
 
+use super::delta::Delta;
 use serde::{Deserialize, Serialize};
-use shapex::report::view::Drawing;
-use shapex::{Options, Report};
+use shapex::Options;
 
 /// Page → worker: analyse `source`, the file `path` among `others`. `generation`
 /// numbers requests so the page can drop results of text that has changed since.
@@ -18,6 +18,10 @@ pub struct Request {
     #[serde(default)]
     pub others: Vec<(String, String)>,
     pub options: Options,
+    /// The generation of the report the page holds (0: none): the reply is told as
+    /// its difference from that one.
+    #[serde(default)]
+    pub held: u64,
 }
 
 /// Worker → page.
@@ -28,15 +32,14 @@ pub enum Reply {
     Ready,
     Report {
         generation: u64,
-        report: Box<Report>,
+        /// The Report, as its difference from the one the page holds (with the
+        /// drawings of the graph and lattice views that changed, laid out here so that
+        /// a large graph never costs the page's main thread).
+        report: Box<Delta>,
         /// How long the analysis took inside the worker (ms), for the benchmark's
         /// breakdown of keystroke-to-result.
         #[serde(default)]
         analysis_ms: f64,
-        /// Where the vertices of each graph or lattice view go, by view id, laid out
-        /// here so that a large graph never costs the page's main thread.
-        #[serde(default)]
-        drawings: Vec<(String, Drawing)>,
     },
     /// The analysis panicked (sent from the panic hook, just before the worker aborts).
     Panic { message: String },

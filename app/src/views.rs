@@ -155,10 +155,13 @@ fn panel(id: &'static str, empty: &'static str) -> AnyView {
 #[component]
 fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let payload = Memo::new(move |_| ctx.report.with(|r| r.view(id).cloned()));
-    // Borrowed, so a 10,000-line file's payload is not copied once more per render.
+    // Re-rendered when this view's payload changed, and read in place: a 10,000-line
+    // file's payload is neither copied nor compared per result.
+    let revision = Memo::new(move |_| ctx.revisions.with(|r| r.get(id).copied()));
     move || {
-        payload.with(|p| match p {
+        // Read, not only tracked: a memo never read never computes, so never changes.
+        let _ = revision.get();
+        ctx.report.with_untracked(|r| match r.view(id) {
             None => view! { <p class="empty">{empty}</p> }.into_any(),
             Some(Payload::Table(t)) => {
                 view! { <TableView table=t.clone() empty=empty /> }.into_any()

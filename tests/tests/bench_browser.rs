@@ -38,9 +38,8 @@ fn keystroke_to_result_in_the_browser() {
                     let session = Session::open(driver).await?;
                     let result = measure(&session, base_url, &program).await;
                     session.close().await;
-                    let (first, samples, analysis) = result?;
                     println!("{kind}:");
-                    report(lines, program.lines().count(), first, samples, analysis);
+                    report(lines, program.lines().count(), result?);
                 }
             }
             Ok(())
@@ -75,9 +74,8 @@ fn whole_program_keystroke_to_result_in_the_browser() {
                 let session = Session::open(driver).await?;
                 let result = measure(&session, base_url, &program).await;
                 session.close().await;
-                let (first, samples, analysis) = result?;
                 println!("{kind}:");
-                report(target, program.lines().count(), first, samples, analysis);
+                report(target, program.lines().count(), result?);
             }
             Ok(())
         })
@@ -214,18 +212,37 @@ async fn analysed_after(session: &Session, before: f64) -> Result<()> {
 
 /// (first result after navigation, keystroke-to-result samples, analysis-in-worker
 /// samples), in ms.
-async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Vec<f64>, Vec<f64>)> {
+/// Keystroke-to-result samples of one file, with each sample's parts as the page
+/// records them (`data-*-ms` on `#app`).
+#[derive(Default)]
+struct Keystrokes {
+    /// When the pasted file's first result was on screen, after navigation.
+    first: f64,
+    /// Request to rendered.
+    total: Vec<f64>,
+    /// The analysis inside the worker.
+    analysis: Vec<f64>,
+    /// Request to reply received, less the analysis: the JSON both ways.
+    transfer: Vec<f64>,
+    /// Reading the reply's JSON on the page.
+    parse: Vec<f64>,
+    /// The rest: the views updating until the next frame.
+    render: Vec<f64>,
+}
+
+async fn measure(session: &Session, url: &str, program: &str) -> Result<Keystrokes> {
     session.client.goto(url).await.map_err(|e| e.to_string())?;
     analysed_after(session, 0.0).await?;
-    let first = number(session, "data-first-result-ms").await?;
+    let mut out = Keystrokes {
+        first: number(session, "data-first-result-ms").await?,
+        ..Keystrokes::default()
+    };
     let before = number(session, "data-analyzed").await?;
     session.paste(program).await?;
     analysed_after(session, before).await?;
     // One keystroke at a time, spread over the file: a space at the end of a line,
     // inserted as typing does (`insertText` at the caret fires the `input` event).
     let lines = program.lines().count();
-    let mut samples = Vec::with_capacity(KEYSTROKES);
-    let mut analysis = Vec::with_capacity(KEYSTROKES);
     for k in 0..KEYSTROKES {
         let line = (k * 7919) % lines;
         let before = number(session, "data-analyzed").await?;
@@ -241,14 +258,21 @@ async fn measure(session: &Session, url: &str, program: &str) -> Result<(f64, Ve
             )
             .await?;
         analysed_after(session, before).await?;
-        samples.push(number(session, "data-result-ms").await?);
-        analysis.push(number(session, "data-analysis-ms").await?);
+        let total = number(session, "data-result-ms").await?;
+        let analysis = number(session, "data-analysis-ms").await?;
+        let received = number(session, "data-received-ms").await?;
+        let parse = number(session, "data-parse-ms").await?;
+        out.total.push(total);
+        out.analysis.push(analysis);
+        out.transfer.push(received - analysis);
+        out.parse.push(parse);
+        out.render.push(total - received - parse);
     }
-    Ok((first, samples, analysis))
+    Ok(out)
 }
 
-fn report(target: usize, lines: usize, first: f64, samples: Vec<f64>, analysis: Vec<f64>) {
-    let (samples, q) = quantiles(samples);
+fn report(target: usize, lines: usize, k: Keystrokes) {
+    let (samples, q) = quantiles(k.total);
     println!(
         "browser keystroke-to-result, {lines} lines (target {target}), {} keystrokes: \
          min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms; first result {:.0} ms after navigation",
@@ -257,18 +281,27 @@ fn report(target: usize, lines: usize, first: f64, samples: Vec<f64>, analysis: 
         q(0.5),
         q(0.95),
         q(1.0),
-        first
+        k.first
     );
     println!("  all samples (ms): {samples:.0?}");
-    let (analysis, a) = quantiles(analysis);
-    println!(
-        "  of which analysis in the worker: min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
-        a(0.0),
-        a(0.5),
-        a(0.95),
-        a(1.0)
-    );
-    println!("  all analysis samples (ms): {analysis:.0?}");
+    for (part, values) in [
+        ("analysis in the worker", k.analysis),
+        (
+            "JSON both ways (request to reply, less the analysis)",
+            k.transfer,
+        ),
+        ("reading the reply on the page", k.parse),
+        ("rendering until the next frame", k.render),
+    ] {
+        let (_, a) = quantiles(values);
+        println!(
+            "  of which {part}: min {:.0} ms, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            a(0.0),
+            a(0.5),
+            a(0.95),
+            a(1.0)
+        );
+    }
 }
 
 /// The samples sorted, and their quantile function.

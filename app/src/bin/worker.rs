@@ -3,6 +3,9 @@
 //! die (a panic aborts, an input may exhaust memory): the page notices, restarts it and
 //! keeps everything else.
 
+#[allow(dead_code)] // the page applies deltas, the worker makes them
+#[path = "../delta.rs"]
+mod delta;
 #[path = "../protocol.rs"]
 mod protocol;
 
@@ -62,12 +65,14 @@ fn main() {
 }
 
 /// What the worker keeps between requests: the analysis session (each edit re-analyses
-/// only what it can affect) and the last drawing of each graph view (a graph that did
-/// not change is not laid out again).
+/// only what it can affect), the last drawing of each graph view (a graph that did
+/// not change is not laid out again), and the reports the page may hold (a reply is
+/// told as its difference from the page's).
 #[derive(Default)]
 struct Kept {
     session: shapex::Session,
     sketches: shapex_layout::Sketchbook,
+    sent: delta::Sent,
 }
 
 fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Reply {
@@ -97,11 +102,13 @@ fn analyse(analyzer: &shapex::Analyzer, kept: &mut Kept, request: Request) -> Re
         .iter()
         .filter_map(|v| Some((v.id.clone(), kept.sketches.draw(&v.id, &v.payload)?)))
         .collect();
+    let delta = kept
+        .sent
+        .delta(request.held, request.generation, report, drawings);
     Reply::Report {
         generation: request.generation,
-        report: Box::new(report),
+        report: Box::new(delta),
         analysis_ms: 0.0,
-        drawings,
     }
 }
 
@@ -117,10 +124,11 @@ fn main() {
             "function y = helper(x)\ny = x;\nend\n".into(),
         )],
         options: shapex::Options::new("matlab"),
+        held: 0,
     };
     let mut kept = Kept::default();
     if let Reply::Report { report, .. } = analyse(&shapex::Analyzer::new(), &mut kept, request) {
-        println!("{} statements", report.statements.len());
+        println!("{} runs of statements", report.statements.len());
     }
 }
 
@@ -135,9 +143,14 @@ mod tests {
             path: "main.m".into(),
             others: vec![("helper.m".into(), helper.into())],
             options: shapex::Options::new("matlab"),
+            held: 0,
         };
         match analyse(&shapex::Analyzer::new(), &mut Kept::default(), request) {
-            Reply::Report { report, .. } => *report,
+            Reply::Report { report, .. } => {
+                let mut held = shapex::Report::default();
+                report.apply(&mut held, &mut Vec::new());
+                held
+            }
             _ => panic!("no report"),
         }
     }
@@ -160,5 +173,120 @@ mod tests {
         assert!(right.diagnostics.is_empty(), "{:?}", right.diagnostics);
         let a = &right.statements[0].defs[0];
         assert_eq!((a.name.as_str(), a.display.as_str()), ("a", "<4,1>"));
+    }
+
+    /// The page's side of the protocol: it holds the report of generation `held`.
+    struct Page {
+        report: shapex::Report,
+        drawings: Vec<(String, shapex::report::view::Drawing)>,
+        held: u64,
+    }
+
+    fn request(generation: u64, source: &str, held: u64) -> Request {
+        Request {
+            generation,
+            source: source.into(),
+            path: String::new(),
+            others: Vec::new(),
+            options: shapex::Options::new("matlab"),
+            held,
+        }
+    }
+
+    /// The reply to `source`, as a fresh worker gives it (told against nothing).
+    fn whole(source: &str) -> Page {
+        let mut page = Page {
+            report: shapex::Report::default(),
+            drawings: Vec::new(),
+            held: 0,
+        };
+        let reply = analyse(
+            &shapex::Analyzer::new(),
+            &mut Kept::default(),
+            request(1, source, 0),
+        );
+        let Reply::Report { report, .. } = reply else {
+            panic!("no report")
+        };
+        assert_eq!(report.base, 0);
+        report.apply(&mut page.report, &mut page.drawings);
+        page
+    }
+
+    /// Every reply, applied to the report the page holds, is the whole report of its
+    /// text, through edits that move statements by bytes and by lines, delete them,
+    /// and replies the page drops (a newer edit was already typed): then the next
+    /// request names the older report the page still holds.
+    #[test]
+    fn a_reply_applied_to_the_held_report_is_the_whole_report() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/matlab/interproc"
+        );
+        let analyzer = shapex::Analyzer::new();
+        for name in ["merge-sort.m", "two-layer-net.m"] {
+            let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let mut kept = Kept::default();
+            let mut page = whole("");
+            let mut generation = 0;
+            for (k, edit) in (0..lines.len())
+                .step_by(3)
+                .flat_map(|i| [(i, 0), (i, 1), (i, 2)])
+                .enumerate()
+            {
+                let (i, how) = edit;
+                let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                match how {
+                    0 => edited[i].push(' '),
+                    1 => edited.insert(i, String::new()),
+                    _ => drop(edited.remove(i)),
+                }
+                let source = edited.join("\n");
+                generation += 1;
+                let reply = analyse(
+                    &analyzer,
+                    &mut kept,
+                    request(generation, &source, page.held),
+                );
+                let Reply::Report { report, .. } = reply else {
+                    panic!("no report")
+                };
+                if k % 5 == 4 {
+                    continue; // dropped: the page keeps what it holds
+                }
+                assert!(report.base == page.held || report.base == 0);
+                report.apply(&mut page.report, &mut page.drawings);
+                page.held = generation;
+                let expected = whole(&source);
+                assert!(
+                    page.report == expected.report,
+                    "{name}, edit {edit:?}: the report rebuilt from the delta differs"
+                );
+                assert!(page.drawings == expected.drawings, "{name}, edit {edit:?}");
+            }
+        }
+    }
+
+    /// A space typed in a long file sends a small fraction of the whole report: the
+    /// statements after it only moved, and no view changed.
+    #[test]
+    fn a_keystroke_sends_what_changed() {
+        let body: String = (1..=200)
+            .map(|k| format!("function y = f{k}(x)\n  y = x * ones(size(x, 2), {k});\nend\n"))
+            .collect();
+        let source = format!("function main()\n  a = f1(zeros(3, 4));\nend\n{body}");
+        let mut kept = Kept::default();
+        let analyzer = shapex::Analyzer::new();
+        let first = analyse(&analyzer, &mut kept, request(1, &source, 0));
+        let edited = source.replacen(
+            "  y = x * ones(size(x, 2), 100);",
+            "  y = x * ones(size(x, 2), 100); ",
+            1,
+        );
+        let second = analyse(&analyzer, &mut kept, request(2, &edited, 1));
+        let size = |r: &Reply| serde_json::to_string(r).unwrap().len();
+        let (whole, delta) = (size(&first), size(&second));
+        assert!(delta * 10 < whole, "{delta} bytes of {whole}");
     }
 }
