@@ -311,7 +311,17 @@ fn bad_clause(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> usize {
     let (end, diagnostic) = match recover::too_deep(source, start, furthest, MAX_NESTING) {
-        Some(d) => (recover::nested_extent(source, start).max(d.span.end), d),
+        Some(mut d) => {
+            let end = recover::nested_extent(source, start).max(d.span.end);
+            if end == source.len() && source[start..].contains('\n') {
+                d.help = Some(
+                    "Its brackets never close, so the rest of the file is part of this error \
+                     and is not analysed: close them, or cut the nest."
+                        .into(),
+                );
+            }
+            (end, d)
+        }
         None => {
             let end = recover::bad_extent(source, start, furthest);
             let d = recover::describe(source, index, Span::new(start, end), furthest);

@@ -1098,6 +1098,9 @@ fn ten_thousand_nested_brackets_and_lambdas_are_one_error() {
         assert_eq!(p.diagnostics.len(), 1, "{:?}", p.diagnostics);
         assert_eq!(p.diagnostics[0].message, brackets);
         assert_eq!(p.file.body.len(), 1);
+        // The reader is told why nothing after it is analysed.
+        let help = p.diagnostics[0].help.as_deref().unwrap_or_default();
+        assert_eq!(help.contains("never close"), src.contains('\n'), "{help}");
     }
 }
 
