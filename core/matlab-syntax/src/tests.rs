@@ -490,6 +490,24 @@ fn for_parfor_while_do_until() {
     }
 }
 
+/// `do` and `until` are Octave's keywords, not MATLAB's: MATLAB code names variables
+/// so (gpstuff's `gpla_g.m`: `do = false(nout,1)` … `if any(do)`), and such lines are
+/// statements, while a clause that starts with either and assigns to nothing is still
+/// Octave's loop.
+#[test]
+fn do_and_until_are_names_in_matlab_code() {
+    for src in [
+        "do = false(3, 1);",
+        "do(2) = true;",
+        "until = 4;",
+        "x = find(do) + until;",
+    ] {
+        assert!(matches!(stmt(src).kind, StmtKind::Assign { .. }), "{src}");
+    }
+    let file = ok("do = false(3, 1);\nif any(do)\n  x = do;\nend\ndo\n  k = 1;\nuntil k > 0\n");
+    assert!(matches!(file.body[2].kind, StmtKind::DoUntil { .. }));
+}
+
 #[test]
 fn try_catch_and_unwind_protect() {
     match stmt("try\n x = 1;\ncatch err\n disp(err)\nend").kind {
