@@ -160,9 +160,15 @@ pub fn replace_all_text(el: &web_sys::HtmlTextAreaElement, text: &str) {
     el.set_scroll_top(0);
 }
 
-/// Best effort: the clipboard may be unavailable (insecure origin, permissions).
+/// Best effort: the clipboard may be unavailable (insecure origin, permissions, a
+/// page without focus). A refusal is expected, not an error: the link is also in the
+/// Share box (focusing it selects it), so the promise's rejection is handled here
+/// rather than left to the console as "Uncaught (in promise)".
 pub fn copy_to_clipboard(text: &str) {
-    let _ = window().navigator().clipboard().write_text(text);
+    let promise = window().navigator().clipboard().write_text(text);
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    });
 }
 
 /// Inserts text at the caret through the browser's editing commands, so the

@@ -331,7 +331,12 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
-        let values = values::values_table(source, &result, &report.statements);
+        let values = values::values_table(
+            source,
+            &result,
+            &report.statements,
+            &lambda_texts(&linked, source),
+        );
         // Each context vertex shows its function analysed in that context, computed
         // once per context (and for the first ones only: each is an analysis).
         let mut shown: HashMap<String, Vec<String>> = HashMap::new();
@@ -375,6 +380,24 @@ impl Matlab {
         program.functions.truncate(linked.own);
         (program, contexts, values)
     }
+}
+
+/// The source text of every anonymous function of the linked program, by its lifted
+/// name, for the Values view (`g: function_handle = @(t) A*t`).
+fn lambda_texts(linked: &tame::link::Linked, source: &str) -> values::Lambdas {
+    linked
+        .program
+        .functions
+        .iter()
+        .filter(|f| f.kind == tame::FunctionKind::Lambda)
+        .filter_map(|f| {
+            let text = match linked.origins.get(&f.name) {
+                Some(origin) => origin.text.get(f.span.start..f.span.end)?.to_string(),
+                None => source.get(f.span.start..f.span.end)?.to_string(),
+            };
+            Some((f.name.clone(), text))
+        })
+        .collect()
 }
 
 /// The IR view: the program printed, each line with the source lines of the statement

@@ -7,6 +7,7 @@
 use super::Value;
 use crate::shape::{Notation, Shape};
 use shapex_dims::Dim;
+use std::collections::HashMap;
 
 /// The longest constant text or element list shown in full; longer ones end in `…`,
 /// so a row stays one line however large the value.
@@ -16,12 +17,16 @@ const SHOWN_ELEMS: usize = 8;
 /// `double <3,4>`, `double <1,1> = 7`, `char <1,5> = 'hello'`, `function_handle =
 /// @sin`; `?` for an unknown class or shape, `π` where the statement fails.
 pub fn describe(value: &Value) -> String {
-    describe_bounded(value, None)
+    describe_bounded(value, None, &Lambdas::new())
 }
 
+/// The source text of each anonymous function by its lifted name (`mc_tlambda1` →
+/// `@(t) A*t`), so a closure is shown as written; one not listed shows as `@(…)`.
+pub type Lambdas = HashMap<String, String>;
+
 /// [`describe`] with the upper bounds of the value's extents (MATLAB Coder's
-/// `double <1,:10>`): see `results::Bounds`.
-pub fn describe_bounded(value: &Value, max: Option<&[Option<i64>]>) -> String {
+/// `double <1,:10>`, see `results::Bounds`) and anonymous functions as written.
+pub fn describe_bounded(value: &Value, max: Option<&[Option<i64>]>, lambdas: &Lambdas) -> String {
     if value.cleared {
         return "cleared".to_string();
     }
@@ -29,7 +34,7 @@ pub fn describe_bounded(value: &Value, max: Option<&[Option<i64>]>) -> String {
     let class = value.class.or(union.as_deref()).unwrap_or("?");
     let shape = shape_text_bounded(&value.shape, value.open_rank, max);
     let handle = value.class == Some("function_handle") || value.handle.is_some();
-    let known = constant(value);
+    let known = constant(value, lambdas);
     // A handle is one object: its 1×1 says nothing its class does not.
     let mut out = match (handle, known.is_some()) {
         (true, true) => class.to_string(),
@@ -41,7 +46,7 @@ pub fn describe_bounded(value: &Value, max: Option<&[Option<i64>]>) -> String {
     }
     if let Some(p) = &value.parts {
         out.push(' ');
-        out.push_str(&parts_text(p));
+        out.push_str(&parts_text(p, lambdas));
     }
     out
 }
@@ -52,9 +57,9 @@ const SHOWN_PARTS: usize = 6;
 /// A struct's fields (`{a: double <3,4>, b: char <1,5> = 'hi'}`) or a cell's elements
 /// (`{double <2,3>, char <1,3> = 'abc'}`, `{each: double <?,1>}`), each a part's value
 /// with its unknown extents as `?`.
-fn parts_text(p: &super::parts::Parts) -> String {
+fn parts_text(p: &super::parts::Parts, lambdas: &Lambdas) -> String {
     use super::parts::{self, Parts};
-    let part = |v: &Value| describe(&parts::shown(v));
+    let part = |v: &Value| describe_bounded(&parts::shown(v), None, lambdas);
     let mut items: Vec<String> = match p {
         Parts::Fields { map, complete } => {
             let mut items: Vec<String> = map
@@ -108,12 +113,20 @@ pub fn shape_text_bounded(shape: &Shape, open_rank: bool, max: Option<&[Option<i
 pub const MORE: &str = "…";
 
 /// What is known of the value beyond class and shape, as MATLAB would write it.
-fn constant(value: &Value) -> Option<String> {
+fn constant(value: &Value, lambdas: &Lambdas) -> Option<String> {
     if let Some(f) = &value.handle {
         return Some(format!("@{f}"));
     }
-    if value.closure.is_some() {
-        return Some("@(…)".to_string());
+    if let Some(c) = &value.closure {
+        let text = lambdas.get(&c.func).map(|t| {
+            // One line without its continuations' `...` (and what follows them on
+            // their line), as short as a string constant is shown.
+            let words = t
+                .lines()
+                .flat_map(|l| l.split("...").next().unwrap_or(l).split_whitespace());
+            shortened(&words.collect::<Vec<_>>().join(" "))
+        });
+        return Some(text.unwrap_or_else(|| "@(…)".to_string()));
     }
     if let Some(text) = &value.text {
         return Some(format!("'{}'", shortened(&text.replace('\'', "''"))));
@@ -232,6 +245,20 @@ mod tests {
             describe(&of("function_handle", &[1, 1])),
             "function_handle <1,1>"
         );
+        // An anonymous function as written, on one line; unknown to the view: `@(…)`.
+        let g = Value {
+            closure: Some(std::rc::Rc::new(super::super::Closure {
+                func: "mc_tlambda1".into(),
+                captured: vec![],
+            })),
+            ..of("function_handle", &[1, 1])
+        };
+        let lambdas = Lambdas::from([("mc_tlambda1".into(), "@(t) A*t + ... % more\n  1".into())]);
+        assert_eq!(
+            describe_bounded(&g, None, &lambdas),
+            "function_handle = @(t) A*t + 1"
+        );
+        assert_eq!(describe(&g), "function_handle = @(…)");
     }
 
     #[test]

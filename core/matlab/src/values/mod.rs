@@ -48,6 +48,7 @@ mod tests;
 mod view_tests;
 
 pub use display::describe;
+pub use display::Lambdas;
 pub use memo::FunctionMemo;
 pub use program::{
     analyze_linked, analyze_program, analyze_program_in, analyze_program_with, ContextLines,

@@ -4,7 +4,7 @@
 //! definite shape error becomes an error diagnostic on its line.
 
 pub use super::display::MORE;
-use super::display::{describe_bounded, shape_text_bounded};
+use super::display::{describe_bounded, shape_text_bounded, Lambdas};
 use super::results::{Arity, Bounds, Failure, ProgramResult, StmtResult};
 use crate::shape::{Notation, Outcome, Rule, Shape};
 use shapex_dims::Constraint;
@@ -101,6 +101,7 @@ pub fn values_table(
     source: &str,
     result: &ProgramResult,
     statements: &[StatementReport],
+    lambdas: &Lambdas,
 ) -> shapex_report::view::Table {
     use shapex_report::view::{Cell, CellValue, Row, Table};
     let mut by_origin: HashMap<Span, Vec<&StmtResult>> = HashMap::new();
@@ -134,7 +135,7 @@ pub fn values_table(
                 // A value known only as the variable's own symbol (a loop variable
                 // `i`, an input `n`) says nothing more than its name.
                 _ => {
-                    let text = describe_bounded(value, bounds.as_deref());
+                    let text = describe_bounded(value, bounds.as_deref(), lambdas);
                     match text.strip_suffix(&format!(" = {name}")) {
                         Some(plain) => plain.to_string(),
                         None => text,
