@@ -4,7 +4,7 @@
 //!
 //! Grammar: `NAME` or `NAME(ARG, …)`; `ARG` is `?` (any value) or a class with an
 //! optional size, `CLASS[D×D…]`, each `D` an integer, `?` (unknown) or `:N` / `:?` (at
-//! most N: the bound is read but not yet used, so the extent is unknown); `x`, `X` and
+//! most N, an unknown extent the analysis knows is at most N; at most anything); `x`, `X` and
 //! `×` separate extents. A class without a size is a scalar (1×1), as in Coder.
 
 use crate::values::Class;
@@ -17,11 +17,13 @@ pub struct Entry {
 }
 
 /// One argument: its class (`None`: any) and its extents (`None`: unknown); no
-/// extents at all for `?`, a value of any shape.
+/// extents at all for `?`, a value of any shape. `bounds` holds, per extent, the most
+/// an unknown one may be (`:10`); empty when none is bounded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EntryArg {
     pub class: Class,
     pub dims: Option<Vec<Option<i64>>>,
+    pub bounds: Vec<Option<i64>>,
 }
 
 /// The classes an argument may name.
@@ -77,6 +79,9 @@ impl Entry {
         }
     }
 }
+
+/// One extent as written: its value when known, and its bound (`:10`) when not.
+type Extent = (Option<i64>, Option<i64>);
 
 struct Parser<'t> {
     text: &'t str,
@@ -144,6 +149,7 @@ impl<'t> Parser<'t> {
             return Ok(EntryArg {
                 class: None,
                 dims: None,
+                bounds: Vec::new(),
             });
         }
         let start = self.at;
@@ -153,18 +159,23 @@ impl<'t> Parser<'t> {
             self.skip_spaces();
             return Err(self.error(&format!("a class ({}) or `?`", CLASSES.join(", "))));
         };
-        let dims = match self.eat('[') {
+        let extents = match self.eat('[') {
             true => self.dims()?,
-            false => vec![Some(1), Some(1)],
+            false => vec![(Some(1), None); 2],
         };
+        let (dims, mut bounds): (Vec<_>, Vec<_>) = extents.into_iter().unzip();
+        if bounds.iter().all(Option::is_none) {
+            bounds.clear();
+        }
         Ok(EntryArg {
             class: Some(class),
             dims: Some(dims),
+            bounds,
         })
     }
 
-    /// The extents after `[`, through `]`.
-    fn dims(&mut self) -> Result<Vec<Option<i64>>, EntryError> {
+    /// The extents after `[`, through `]`: each known or not, and its bound.
+    fn dims(&mut self) -> Result<Vec<Extent>, EntryError> {
         let mut dims = vec![self.dim()?];
         loop {
             if self.eat(']') {
@@ -181,20 +192,23 @@ impl<'t> Parser<'t> {
         Ok(dims)
     }
 
-    fn dim(&mut self) -> Result<Option<i64>, EntryError> {
+    fn dim(&mut self) -> Result<Extent, EntryError> {
         self.skip_spaces();
         if self.eat('?') {
-            return Ok(None);
+            return Ok((None, None));
         }
         if self.eat(':') {
             // A bound: the extent is at most it, and not known.
-            if !self.eat('?') && self.number().is_none() {
-                return Err(self.error("a bound (`:10`) or `:?`"));
+            if self.eat('?') {
+                return Ok((None, None));
             }
-            return Ok(None);
+            return match self.number() {
+                Some(n) => Ok((None, Some(n))),
+                None => Err(self.error("a bound (`:10`) or `:?`")),
+            };
         }
         match self.number() {
-            Some(n) => Ok(Some(n)),
+            Some(n) => Ok((Some(n), None)),
             None => Err(self.error("an extent (a number, `?` or `:N`)")),
         }
     }
@@ -208,6 +222,7 @@ mod tests {
         EntryArg {
             class: Some(class),
             dims: Some(dims.to_vec()),
+            bounds: Vec::new(),
         }
     }
 
@@ -225,10 +240,18 @@ mod tests {
                 arg("struct", &[Some(1), Some(1)]),
                 EntryArg {
                     class: None,
-                    dims: None
+                    dims: None,
+                    bounds: Vec::new(),
                 },
-                arg("single", &[Some(2), None, Some(5)]),
+                EntryArg {
+                    bounds: vec![None, Some(10), None],
+                    ..arg("single", &[Some(2), None, Some(5)])
+                },
             ]
+        );
+        assert_eq!(
+            Entry::parse("f(double[1x:?])").unwrap().args[0].bounds,
+            vec![]
         );
         assert_eq!(Entry::parse(" run ").unwrap().args, vec![]);
         assert_eq!(Entry::parse("run()").unwrap().args, vec![]);

@@ -74,6 +74,7 @@ pub(super) fn canonical(
         nargout,
         fuel,
         key,
+        bounds: Vec::new(),
     };
     (ctx, canon)
 }
@@ -318,6 +319,7 @@ pub(super) fn top(nargin: usize, nargout: usize) -> Context {
         args,
         nargout,
         fuel: DISPLAY_FUEL - 1,
+        bounds: Vec::new(),
     }
 }
 
@@ -326,26 +328,37 @@ pub(super) fn top(nargin: usize, nargout: usize) -> Context {
 /// argument of any class and shape (as in [`top`]).
 pub(super) fn entry(e: &crate::entry::Entry, nargout: usize) -> Context {
     let mut k = 0;
-    let mut next = || {
-        k += 1;
-        dollar(k)
+    let next = |k: &mut usize| {
+        *k += 1;
+        dollar(*k)
     };
+    let mut bounds = Vec::new();
     let args = e
         .args
         .iter()
         .map(|arg| match &arg.dims {
             None => {
-                let shape = Shape::tuple(vec![next(), next()]);
+                let shape = Shape::tuple(vec![next(&mut k), next(&mut k)]);
                 Value {
                     open_rank: true,
-                    trailing: Some(next()),
+                    trailing: Some(next(&mut k)),
                     ..Value::of_shape(None, shape)
                 }
             }
             Some(dims) => {
                 let dims = dims
                     .iter()
-                    .map(|d| d.map_or_else(&mut next, Dim::known))
+                    .enumerate()
+                    .map(|(i, d)| match d {
+                        Some(n) => Dim::known(*n),
+                        None => {
+                            let d = next(&mut k);
+                            if let Some(Some(max)) = arg.bounds.get(i) {
+                                bounds.push((k, *max));
+                            }
+                            d
+                        }
+                    })
                     .collect();
                 Value::of_shape(arg.class, Shape::tuple(dims))
             }
@@ -356,6 +369,7 @@ pub(super) fn entry(e: &crate::entry::Entry, nargout: usize) -> Context {
         args,
         nargout,
         fuel: DISPLAY_FUEL,
+        bounds,
     }
 }
 

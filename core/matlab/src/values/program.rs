@@ -555,10 +555,17 @@ fn entry_in(a: &ValueAnalysis, f: &Function, ctx: &Context) -> (Env, Vec<Dim>) {
         };
         env.vars.insert(p.clone(), value);
     }
-    let inputs = inputs
+    let inputs: Vec<Dim> = inputs
         .into_iter()
         .map(|d| d.expect("every $k occurs in an argument"))
         .collect();
+    // The entry point's bounds (`double[1x:10]`) hold from the start.
+    for (k, max) in &ctx.bounds {
+        if let Some(d) = inputs.get(k - 1) {
+            env.facts
+                .assume(&shapex_dims::Constraint::le(d, &Dim::known(*max)));
+        }
+    }
     (env, inputs)
 }
 

@@ -184,6 +184,9 @@ pub struct Context {
     pub nargout: usize,
     pub fuel: u8,
     pub key: String,
+    /// `$k ≤ n` for each `(k, n)`: the bounds the entry point names (`double[1x:10]`);
+    /// none for a call's context (a caller's bounds are not carried into it).
+    pub bounds: Vec<(usize, i64)>,
 }
 
 /// One source statement of a function analysed in a context (`program::context_lines`).
