@@ -341,16 +341,19 @@ impl Matlab {
         // once per context (and for the first ones only: each is an analysis).
         let mut shown: HashMap<String, Vec<String>> = HashMap::new();
         let in_contexts = values::ContextLines::new(&linked, table, mode);
+        // One line index per file, not per context: a 10,000-line file's costs 0.5 ms.
+        let mut indexes: HashMap<Option<&str>, shapex_text::LineIndex> = HashMap::new();
         let mut lines_of = |ctx: &values::CallContext| {
             if !shown.contains_key(&ctx.label) && shown.len() < CONTEXTS_SHOWN {
-                let text = match linked.origins.get(&ctx.callee) {
-                    Some(origin) => origin.text.clone(),
-                    None => std::sync::Arc::from(source),
-                };
+                let origin = linked.origins.get(&ctx.callee);
+                let text: &str = origin.map_or(source, |o| &o.text);
+                let index = indexes
+                    .entry(origin.map(|o| o.path.as_str()))
+                    .or_insert_with(|| shapex_text::LineIndex::new(text));
                 let lines = ctx.context.as_deref().map_or_else(Vec::new, |c| {
                     memo.context_lines(&ctx.callee, c, || in_contexts.lines(&ctx.callee, c))
                 });
-                shown.insert(ctx.label.clone(), context_detail(&text, &lines));
+                shown.insert(ctx.label.clone(), context_detail(text, index, &lines));
             }
             shown.get(&ctx.label).cloned().unwrap_or_default()
         };
@@ -426,8 +429,11 @@ const CONTEXTS_SHOWN: usize = 40;
 
 /// `lines` of a function analysed in a context, each as `line 14: y = x * x  →  y
 /// <4,4>` (`fails` or `run-time check` after it when its check is not proven).
-fn context_detail(text: &str, lines: &[values::ContextLine]) -> Vec<String> {
-    let index = shapex_text::LineIndex::new(text);
+fn context_detail(
+    text: &str,
+    index: &shapex_text::LineIndex,
+    lines: &[values::ContextLine],
+) -> Vec<String> {
     lines
         .iter()
         .filter_map(|l| {
