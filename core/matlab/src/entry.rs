@@ -26,25 +26,11 @@ pub struct EntryArg {
     pub bounds: Vec<Option<i64>>,
 }
 
-/// The classes an argument may name.
-const CLASSES: &[&str] = &[
-    "double",
-    "single",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "logical",
-    "char",
-    "string",
-    "cell",
-    "struct",
-    "function_handle",
-];
+/// The classes an argument may name: those a value's class may be, and `string`
+/// (which the analysis treats as of unknown class).
+fn classes() -> impl Iterator<Item = &'static str> {
+    crate::values::UNION_CLASSES.into_iter().chain(["string"])
+}
 
 /// Why a text is not an entry point: what was expected, at which character (0-based).
 #[derive(Clone, Debug, PartialEq)]
@@ -154,10 +140,11 @@ impl<'t> Parser<'t> {
         }
         let start = self.at;
         let name = self.word();
-        let Some(class) = name.and_then(|n| CLASSES.iter().find(|c| **c == n)) else {
+        let Some(class) = name.and_then(|n| classes().find(|c| *c == n)) else {
             self.at = start;
             self.skip_spaces();
-            return Err(self.error(&format!("a class ({}) or `?`", CLASSES.join(", "))));
+            let all: Vec<&str> = classes().collect();
+            return Err(self.error(&format!("a class ({}) or `?`", all.join(", "))));
         };
         let extents = match self.eat('[') {
             true => self.dims()?,
