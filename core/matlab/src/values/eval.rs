@@ -1055,6 +1055,12 @@ impl Eval<'_> {
             ("times" | "mtimes", 2) => val(0).zip(val(1)).map(|(a, b)| a.mul(&b)),
             ("uminus", 1) => val(0).map(|a| a.neg()),
             ("uplus" | "double", 1) => val(0),
+            // `true`, `false` and `logical(k)` of one element, so `if false` is decided.
+            ("true", _) => Some(Dim::one()),
+            ("false", _) => Some(Dim::zero()),
+            ("logical", 1) => val(0)
+                .and_then(|d| d.as_known())
+                .map(|c| Dim::known(i64::from(c != 0))),
             // Rounding is the identity on integers only.
             ("floor" | "ceil" | "round" | "fix" | "int32", 1) => val(0).filter(|d| !maybe_real(d)),
             ("max", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::max(&a, &b)),

@@ -723,3 +723,39 @@ fn mixed_integer_classes_are_definite_errors_naming_the_classes() {
     ));
     assert!(e.iter().any(|m| m.starts_with("class.mixed: ")), "{e:?}");
 }
+
+/// Issue #22 item 3: a condition decides its branch only where its value does on
+/// every run. NaN and a cell fail the test (no branch runs: both stay open, no
+/// claim), an object's class may define its own truth, and a value not known
+/// decides nothing; a constant, an empty array or a zero element decide.
+#[test]
+fn only_a_known_condition_decides_a_branch() {
+    let reached = |cond: &str| -> (bool, bool) {
+        let src = format!("function f(a, n)\nif {cond}\n  x = 1;\nelse\n  x = 2;\nend\nend\n");
+        let r = run(&src);
+        let on = |line: u32| {
+            r.statements
+                .iter()
+                .any(|s| s.range.line == line && !s.nonviable)
+        };
+        (on(3), on(5))
+    };
+    for open in ["NaN", "{}", "a", "n > 2", "rand(2) > 0.5", "[1 n]", "a(1)"] {
+        assert_eq!(reached(open), (true, true), "if {open}");
+    }
+    for (cond, taken) in [
+        ("true", (true, false)),
+        ("false", (false, true)),
+        ("~false", (true, false)),
+        ("[]", (false, true)),
+        ("zeros(0, size(a, 1))", (false, true)),
+        ("[1 0 size(a, 1)]", (false, true)),
+        ("[1 2 3]", (true, false)),
+        ("'ab'", (true, false)),
+        ("''", (false, true)),
+        ("0.25", (true, false)),
+        ("size(a, 1) + 1", (true, false)),
+    ] {
+        assert_eq!(reached(cond), taken, "if {cond}");
+    }
+}
