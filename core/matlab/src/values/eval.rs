@@ -342,6 +342,9 @@ impl Eval<'_> {
         if let Some(class) = self.class_argument() {
             return class;
         }
+        if self.logical_extremes() {
+            return None;
+        }
         let rule = self.table.class_rule(self.call.func)?;
         let class = self.class_by(rule);
         match (rule, class) {
@@ -355,6 +358,17 @@ impl Eval<'_> {
             }
             _ => class,
         }
+    }
+
+    /// `max`/`min` of logical data only (`max(a > 0, b > 0)`, `max(L, [], 2)`): Octave
+    /// gives a logical, which the table's numeric rule would call a double, and
+    /// MATLAB's class for it is not established here, so the class is left unknown
+    /// rather than guessed (it decides whether the result indexes as a mask).
+    fn logical_extremes(&self) -> bool {
+        let args = &self.call.args;
+        let logical = |i: usize| args.get(i).is_some_and(|v| v.class == Some("logical"));
+        let no_data = |i: usize| args.get(i).is_none_or(|v| v.shape == Shape::empty());
+        matches!(self.call.func, "max" | "min") && logical(0) && (logical(1) || no_data(1))
     }
 
     fn class_by(&self, rule: ClassRule) -> Class {
