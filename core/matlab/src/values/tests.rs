@@ -753,7 +753,19 @@ fn only_a_known_condition_decides_a_branch() {
         };
         (on(3), on(5))
     };
-    for open in ["NaN", "{}", "a", "n > 2", "rand(2) > 0.5", "[1 n]", "a(1)"] {
+    let open = [
+        "NaN",
+        "{}",
+        "a",
+        "n > 2",
+        "rand(2) > 0.5",
+        "[1 n]",
+        "a(1)",
+        "strcmp(a, 'x')",
+        "isequal(n, 2)",
+        "n == 1 || 2 == 3",
+    ];
+    for open in open {
         assert_eq!(reached(open), (true, true), "if {open}");
     }
     for (cond, taken) in [
@@ -768,6 +780,8 @@ fn only_a_known_condition_decides_a_branch() {
         ("''", (false, true)),
         ("0.25", (true, false)),
         ("size(a, 1) + 1", (true, false)),
+        ("strcmp('ab', 'ab')", (true, false)),
+        ("isequal(2, 3) || xor(1, 1)", (false, true)),
     ] {
         assert_eq!(reached(cond), taken, "if {cond}");
     }
