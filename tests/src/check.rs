@@ -155,6 +155,9 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
             ));
         }
     }
+    if e.unreachable {
+        out.extend(reached(&here));
+    }
     for code in &e.errors {
         if !error_found(report, e.line, code) {
             out.push(format!(
@@ -175,6 +178,22 @@ fn check_line(e: &LineExpect, report: &Report) -> Vec<String> {
         }
     }
     out
+}
+
+/// What contradicts `expect-unreachable` among a line's statements `here`.
+fn reached(here: &[&StatementReport]) -> Vec<String> {
+    if here.is_empty() {
+        return vec!["expected an unreachable statement on this line, the report has none".into()];
+    }
+    here.iter()
+        .filter(|s| !s.nonviable)
+        .map(|s| {
+            format!(
+                "expected unreachable, but the {} at column {} is reached",
+                s.kind, s.range.col
+            )
+        })
+        .collect()
 }
 
 fn check_def(
@@ -500,6 +519,26 @@ mod tests {
         // The three expectations, and the two settings the report does not state
         // (mode and entry).
         assert_eq!(m.len(), 5, "{m:?}");
+    }
+
+    #[test]
+    fn unreachable_lines_must_be_nonviable() {
+        let src = "a = 1; % expect-unreachable\nb = 2; % expect-unreachable\n";
+        let mut r = good_report();
+        r.statements = vec![
+            stmt(1, &[], CheckStatus::None),
+            stmt(2, &[], CheckStatus::None),
+        ];
+        r.statements[0].nonviable = true;
+        r.diagnostics.clear();
+        let m: Vec<String> = check_fixture("f.m", src, &language("matlab"), &r)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(
+            m,
+            ["f.m:2: expected unreachable, but the assign at column 1 is reached"]
+        );
     }
 
     #[test]

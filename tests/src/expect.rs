@@ -10,7 +10,8 @@
 //! comment:
 //!
 //! ```text
-//! directive   := expect | expect-error | "expect-no-diagnostics"
+//! directive   := expect | expect-error | expect-warning | "expect-unreachable"
+//!              | "expect-no-diagnostics"
 //! expect      := "expect:" item (";" item)* [ "check:" STATUS ] [ remark ]
 //! item        := NAME SHAPE
 //! SHAPE       := "<" dim ("," dim)* ">"      extents, compared after canonicalisation
@@ -34,6 +35,9 @@
 //! expect-warning:= "expect-warning:" CODE  a warning with CODE on this line; a file's
 //!                                          warnings whose code some expect-warning of
 //!                                          the file names must all be claimed
+//! "expect-unreachable"                     every statement starting on this line is one
+//!                                          no execution reaches (the report's
+//!                                          `nonviable`, JSON `"reachable": false`)
 //! ```
 //!
 //! A CODE ending in `*` matches every code starting with the text before the `*`
@@ -132,6 +136,8 @@ pub struct LineExpect {
     pub check_span: Option<Range<usize>>,
     pub errors: Vec<CodePattern>,
     pub warnings: Vec<CodePattern>,
+    /// `expect-unreachable`: no execution reaches the line's statements.
+    pub unreachable: bool,
 }
 
 /// A malformed expectation comment: reported as a mismatch so typos cannot silently
@@ -365,6 +371,9 @@ fn parse_directives(source: &str, line: u32, comment: &str) -> Result<Option<Lin
             rest = r;
         } else if let Some(r) = rest.strip_prefix("expect:") {
             rest = parse_items(source, r, &mut out)?;
+        } else if let Some(r) = rest.strip_prefix(UNREACHABLE) {
+            out.unreachable = true;
+            rest = finish(r.trim_start())?;
         } else {
             // `expect-no-diagnostics`: handled at file level.
             rest = &rest["expect-no-diagnostics".len()..];
@@ -374,14 +383,21 @@ fn parse_directives(source: &str, line: u32, comment: &str) -> Result<Option<Lin
 }
 
 fn is_empty(e: &LineExpect) -> bool {
-    e.defs.is_empty() && e.check.is_none() && e.errors.is_empty() && e.warnings.is_empty()
+    e.defs.is_empty()
+        && e.check.is_none()
+        && e.errors.is_empty()
+        && e.warnings.is_empty()
+        && !e.unreachable
 }
+
+const UNREACHABLE: &str = "expect-unreachable";
 
 fn find_directive(text: &str) -> Option<usize> {
     [
         "expect-error:",
         "expect-warning:",
         "expect:",
+        UNREACHABLE,
         "expect-no-diagnostics",
     ]
     .iter()
@@ -633,6 +649,16 @@ mod tests {
         assert!(e.errors[1].matches("shape.mtimes.inner"));
         assert!(e.errors[0].matches("shape.vertcat.cols"));
         assert!(!e.errors[0].matches("shape.vertcatx"));
+    }
+
+    #[test]
+    fn unreachable_lines() {
+        let e = one("  a = 1; % expect-unreachable (if false)");
+        assert!(e.unreachable && e.errors.is_empty() && e.defs.is_empty());
+        let e = one("b = 2; % expect-unreachable expect-error: shape.mtimes");
+        assert!(e.unreachable && e.errors.len() == 1);
+        assert!(!one("c = 3; % expect: c <1,1>").unreachable);
+        assert_eq!(parse("d = 4; % expect-unreachable because").issues.len(), 1);
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //!   when the error is not the kind CODE names (for the codes listed in
 //!   [`octave_message`]; any error is accepted for other codes). Its targets are then
 //!   undefined, so a fixture never reads a failing line's target afterwards.
+//! - a line with `% expect-unreachable` starts with an `error('shapex:reached', …)`,
+//!   so Octave fails if it ever runs it.
 //!
 //! The rewritten file is written as `main.m` (a function file's name must be its first
 //! function's) into a fresh folder per fixture, and `octave-cli --no-gui --quiet --eval
@@ -66,6 +68,8 @@ struct Rewritten {
     asserts: usize,
     /// How many lines were wrapped in a `try` that must fail.
     failing: usize,
+    /// How many lines must never run.
+    unreached: usize,
 }
 
 /// The name of the function a `function …` line declares, and whether it has
@@ -224,12 +228,21 @@ fn rewrite(source: &str) -> Result<Rewritten, String> {
         source: String::with_capacity(source.len() * 2),
         asserts: 0,
         failing: 0,
+        unreached: 0,
     };
     for (i, text) in source.lines().enumerate() {
         let line = i as u32 + 1;
         let expect = expects.get(&line).filter(|_| body.contains(&line));
         let (code, _) = split_comment(text);
         match expect {
+            Some(e) if e.unreachable => {
+                let indent = &code[..code.len() - code.trim_start().len()];
+                out.source.push_str(&format!(
+                    "{indent}error('shapex:reached', 'line {line} ran'); {}\n",
+                    text.trim_start()
+                ));
+                out.unreached += 1;
+            }
             Some(e) if !e.errors.is_empty() => {
                 if code.trim().is_empty() {
                     return Err(format!("line {line}: expect-error on a line without code"));
@@ -306,7 +319,7 @@ fn every_fixture_rewrites_into_checks() {
         let source = std::fs::read_to_string(&path).expect("fixture is readable");
         match rewrite(&source) {
             Err(why) => problems.push(format!("{name}: {why}")),
-            Ok(r) if r.asserts + r.failing == 0 => problems.push(format!(
+            Ok(r) if r.asserts + r.failing + r.unreached == 0 => problems.push(format!(
                 "{name}: no constant expectation and no expect-error in main, so Octave \
                  would check nothing"
             )),
@@ -323,7 +336,7 @@ fn every_fixture_runs_in_octave_as_expected() {
         return;
     };
     let mut failures = Vec::new();
-    let (mut asserts, mut failing) = (0, 0);
+    let (mut asserts, mut failing, mut unreached) = (0, 0, 0);
     for path in &files {
         let name = display_path(path);
         let source = std::fs::read_to_string(path).expect("fixture is readable");
@@ -336,6 +349,7 @@ fn every_fixture_runs_in_octave_as_expected() {
         };
         asserts += rewritten.asserts;
         failing += rewritten.failing;
+        unreached += rewritten.unreached;
         let folder = path.parent().filter(|p| *p != interproc_dir().as_path());
         if let Err(why) = run_in_octave(&octave, &rewritten.source, folder) {
             failures.push(format!(
@@ -346,7 +360,7 @@ fn every_fixture_runs_in_octave_as_expected() {
     }
     notice(&format!(
         "octave-cli ran {} interproc fixtures: {asserts} size assertions, {failing} \
-         failing lines",
+         failing lines, {unreached} unreachable lines",
         files.len()
     ));
     assert!(
@@ -385,6 +399,8 @@ fn octave_catches_wrong_expectations() {
             false,
         ),
         ("[a, b] = outer(1);   % expect-error: call.nargout", true),
+        ("if false\n  a = 1;   % expect-unreachable\nend", true),
+        ("if true\n  a = 1;   % expect-unreachable\nend", false),
     ];
     for (body, passes) in cases {
         let rewritten = rewrite(&program(body)).expect("the case rewrites");

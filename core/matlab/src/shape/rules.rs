@@ -198,7 +198,7 @@ impl Rule {
                 "integer operands of one class (integers can only be combined with integers of the same class, or with doubles, singles, logicals and chars)"
             }
             IntegerMatrix => {
-                "a scalar operand when an operand is an integer array (integer arrays are multiplied and divided as matrices only by a scalar)"
+                "a scalar operand when an operand is an integer array (integer arrays are multiplied and divided as matrices only by a scalar, and raised to a matrix power only when both operands are scalars)"
             }
             _ => "a condition that cannot hold",
         }

@@ -48,9 +48,9 @@ impl Analysis for ValueAnalysis<'_> {
     }
 
     fn branch(&self, _stmt: &Stmt, cond: &Var, taken: bool, input: &Env) -> State<Env> {
-        // A condition with a known constant value prunes the branch it rules out.
-        match input.get(cond).and_then(|v| v.scalar.as_ref()?.as_known()) {
-            Some(c) if (c != 0) != taken => State::Nonviable,
+        // A condition whose value decides the test prunes the branch it rules out.
+        match input.get(cond).and_then(|v| v.truth(&input.facts)) {
+            Some(truth) if truth != taken => State::Nonviable,
             // A comparison of integers holds on the branch taken when it is true, its
             // negation on the other (`if n > 10, error(…), end` leaves `n ≤ 10`).
             _ => match input.get(cond).and_then(|v| v.guard.as_deref()) {

@@ -858,7 +858,8 @@ const INTEGER_ARITHMETIC: &[&str] = &[
 /// A definite error of a builtin call's classes, with the rule and the two classes:
 /// two integer operands of different classes of an arithmetic operation
 /// (`Rule::ClassMixed`), or a matrix product or division of an integer array by an
-/// array, neither surely 1×1 (`Rule::IntegerMatrix`). Only when both classes are
+/// array, neither surely 1×1, or a matrix power with an integer operand and one surely
+/// not 1×1 (`Rule::IntegerMatrix`). Only when both classes are
 /// known exactly (an operand of unknown class may be an object that overloads the
 /// operator) and MATLAB and Octave both fail on every run.
 fn class_error(
@@ -883,12 +884,12 @@ fn class_error(
         matches!(v.shape, crate::shape::Shape::Tuple(_))
             && v.shape.is_scalar(facts) == Truth::Refuted
     };
-    let matrices = matrix(a) && matrix(b);
-    (matches!(call.func, "mtimes" | "mrdivide" | "mldivide")
-        && (integer(ca) || integer(cb))
-        && numeric(ca)
-        && numeric(cb)
-        && matrices)
+    let product = matches!(call.func, "mtimes" | "mrdivide" | "mldivide") && matrix(a) && matrix(b);
+    // `A^B` with an integer operand is defined only for two scalars: MATLAB's "MPOWER
+    // (^) is not fully supported for integer classes", and Octave has no `^` for an
+    // integer matrix (`int8([1 2; 3 4])^2`, `2^int8([1 2; 3 4])`, `int8(2)^[1 2]`).
+    let power = call.func == "mpower" && (matrix(a) || matrix(b));
+    ((product || power) && (integer(ca) || integer(cb)) && numeric(ca) && numeric(cb))
         .then_some((crate::shape::Rule::IntegerMatrix, [ca, cb]))
 }
 

@@ -342,6 +342,9 @@ impl Eval<'_> {
         if let Some(class) = self.class_argument() {
             return class;
         }
+        if self.logical_extremes() {
+            return None;
+        }
         let rule = self.table.class_rule(self.call.func)?;
         let class = self.class_by(rule);
         match (rule, class) {
@@ -355,6 +358,17 @@ impl Eval<'_> {
             }
             _ => class,
         }
+    }
+
+    /// `max`/`min` of logical data only (`max(a > 0, b > 0)`, `max(L, [], 2)`): Octave
+    /// gives a logical, which the table's numeric rule would call a double, and
+    /// MATLAB's class for it is not established here, so the class is left unknown
+    /// rather than guessed (it decides whether the result indexes as a mask).
+    fn logical_extremes(&self) -> bool {
+        let args = &self.call.args;
+        let logical = |i: usize| args.get(i).is_some_and(|v| v.class == Some("logical"));
+        let no_data = |i: usize| args.get(i).is_none_or(|v| v.shape == Shape::empty());
+        matches!(self.call.func, "max" | "min") && logical(0) && (logical(1) || no_data(1))
     }
 
     fn class_by(&self, rule: ClassRule) -> Class {
@@ -1055,6 +1069,18 @@ impl Eval<'_> {
             ("times" | "mtimes", 2) => val(0).zip(val(1)).map(|(a, b)| a.mul(&b)),
             ("uminus", 1) => val(0).map(|a| a.neg()),
             ("uplus" | "double", 1) => val(0),
+            // `true`, `false` and `logical(k)` of one element, so `if false` is decided.
+            ("true", _) => Some(Dim::one()),
+            ("false", _) => Some(Dim::zero()),
+            ("logical", 1) => val(0)
+                .and_then(|d| d.as_known())
+                .map(|c| Dim::known(i64::from(c != 0))),
+            // A `switch` on a constant compares it with each case by these.
+            ("strcmp", 2) => self.same_text().map(|same| Dim::known(i64::from(same))),
+            ("isequal" | "and" | "or" | "xor", 2) => val(0)
+                .and_then(|a| a.as_known())
+                .zip(val(1).and_then(|b| b.as_known()))
+                .map(|(a, b)| Dim::known(i64::from(logical_op(self.call.func, a, b)))),
             // Rounding is the identity on integers only.
             ("floor" | "ceil" | "round" | "fix" | "int32", 1) => val(0).filter(|d| !maybe_real(d)),
             ("max", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::max(&a, &b)),
@@ -1109,6 +1135,15 @@ impl Eval<'_> {
             });
             value.max = val(1).filter(|b| valid_start && !maybe_real(b));
         }
+    }
+
+    /// Whether the two arguments are the same text, when both are constant char rows.
+    fn same_text(&self) -> Option<bool> {
+        let text = |i: usize| {
+            let v = self.call.args.get(i).filter(|v| v.is_char())?;
+            v.text.as_deref()
+        };
+        Some(text(0)? == text(1)?)
     }
 
     /// The scalar result of arithmetic on finite values is finite, unless it may divide
@@ -1190,6 +1225,16 @@ impl Eval<'_> {
             (_, [_, _]) => self.comparison(),
             _ => None,
         }
+    }
+}
+
+/// `func` of two known integer scalars, for `isequal` and the logical operators.
+fn logical_op(func: &str, a: i64, b: i64) -> bool {
+    match func {
+        "isequal" => a == b,
+        "and" => a != 0 && b != 0,
+        "or" => a != 0 || b != 0,
+        _ => (a != 0) != (b != 0),
     }
 }
 

@@ -251,6 +251,43 @@ impl Value {
         self.class == Some("char")
     }
 
+    /// Whether `if v` (or `while v`) takes its branch, where the value decides it on
+    /// every run: MATLAB takes it exactly when `v` is not empty and no element is
+    /// zero. `None` when that depends on what is not known, when the test fails (NaN
+    /// converts to no logical; a cell to none), or when `v` may be an object, whose
+    /// class may define its own truth.
+    pub fn truth(&self, facts: &Facts) -> Option<bool> {
+        if let Some(d) = &self.scalar {
+            return nonzero(d, facts);
+        }
+        if let Some(x) = self.number {
+            return (!x.is_nan()).then_some(x != 0.0);
+        }
+        let numeric = self.is_char() || self.class.is_some_and(is_numeric_class);
+        let t = self.shape.as_tuple().filter(|_| numeric)?;
+        let zero = |d: &Dim| facts.ask(&shapex_dims::Constraint::eq(d, &Dim::zero()));
+        if t.dims().iter().any(|d| zero(d).is_proven()) {
+            return Some(false);
+        }
+        if let Some(text) = self.text.as_deref().filter(|_| self.is_char()) {
+            return Some(!text.is_empty() && !text.contains('\0'));
+        }
+        // Every element is listed: false as soon as one is zero.
+        let each: Vec<Option<bool>> = self
+            .elems
+            .as_ref()?
+            .iter()
+            .map(|d| nonzero(d, facts))
+            .collect();
+        match each.contains(&Some(false)) {
+            true => Some(false),
+            false => each
+                .iter()
+                .all(|e| *e == Some(true))
+                .then_some(!each.is_empty()),
+        }
+    }
+
     /// Least upper bound; `fresh(k)` names extent `k` where the two shapes differ.
     pub fn join(&self, other: &Value, fresh: &mut dyn FnMut(usize) -> Dim) -> Value {
         let same = |a: &Option<Dim>, b: &Option<Dim>| if a == b { a.clone() } else { None };
@@ -549,6 +586,28 @@ pub(super) fn maybe_real(d: &Dim) -> bool {
         }
         _ => false,
     })
+}
+
+/// Whether the value `d` is nonzero, when the facts decide it. A number that may not
+/// be an integer ([`REAL`]) is decided only when known: the facts reason over integers.
+fn nonzero(d: &Dim, facts: &Facts) -> Option<bool> {
+    if let Some(c) = d.as_known() {
+        return Some(c != 0);
+    }
+    if maybe_real(d) {
+        return None;
+    }
+    match facts.ask(&shapex_dims::Constraint::eq(d, &Dim::zero())) {
+        shapex_dims::Truth::Proven => Some(false),
+        shapex_dims::Truth::Refuted => Some(true),
+        shapex_dims::Truth::Unknown => None,
+    }
+}
+
+/// The classes whose values are plain numbers (so `if v` tests its elements): the
+/// floating-point, integer and logical classes.
+fn is_numeric_class(c: &str) -> bool {
+    matches!(c, "double" | "single" | "logical") || INTEGER_CLASSES.contains(&c)
 }
 
 /// Logical and integer classes hold only integers.

@@ -568,6 +568,10 @@ fn class_error(source: &str, s: &StmtResult, o: &Outcome, classes: [&str; 2]) ->
         .collect();
     let [a, b] = classes;
     let (why, matlab) = match o.rule.rule {
+        Rule::IntegerMatrix if s.effect.op == "mpower" => (
+            "a matrix power with an integer operand is defined only when both operands are 1×1".to_string(),
+            "MPOWER (^) is not fully supported for integer classes",
+        ),
         Rule::IntegerMatrix => (
             "integer arrays are multiplied and divided as matrices only by a scalar, and neither operand is 1×1".to_string(),
             "At least one argument must be scalar",

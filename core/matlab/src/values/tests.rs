@@ -717,9 +717,95 @@ fn mixed_integer_classes_are_definite_errors_naming_the_classes() {
     ] {
         assert_eq!(errors(&run(fine)), Vec::<String>::new(), "{fine}");
     }
+    let e = errors(&run("M = int8(ones(2));\ny = M^2;\n"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("class.integer-matrix: "), "{e:?}");
+    assert!(e[0].contains("both operands are 1×1"), "{e:?}");
+    for fine in [
+        "y = int8(2)^2;\n",
+        "y = 2^int8(2);\n",
+        // Either operand may be 1×1, and one of unknown class may be an object.
+        "function f(n)\nk = size(n, 1);\ny = int8(2)^ones(k);\nend\n",
+        "function f(x)\ny = x^int8(2);\nend\n",
+    ] {
+        assert_eq!(errors(&run(fine)), Vec::<String>::new(), "{fine}");
+    }
     // In a function called with two integer classes: the call fails, by that code.
     let e = errors(&run(
         "function main()\ny = add(int8(1), uint8(2));\nend\nfunction r = add(a, b)\nr = a + b;\nend\n",
     ));
     assert!(e.iter().any(|m| m.starts_with("class.mixed: ")), "{e:?}");
+}
+
+/// Issue #22 item 3: a condition decides its branch only where its value does on
+/// every run. NaN and a cell fail the test (no branch runs: both stay open, no
+/// claim), an object's class may define its own truth, and a value not known
+/// decides nothing; a constant, an empty array or a zero element decide.
+#[test]
+fn only_a_known_condition_decides_a_branch() {
+    let reached = |cond: &str| -> (bool, bool) {
+        let src = format!("function f(a, n)\nif {cond}\n  x = 1;\nelse\n  x = 2;\nend\nend\n");
+        let r = run(&src);
+        let on = |line: u32| {
+            r.statements
+                .iter()
+                .any(|s| s.range.line == line && !s.nonviable)
+        };
+        (on(3), on(5))
+    };
+    let open = [
+        "NaN",
+        "{}",
+        "a",
+        "n > 2",
+        "rand(2) > 0.5",
+        "[1 n]",
+        "a(1)",
+        "strcmp(a, 'x')",
+        "isequal(n, 2)",
+        "n == 1 || 2 == 3",
+    ];
+    for open in open {
+        assert_eq!(reached(open), (true, true), "if {open}");
+    }
+    for (cond, taken) in [
+        ("true", (true, false)),
+        ("false", (false, true)),
+        ("~false", (true, false)),
+        ("[]", (false, true)),
+        ("zeros(0, size(a, 1))", (false, true)),
+        ("[1 0 size(a, 1)]", (false, true)),
+        ("[1 2 3]", (true, false)),
+        ("'ab'", (true, false)),
+        ("''", (false, true)),
+        ("0.25", (true, false)),
+        ("size(a, 1) + 1", (true, false)),
+        ("strcmp('ab', 'ab')", (true, false)),
+        ("isequal(2, 3) || xor(1, 1)", (false, true)),
+    ] {
+        assert_eq!(reached(cond), taken, "if {cond}");
+    }
+}
+
+/// Issue #22 item 3: `max`/`min` of logicals only is a logical in Octave, whatever
+/// MATLAB gives: its class is left unknown, never called a double; with a double or
+/// an integer operand the class is MATLAB's and Octave's (`max(true, 2)` is a
+/// double, `min(true, int8(3))` an int8).
+#[test]
+fn extremes_of_logicals_have_no_guessed_class() {
+    for src in [
+        "y = max(true, false);\n",
+        "y = min([true false]);\n",
+        "y = max([true false], [], 2);\n",
+    ] {
+        assert_eq!(class_of(src, "y"), None, "{src}");
+    }
+    assert_eq!(
+        class_of("y = max(true, 2);\n", "y").as_deref(),
+        Some("double")
+    );
+    assert_eq!(
+        class_of("y = min(true, int8(3));\n", "y").as_deref(),
+        Some("int8")
+    );
 }
