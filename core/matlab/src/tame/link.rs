@@ -86,8 +86,20 @@ pub fn link(
     };
     let own_names: HashSet<String> = linker.taken.clone();
     let here = folder(path.file).to_string();
+    // In a class folder's method (`@sdpvar/max.m`), a call of the method's own name runs
+    // the method only when an argument is an object of the class; with numbers
+    // (`max(size(X))`) it runs the builtin, or another file. Which one the analysis
+    // does not follow, so such a call is unknown: never a recursion that cannot return.
+    let method = here
+        .split('/')
+        .any(|d| d.starts_with('@'))
+        .then(|| linker.own_primary.clone())
+        .flatten();
     for f in &mut program.functions {
         rename_calls(f, &mut |name| {
+            if method.as_deref() == Some(name) {
+                return Some(format!("{UNRESOLVED}{name}"));
+            }
             if own_names.contains(name) {
                 return None;
             }

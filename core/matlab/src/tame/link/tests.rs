@@ -178,3 +178,23 @@ fn a_package_function_is_found_by_its_qualified_name() {
     );
     assert!(l.dispatched.is_empty(), "{:?}", l.dispatched);
 }
+
+/// In a class folder's method, a call of the method's own name runs the method only
+/// for an object of the class (`max(size(X))` in `@sdpvar/max.m` runs the builtin):
+/// it is unknown, never the method calling itself; other names are the file's as
+/// usual, and a plain function file still calls itself.
+#[test]
+fn a_method_calling_its_own_name_is_unknown() {
+    let method = "function r = max(p)\nn = max(size(p));\nr = helper(n);\nend\nfunction y = helper(x)\ny = x;\nend\n";
+    let files = [
+        ("lib/@poly/max.m", method),
+        (
+            "lib/plain.m",
+            "function y = plain(x)\ny = plain(x - 1);\nend\n",
+        ),
+    ];
+    let l = linked(&files, "lib/@poly/max.m", &[]);
+    assert_eq!(calls(&l)[0].1, ["size", "?max", "helper"]);
+    let l = linked(&files, "lib/plain.m", &[]);
+    assert!(calls(&l)[0].1.contains(&"plain".to_string()));
+}
