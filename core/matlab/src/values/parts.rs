@@ -363,13 +363,13 @@ pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
             result.parts =
                 class.map(|c| Rc::new(Parts::Any(Value::of_shape(Some(c), Shape::scalar()))));
         }
-        // Of name–value pairs whose values are not cells (or cells of one element):
-        // one struct, whatever the rule could say.
+        // Of name–value pairs: a struct array the size of the cells among the values
+        // (a cell of one element is one value), whatever the rule could say.
         "struct" => {
-            if let Some(fields) = struct_fields(args) {
+            if let Some((shape, fields)) = struct_fields(args) {
                 *result = Value {
                     parts: Some(Rc::new(fields)),
-                    ..Value::of_shape(Some("struct"), Shape::scalar())
+                    ..Value::of_shape(Some("struct"), shape)
                 };
             }
         }
@@ -498,30 +498,70 @@ fn stacked(blocks: &[(Vec<usize>, &[Value])]) -> Option<Vec<Value>> {
     Some(each)
 }
 
-/// The fields of `struct(name, value, …)` that makes one struct: every name a
-/// constant, every value of a known class, a cell only of one element (whose element
-/// the field then holds).
-fn struct_fields(args: &[Value]) -> Option<Parts> {
+/// The shape and fields of `struct(name, value, …)`, MATLAB's way: a cell value of
+/// other than one element spreads, one element each (all such cells of one size, the
+/// struct array's), a cell of one element is its element in every element, and any
+/// other value is itself. Every name must be a constant, every value of a known class
+/// and every cell's size known; a field of a struct array holds what every element's
+/// holds (anonymous). `None` also for cells of different sizes
+/// ([`struct_sizes_differ`]).
+fn struct_fields(args: &[Value]) -> Option<(Shape, Parts)> {
     if !args.len().is_multiple_of(2) {
         return None;
     }
+    let mut size: Option<&Shape> = None;
     let mut map = BTreeMap::new();
     for pair in args.chunks(2) {
         let name = pair[0].text.clone()?;
         let value = &pair[1];
         let v = match value.class? {
-            "cell" => match value.parts.as_deref()? {
-                Parts::Each(e) if e.len() == 1 && is_one_element(&value.shape) => e[0].clone(),
-                _ => return None,
-            },
+            "cell" => {
+                let n = count(&known_dims(&value.shape)?)?;
+                if n != 1
+                    && size
+                        .replace(&value.shape)
+                        .is_some_and(|s| *s != value.shape)
+                {
+                    return None;
+                }
+                match (n, value.parts.as_deref()) {
+                    (1, Some(Parts::Each(e))) if e.len() == 1 => e[0].clone(),
+                    (_, Some(p)) => every(p).unwrap_or_else(Value::unknown),
+                    // The elements of an empty cell: none to stand for.
+                    (0, None) => empty_double(),
+                    (_, None) => Value::unknown(),
+                }
+            }
             _ => as_part(value),
         };
         map.insert(name, v);
     }
-    Some(Parts::Fields {
+    let shape = size.cloned().unwrap_or_else(Shape::scalar);
+    let mut fields = Parts::Fields {
         map,
         complete: true,
-    })
+    };
+    if !is_one_element(&shape) {
+        fields = self::map(&fields, &anonymous);
+    }
+    Some((shape, fields))
+}
+
+/// Whether `struct(name, value, …)` is given cells of other than one element whose
+/// sizes differ (`struct('a', {1, 2}, 'b', {1, 2, 3})`): MATLAB's error on every run.
+pub fn struct_sizes_differ(func: &str, args: &[Value]) -> bool {
+    let mut sizes = args
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|v| v.class == Some("cell"))
+        .filter_map(|v| known_dims(&v.shape).filter(|d| count(d) != Some(1)));
+    let first = sizes.next();
+    let known = args.iter().all(|v| v.class.is_some());
+    func == "struct"
+        && known
+        && args.len().is_multiple_of(2)
+        && sizes.any(|d| Some(&d) != first.as_ref())
 }
 
 #[cfg(test)]
@@ -610,6 +650,31 @@ mod tests {
         assert_eq!(regrown(&[2, 2], &[3, 2]), Some(vec![0, 1, 3, 4]));
         assert_eq!(regrown(&[1, 2], &[1, 3]), Some(vec![0, 1]));
         assert_eq!(regrown(&[0, 0], &[1, 1]), Some(vec![]));
+    }
+
+    #[test]
+    fn struct_spreads_cells_of_one_size_into_elements() {
+        let one = double(&[Dim::one(), Dim::one()]);
+        let cell = |n: usize| Value {
+            parts: Some(Rc::new(Parts::Each(vec![one.clone(); n]))),
+            ..Value::of_shape(
+                Some("cell"),
+                Shape::tuple(vec![Dim::one(), Dim::known(n as i64)]),
+            )
+        };
+        let args = [char_row("a"), cell(3), char_row("b"), cell(1)];
+        let (shape, fields) = struct_fields(&args).expect("a struct array");
+        assert_eq!(shape, Shape::tuple(vec![Dim::one(), Dim::known(3)]));
+        let Parts::Fields { map, complete } = fields else {
+            panic!("fields")
+        };
+        assert!(complete);
+        assert_eq!(map["a"].shape, Shape::scalar());
+        assert_eq!(map["b"].shape, Shape::scalar());
+        assert!(!struct_sizes_differ("struct", &args));
+        let mismatched = [char_row("a"), cell(2), char_row("b"), cell(3)];
+        assert!(struct_sizes_differ("struct", &mismatched));
+        assert_eq!(struct_fields(&mismatched), None);
     }
 
     #[test]

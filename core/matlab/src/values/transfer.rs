@@ -131,8 +131,10 @@ impl ValueAnalysis<'_> {
                 indices,
                 rhs,
             } => {
+                let before = env.get(array).cloned();
                 let sub = Subscripted { array, indices };
-                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None)
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None);
+                self.struct_set_parts(&mut env, before.as_ref(), array, indices, rhs);
             }
             StmtKind::CellSet { cell, indices, rhs } => {
                 let before = env.get(cell).cloned();
@@ -507,6 +509,7 @@ impl ValueAnalysis<'_> {
         Subscripted { array, indices }: Subscripted,
         update: bool,
     ) {
+        let defined = env.get(array).cloned();
         let base = match env.get(array) {
             // A value of unknown class and shape may be a function handle or an object
             // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
@@ -555,6 +558,7 @@ impl ValueAnalysis<'_> {
             // object, where `v(0)` is a call: not a definite error.
             outcome = outcome.excused();
         }
+        let within = outcome.status;
         if update && outcome.status == Truth::Refuted {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
             outcome = Outcome::always(Shape::empty(), outcome.rule);
@@ -573,7 +577,7 @@ impl ValueAnalysis<'_> {
         let value = Value {
             scalar: scalar_element(&base, &args),
             parts: if update {
-                None
+                self.element_to_update(defined.as_ref(), within)
             } else {
                 self.selected_parts(env, &base, indices)
             },
