@@ -464,6 +464,11 @@ impl ValueAnalysis<'_> {
         let fields = (|| {
             let after = env.get(array)?;
             let rhs = value_of(env, rhs);
+            if after.class == Some("struct") && rhs.class == Some("double") {
+                // `s(k) = []` deletes elements: the others' fields are as they were.
+                let kept = before.filter(|b| b.class == Some("struct"));
+                return kept.and_then(|b| b.parts.as_deref().cloned());
+            }
             let (Some("struct"), Some("struct")) = (after.class, rhs.class) else {
                 return None;
             };

@@ -365,6 +365,15 @@ impl ValueAnalysis<'_> {
     fn element_outputs(&self, site: &CallSite) -> Option<Vec<Value>> {
         let (applied, rest) = site.args.split_first()?;
         let arrays = rest.iter().position(is_map_option).unwrap_or(rest.len());
+        // An error handler's results stand in for a failing call's.
+        let handled = rest[arrays..].iter().any(|v| {
+            v.text
+                .as_deref()
+                .is_some_and(|t| t.eq_ignore_ascii_case("ErrorHandler"))
+        });
+        if handled {
+            return None;
+        }
         let mut args: Vec<Value> = match applied.closure.as_deref() {
             Some(c) => c.captured.clone(),
             None => vec![],

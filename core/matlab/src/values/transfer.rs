@@ -645,7 +645,13 @@ impl ValueAnalysis<'_> {
             None if shared => Value::unknown(),
             None => Value::of_shape(container, Shape::empty()),
         };
+        // `a(i) = []` deletes (the literal `[]` is a temporary; Octave stores a
+        // variable holding `[]` into a cell's element).
+        let deletes = is_empty_double(&value_of(env, rhs)) && base.shape != Shape::empty();
         let rhs_value = match container.or(base.class) {
+            Some("cell") if container.is_none() && deletes && self.is_temp(rhs) => {
+                value_of(env, rhs)
+            }
             // `c{i} = x` stores one element whatever x's shape is, and so does
             // `c(i) = x` on a cell array (Octave wraps x in a cell).
             Some("cell") => Value::of_shape(None, Shape::scalar()),
@@ -685,6 +691,9 @@ impl ValueAnalysis<'_> {
         let class = container.or(
             if base.class == rhs_value.class || base.shape == Shape::empty() {
                 rhs_value.class
+            } else if deletes {
+                // A deletion (or an assignment to no element) keeps the class.
+                base.class
             } else {
                 None
             },
@@ -732,6 +741,11 @@ fn dot_set(env: &mut Env, base: &Var) {
         _ => Value::of_shape(Some("struct"), Shape::scalar()),
     };
     env.vars.insert(base.clone(), v);
+}
+
+/// Whether `v` is `[]`, a 0×0 double: assigned to elements, it deletes them.
+fn is_empty_double(v: &Value) -> bool {
+    v.class == Some("double") && v.shape == Shape::empty()
 }
 
 /// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
