@@ -133,11 +133,13 @@ impl ValueAnalysis<'_> {
             return None;
         }
         let b = env.get(base)?;
-        let Parts::Fields { map, .. } = b.parts.as_deref()? else {
-            return None;
-        };
+        let name = field_name(env, field)?;
+        if let Some(each) = elements(b) {
+            return each.iter().map(|m| m.get(&name).cloned()).collect();
+        }
+        let (map, _) = parts::fields_of(b.parts.as_deref()?)?;
         let n = parts::count(&parts::known_dims(&b.shape)?)?;
-        let v = map.get(&field_name(env, field)?)?;
+        let v = map.get(&name)?;
         (b.class == Some("struct") && (2..=MAX_PARTS).contains(&n)).then(|| vec![v.clone(); n])
     }
 
@@ -171,11 +173,8 @@ impl ValueAnalysis<'_> {
             if b.class != Some("struct") || n == 0 {
                 return None;
             }
-            match b.parts.as_deref()? {
-                Parts::Fields {
-                    map,
-                    complete: true,
-                } => Some(!map.contains_key(&name)),
+            match parts::fields_of(b.parts.as_deref()?)? {
+                (map, true) => Some(!map.contains_key(&name)),
                 _ => None,
             }
         })()
@@ -418,7 +417,9 @@ impl ValueAnalysis<'_> {
     /// array, which has only the fields assigned when the workspace is the function's.
     pub(super) fn element_to_update(
         &self,
+        env: &Env,
         base: Option<&Value>,
+        indices: &[Index],
         within: Truth,
     ) -> Option<Rc<Parts>> {
         let fields =
@@ -431,26 +432,31 @@ impl ValueAnalysis<'_> {
             Some(b) if b.class == Some("struct") => b,
             Some(_) => return None,
         };
-        let Parts::Fields { map, complete } = b.parts.as_deref()? else {
-            return None;
-        };
+        if let (Some(m), Truth::Proven) = (one_element(env, b, indices), within) {
+            return Some(Rc::new(Parts::Fields {
+                map: m.clone(),
+                complete: parts::fields_of(b.parts.as_deref()?)?.1,
+            }));
+        }
+        let (map, complete) = parts::fields_of(b.parts.as_deref()?)?;
         let new = parts::anonymous(&parts::empty_double());
         let each =
             |f: &dyn Fn(&Value) -> Value| map.iter().map(|(k, v)| (k.clone(), f(v))).collect();
         match within {
-            Truth::Proven => b.parts.clone(),
-            Truth::Refuted => fields(each(&|_| parts::empty_double()), *complete),
+            Truth::Proven => fields(map.clone(), complete),
+            Truth::Refuted => fields(each(&|_| parts::empty_double()), complete),
             Truth::Unknown => fields(
                 each(&|v| parts::join_values(&parts::anonymous(v), &new)),
-                *complete,
+                complete,
             ),
         }
     }
 
     /// The fields `array`, a struct array, has after `array(indices) = rhs` (`rhs` a
     /// struct; `s(k).f = v` writes `s(k)` back so), given what it held before
-    /// (`array_set` has made its class and shape): the new element's, exactly, when
-    /// the result is one element; else what every element's field holds — the old
+    /// (`array_set` has made its class and shape): each element's when they are
+    /// followed and the subscripts are constants ([`set_element`]; one element: the
+    /// new one's, exactly); else what every element's field holds — the old
     /// elements', the new one's, and `[]` for elements a growth creates between them
     /// or for a field one side lacks (MATLAB adds a field to every element).
     pub(super) fn struct_set_parts(
@@ -465,9 +471,11 @@ impl ValueAnalysis<'_> {
             let after = env.get(array)?;
             let rhs = value_of(env, rhs);
             if after.class == Some("struct") && rhs.class == Some("double") {
-                // `s(k) = []` deletes elements: the others' fields are as they were.
+                // `s(k) = []` deletes elements: the others' fields are as they were,
+                // their places not known.
                 let kept = before.filter(|b| b.class == Some("struct"));
-                return kept.and_then(|b| b.parts.as_deref().cloned());
+                let (map, complete) = parts::fields_of(kept?.parts.as_deref()?)?;
+                return Some(Parts::Fields { map, complete });
             }
             let (Some("struct"), Some("struct")) = (after.class, rhs.class) else {
                 return None;
@@ -485,14 +493,31 @@ impl ValueAnalysis<'_> {
                 Some(b) if b.shape == Shape::empty() && b.class != Some("struct") => {
                     (BTreeMap::new(), b.class.is_some(), Shape::empty())
                 }
-                Some(b) if b.class == Some("struct") => match b.parts.as_deref()? {
-                    Parts::Fields { map, complete } => (map.clone(), *complete, b.shape.clone()),
-                    _ => return None,
-                },
+                Some(b) if b.class == Some("struct") => {
+                    let (map, complete) = parts::fields_of(b.parts.as_deref()?)?;
+                    (map, complete, b.shape.clone())
+                }
                 Some(_) => return None,
             };
             let complete = *new_complete && old_complete;
             let old_count = parts::known_dims(&old_shape).and_then(|d| parts::count(&d));
+            let old_each = match before {
+                Some(b) if old_count == Some(1) => match b.parts.as_deref() {
+                    Some(Parts::Fields { map, .. }) => Some(vec![map.clone()]),
+                    _ => None,
+                },
+                Some(b) if old_count != Some(0) => elements(b).cloned(),
+                _ => Some(vec![]),
+            };
+            let side = Side {
+                old: (&old, old_complete),
+                new: (new, *new_complete),
+            };
+            if let Some(p) =
+                old_each.and_then(|e| set_element(env, e, &old_shape, after, indices, side))
+            {
+                return Some(p);
+            }
             if is_one_element(&after.shape) && old_count.is_some_and(|n| n <= 1) {
                 // The new element is the whole array: its fields exactly, and `[]` for
                 // the old element's others when it has no others (MATLAB adds them).
@@ -550,6 +575,24 @@ impl ValueAnalysis<'_> {
             // Of a struct array, what every element's field holds: what the
             // selected elements' hold.
             (Some("struct"), Parts::Fields { .. }) => base.parts.clone(),
+            (Some("struct"), Parts::Elements { complete, .. }) => {
+                let picked = elements(base).and_then(|each| {
+                    let dims = parts::known_dims(&base.shape)?;
+                    let subs = constant_subscripts(env, &dims, indices)?;
+                    let ks = parts::selected(&dims, &subs)?;
+                    ks.iter()
+                        .map(|&k| each.get(k).cloned())
+                        .collect::<Option<Vec<_>>>()
+                });
+                let p = match picked {
+                    Some(each) if !each.is_empty() => parts::of_elements(each, *complete),
+                    _ => {
+                        let (map, complete) = parts::fields_of(p)?;
+                        Parts::Fields { map, complete }
+                    }
+                };
+                Some(Rc::new(p))
+            }
             (Some("cell"), Parts::Each(values)) => {
                 let dims = parts::known_dims(&base.shape)?;
                 let positions = constant_subscripts(env, &dims, indices)
@@ -567,6 +610,85 @@ impl ValueAnalysis<'_> {
             _ => None,
         }
     }
+}
+
+/// The fields of the one element `s(indices)` selects, of a struct array whose
+/// elements' fields are followed one by one, its subscripts constants.
+fn one_element<'v>(
+    env: &Env,
+    b: &'v Value,
+    indices: &[Index],
+) -> Option<&'v BTreeMap<String, Value>> {
+    let each = elements(b)?;
+    let dims = parts::known_dims(&b.shape)?;
+    let subs: Option<Vec<i64>> = indices.iter().map(|i| scalar_subscript(env, i)?).collect();
+    each.get(parts::linear_position(&dims, &subs?)?)
+}
+
+/// The fields before an assignment of a struct into a struct array, and the fields
+/// of the struct assigned, each with whether it has no others.
+struct Side<'a> {
+    old: (&'a BTreeMap<String, Value>, bool),
+    new: (&'a BTreeMap<String, Value>, bool),
+}
+
+/// The elements' fields after `s(indices) = t` into a struct array whose elements'
+/// fields are `old_each` (shape `old_shape`; `after` its value now), each subscript a
+/// constant and both sizes known and small: `t`'s fields at its position, the old
+/// elements' where they moved, and `[]` in every field of an element a growth
+/// creates; a name every element then has (`[]` where a side whose fields are all
+/// known lacks it).
+fn set_element(
+    env: &Env,
+    old_each: Vec<BTreeMap<String, Value>>,
+    old_shape: &Shape,
+    after: &Value,
+    indices: &[Index],
+    side: Side,
+) -> Option<Parts> {
+    let subs: Vec<i64> = indices
+        .iter()
+        .map(|i| scalar_subscript(env, i)?)
+        .collect::<Option<_>>()?;
+    let (old_dims, new_dims) = (
+        parts::known_dims(old_shape)?,
+        parts::known_dims(&after.shape)?,
+    );
+    let count = parts::count(&new_dims).filter(|&n| n <= MAX_PARTS)?;
+    // Each element's fields and whether they are all known; `None` for a new one.
+    let mut each: Vec<Option<(&BTreeMap<String, Value>, bool)>> = vec![None; count];
+    for (m, k) in old_each.iter().zip(parts::regrown(&old_dims, &new_dims)?) {
+        *each.get_mut(k)? = Some((m, side.old.1));
+    }
+    *each.get_mut(parts::linear_position(&new_dims, &subs)?)? = Some(side.new);
+    let names: std::collections::BTreeSet<&String> =
+        side.old.0.keys().chain(side.new.0.keys()).collect();
+    let known = |name: &String| {
+        each.iter()
+            .all(|e| e.is_none_or(|(m, complete)| complete || m.contains_key(name)))
+    };
+    let names: Vec<&String> = names.into_iter().filter(|n| known(n)).collect();
+    let fields = |e: &Option<(&BTreeMap<String, Value>, bool)>| -> BTreeMap<String, Value> {
+        let value = |n: &String| e.and_then(|(m, _)| m.get(n).cloned());
+        names
+            .iter()
+            .map(|n| ((*n).clone(), value(n).unwrap_or_else(parts::empty_double)))
+            .collect()
+    };
+    Some(parts::of_elements(
+        each.iter().map(fields).collect(),
+        side.old.1 && side.new.1,
+    ))
+}
+
+/// The fields of each element of `b`, a struct array of a few elements whose
+/// elements' fields are followed one by one ([`Parts::Elements`]), column-major.
+fn elements(b: &Value) -> Option<&Vec<BTreeMap<String, Value>>> {
+    let Some(Parts::Elements { each, .. }) = b.parts.as_deref() else {
+        return None;
+    };
+    let n = parts::count(&parts::known_dims(&b.shape)?)?;
+    (b.class == Some("struct") && n == each.len()).then_some(each)
 }
 
 /// Every subscript's constant values (1-based; `:` all of its dimension, the last

@@ -420,10 +420,15 @@ impl ValueAnalysis<'_> {
                 Some(super::parts::instantiate(&every, &fresh))
             }
             ("cellfun", _) => None,
-            ("arrayfun", "struct") => Some(Value {
-                parts: array.parts.clone(),
-                ..scalar("struct")
-            }),
+            ("arrayfun", "struct") => {
+                let fields = super::parts::fields_of(array.parts.as_deref()?);
+                let fields =
+                    fields.map(|(map, complete)| super::parts::Parts::Fields { map, complete });
+                Some(Value {
+                    parts: fields.map(Rc::new),
+                    ..scalar("struct")
+                })
+            }
             ("arrayfun", "function_handle") => None,
             (_, class) => Some(scalar(class)),
         }

@@ -35,6 +35,53 @@ pub enum Parts {
     /// The values of a comma-separated list of several (`c{:}`), in order: what a
     /// temporary holds that a call's arguments spread.
     List(Vec<Value>),
+    /// The fields of each element of a struct array of at least two and at most
+    /// [`MAX_PARTS`] elements, its shape's constants, column-major; every element has
+    /// the same names. `complete` as for [`Parts::Fields`].
+    Elements {
+        each: Vec<BTreeMap<String, Value>>,
+        complete: bool,
+    },
+}
+
+/// A struct's fields as one map: a 1×1 struct's, or what every element's field of a
+/// struct array holds (joined over [`Parts::Elements`]), and whether it has no others.
+pub fn fields_of(p: &Parts) -> Option<(BTreeMap<String, Value>, bool)> {
+    match p {
+        Parts::Fields { map, complete } => Some((map.clone(), *complete)),
+        Parts::Elements { each, complete } => {
+            let names = each.first()?.keys();
+            let every = |name: &String| {
+                let values = each
+                    .iter()
+                    .map(|m| m.get(name).map(anonymous))
+                    .collect::<Option<Vec<_>>>()?;
+                values.into_iter().reduce(|a, b| join_values(&a, &b))
+            };
+            let map = names.filter_map(|k| Some((k.clone(), every(k)?))).collect();
+            Some((map, *complete))
+        }
+        _ => None,
+    }
+}
+
+/// The parts of a struct array whose elements' fields are `each` (one element: its
+/// fields exactly; more than [`MAX_PARTS`]: what every element's holds).
+pub fn of_elements(mut each: Vec<BTreeMap<String, Value>>, complete: bool) -> Parts {
+    if each.len() == 1 {
+        return Parts::Fields {
+            map: each.remove(0),
+            complete,
+        };
+    }
+    let elements = Parts::Elements { each, complete };
+    match &elements {
+        Parts::Elements { each, .. } if each.len() > MAX_PARTS || each.is_empty() => {
+            let (map, complete) = fields_of(&elements).unwrap_or_default();
+            Parts::Fields { map, complete }
+        }
+        _ => elements,
+    }
 }
 
 /// The most elements [`Parts::Each`] keeps, and fields [`Parts::Fields`].
@@ -119,6 +166,13 @@ pub fn map(p: &Parts, f: &dyn Fn(&Value) -> Value) -> Parts {
         Parts::Each(values) => Parts::Each(values.iter().map(f).collect()),
         Parts::Any(v) => Parts::Any(f(v)),
         Parts::List(values) => Parts::List(values.iter().map(f).collect()),
+        Parts::Elements { each, complete } => Parts::Elements {
+            each: each
+                .iter()
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), f(v))).collect())
+                .collect(),
+            complete: *complete,
+        },
     }
 }
 
@@ -178,9 +232,46 @@ pub fn join(a: &Option<Rc<Parts>>, b: &Option<Rc<Parts>>) -> Option<Rc<Parts>> {
         (Parts::Each(x), Parts::Each(y)) if x.len() == y.len() => {
             Parts::Each(x.iter().zip(y).map(|(v, w)| join_values(v, w)).collect())
         }
-        (Parts::Fields { .. } | Parts::List(_), _) | (_, Parts::Fields { .. } | Parts::List(_)) => {
-            return None
+        (
+            Parts::Elements {
+                each: x,
+                complete: c,
+            },
+            Parts::Elements {
+                each: y,
+                complete: d,
+            },
+        ) if x.len() == y.len() => {
+            let pair = |(m, n): (&BTreeMap<String, Value>, &BTreeMap<String, Value>)| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), join_values(v, n.get(k)?))))
+                    .collect()
+            };
+            let same = match (x.first(), y.first()) {
+                (Some(m), Some(n)) => m.keys().eq(n.keys()),
+                _ => true,
+            };
+            Parts::Elements {
+                each: x.iter().zip(y).map(pair).collect(),
+                complete: *c && *d && same,
+            }
         }
+        // Struct arrays of other sizes, or one and a 1×1 struct: what every element's
+        // field holds.
+        (Parts::Elements { .. }, Parts::Fields { .. } | Parts::Elements { .. })
+        | (Parts::Fields { .. }, Parts::Elements { .. }) => {
+            let (m, c) = fields_of(a)?;
+            let (n, d) = fields_of(b)?;
+            Parts::Fields {
+                complete: c && d && m.keys().eq(n.keys()),
+                map: m
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), join_values(v, n.get(k)?))))
+                    .collect(),
+            }
+        }
+        (Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. }, _)
+        | (_, Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. }) => return None,
         (x, y) => match (every(x), every(y)) {
             (Some(v), Some(w)) => Parts::Any(join_values(&v, &w)),
             (Some(v), None) | (None, Some(v)) => Parts::Any(v),
@@ -198,7 +289,7 @@ pub fn every(p: &Parts) -> Option<Value> {
             .iter()
             .map(anonymous)
             .reduce(|a, b| join_values(&a, &b)),
-        Parts::Fields { .. } | Parts::List(_) => None,
+        Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. } => None,
     }
 }
 
@@ -211,6 +302,13 @@ pub fn depth(v: &Value) -> usize {
             1 + values.iter().map(depth).max().unwrap_or(0)
         }
         Some(Parts::Any(v)) => 1 + depth(v),
+        Some(Parts::Elements { each, .. }) => {
+            1 + each
+                .iter()
+                .flat_map(|m| m.values().map(depth))
+                .max()
+                .unwrap_or(0)
+        }
     }
 }
 
@@ -393,11 +491,11 @@ pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
             else {
                 return;
             };
-            let Some(Parts::Fields { map, complete }) = s.parts.as_deref() else {
+            let Some((map, complete)) = s.parts.as_deref().and_then(fields_of) else {
                 return;
             };
             let has = map.contains_key(name);
-            if has || *complete {
+            if has || complete {
                 *result = Value {
                     scalar: Some(Dim::known(i64::from(has))),
                     integral: true,
@@ -419,12 +517,9 @@ fn char_row(text: &str) -> Value {
 }
 
 /// The fields of a struct that has no others.
-fn complete_fields(s: &Value) -> Option<&BTreeMap<String, Value>> {
-    match s.parts.as_deref()? {
-        Parts::Fields {
-            map,
-            complete: true,
-        } if s.class == Some("struct") => Some(map),
+fn complete_fields(s: &Value) -> Option<BTreeMap<String, Value>> {
+    match fields_of(s.parts.as_deref()?)? {
+        (map, true) if s.class == Some("struct") => Some(map),
         _ => None,
     }
 }
@@ -511,6 +606,8 @@ fn struct_fields(args: &[Value]) -> Option<(Shape, Parts)> {
     }
     let mut size: Option<&Shape> = None;
     let mut map = BTreeMap::new();
+    // The fields whose cell gives each element its own value, and those values.
+    let mut own: Vec<(String, &[Value])> = Vec::new();
     for pair in args.chunks(2) {
         let name = pair[0].text.clone()?;
         let value = &pair[1];
@@ -523,6 +620,9 @@ fn struct_fields(args: &[Value]) -> Option<(Shape, Parts)> {
                         .is_some_and(|s| *s != value.shape)
                 {
                     return None;
+                }
+                if let (2.., Some(Parts::Each(e))) = (n, value.parts.as_deref()) {
+                    own.push((name.clone(), e));
                 }
                 match (n, value.parts.as_deref()) {
                     (1, Some(Parts::Each(e))) if e.len() == 1 => e[0].clone(),
@@ -537,6 +637,21 @@ fn struct_fields(args: &[Value]) -> Option<(Shape, Parts)> {
         map.insert(name, v);
     }
     let shape = size.cloned().unwrap_or_else(Shape::scalar);
+    let n = known_dims(&shape).and_then(|d| count(&d)).unwrap_or(0);
+    if (2..=MAX_PARTS).contains(&n) {
+        // Each element's fields: its own value where a cell gives one, else the one
+        // value every element has.
+        let element = |i: usize| {
+            let mut m = map.clone();
+            for (name, values) in &own {
+                if let Some(v) = values.get(i) {
+                    m.insert(name.clone(), as_part(v));
+                }
+            }
+            m
+        };
+        return Some((shape, of_elements((0..n).map(element).collect(), true)));
+    }
     let mut fields = Parts::Fields {
         map,
         complete: true,
@@ -665,9 +780,11 @@ mod tests {
         let args = [char_row("a"), cell(3), char_row("b"), cell(1)];
         let (shape, fields) = struct_fields(&args).expect("a struct array");
         assert_eq!(shape, Shape::tuple(vec![Dim::one(), Dim::known(3)]));
-        let Parts::Fields { map, complete } = fields else {
-            panic!("fields")
+        let Parts::Elements { each, .. } = &fields else {
+            panic!("each element's fields")
         };
+        assert_eq!(each.len(), 3);
+        let (map, complete) = fields_of(&fields).expect("fields");
         assert!(complete);
         assert_eq!(map["a"].shape, Shape::scalar());
         assert_eq!(map["b"].shape, Shape::scalar());

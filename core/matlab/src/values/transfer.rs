@@ -135,6 +135,7 @@ impl ValueAnalysis<'_> {
                 let sub = Subscripted { array, indices };
                 self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None);
                 self.struct_set_parts(&mut env, before.as_ref(), array, indices, rhs);
+                self.dissimilar_structs(&env, &mut effect, before.as_ref(), rhs);
             }
             StmtKind::CellSet { cell, indices, rhs } => {
                 let before = env.get(cell).cloned();
@@ -577,7 +578,7 @@ impl ValueAnalysis<'_> {
         let value = Value {
             scalar: scalar_element(&base, &args),
             parts: if update {
-                self.element_to_update(defined.as_ref(), within)
+                self.element_to_update(env, defined.as_ref(), indices, within)
             } else {
                 self.selected_parts(env, &base, indices)
             },
@@ -721,6 +722,40 @@ impl ValueAnalysis<'_> {
             std::slice::from_ref(&outcome),
         );
         effect.outcomes.push(outcome);
+    }
+}
+
+impl ValueAnalysis<'_> {
+    /// `s(k) = t` of a struct into a struct array fails when their fields differ (MATLAB's "dissimilar structures"; a nested assignment's
+    /// write-back, `s(k).f = v`, adds the field instead): a check the shapes prove is
+    /// left to run time unless both structs' fields are known and the same.
+    fn dissimilar_structs(
+        &self,
+        env: &Env,
+        effect: &mut Effect,
+        before: Option<&Value>,
+        rhs: &Var,
+    ) {
+        let Some(b) = before.filter(|b| b.class == Some("struct")) else {
+            return;
+        };
+        let t = value_of(env, rhs);
+        if t.class != Some("struct") || self.updated.borrow().contains(rhs) {
+            return;
+        }
+        let fields = |v: &Value| v.parts.as_deref().and_then(super::parts::fields_of);
+        let same = match (fields(b), fields(&t)) {
+            (Some((m, true)), Some((n, true))) => m.keys().eq(n.keys()),
+            _ => false,
+        };
+        for o in effect
+            .outcomes
+            .iter_mut()
+            .filter(|o| o.status == Truth::Proven && !same)
+        {
+            o.status = Truth::Unknown;
+            o.theta = Constraint::Opaque("the structs have the same fields".to_string());
+        }
     }
 }
 
