@@ -24,7 +24,9 @@
 //!
 //! An array argument may also reach its callee through a struct, a cell or an
 //! anonymous function (`s = struct('a', x, 'b', 'pad')` then `f(s.a)`; `c = {x, 7}`
-//! then `f(c{1})`; `s.c = {x}` then `f(s.c{1})`; `g = @() w` then `f(g())`), and a
+//! then `f(c{1})`; `s.c = {x}` then `f(s.c{1})`; `g = @() w` then `f(g())`; a struct
+//! array, issue #22 item 4: `s(1).a = x` or `s = struct('a', {x, x})` then
+//! `f(s(2).a)`), and a
 //! call that succeeds may go through a handle (`h = @f; h(x)`) or spread its
 //! arguments from a cell (`a = {x, 3}; f(a{:})`): issue #22 item 9.
 //!
@@ -979,7 +981,7 @@ impl Gen {
     /// statements before the call, and the expression that reads it back.
     fn wrapped(&mut self, e: String) -> String {
         let v = self.fresh();
-        let (made, size, read) = match self.rng.u8(..7) {
+        let (made, size, read) = match self.rng.u8(..10) {
             0 => (
                 format!("{v} = struct('a', {e}, 'b', 'pad');"),
                 vec![1, 1],
@@ -1002,6 +1004,19 @@ impl Gen {
                 format!("{v}.c{{1}}"),
             ),
             5 => (format!("{v} = @(t) t;"), vec![1, 1], format!("{v}({e})")),
+            // Struct arrays (issue #22 item 4): a new element made by assigning its
+            // field, a cell spread into elements, a cell of one value for all.
+            6 => (format!("{v}(1).a = {e};"), vec![1, 1], format!("{v}(1).a")),
+            7 => (
+                format!("{v} = struct('a', {{{e}, {e}}}, 'b', 'pad');"),
+                vec![1, 2],
+                format!("{v}(2).a"),
+            ),
+            8 => (
+                format!("{v} = struct('a', {{{e}}}, 'b', {{1; 2}});"),
+                vec![2, 1],
+                format!("{v}(end).a"),
+            ),
             _ => {
                 let w = self.fresh();
                 self.pushed(format!("{w} = {e};"), &w, None);

@@ -135,8 +135,10 @@ fn constant_dims(shape: &ShapePattern) -> Option<Vec<i64>> {
 }
 
 /// The codes whose Octave error is known (see [`octave_message`]).
-const KNOWN_CODES: [&str; 5] = [
+const KNOWN_CODES: [&str; 7] = [
     "shape.mtimes",
+    "shape.field",
+    "shape.struct",
     "call.nargin",
     "call.nargout",
     "class.mixed",
@@ -161,6 +163,10 @@ fn octave_message(code: &str) -> &'static [&'static str] {
         ]
     } else if code == "class.integer-matrix" {
         &["not implemented for"]
+    } else if code == "shape.field" {
+        &["has no member"]
+    } else if code == "shape.struct" {
+        &["dimensions of parameter"]
     } else {
         &[]
     }

@@ -80,6 +80,9 @@ rules! {
     Scalar,
     Square,
     Squeeze,
+    /// `struct(name, {…}, name, {…})` with cells of other than one element whose
+    /// sizes differ: MATLAB's struct array takes its size from them.
+    Struct,
     Subscript,
     Transpose,
     Unary,
@@ -125,6 +128,7 @@ impl Rule {
             Scalar => "scalar",
             Square => "square",
             Squeeze => "squeeze",
+            Struct => "struct",
             Subscript => "subscript",
             Transpose => "transpose",
             Unary => "unary",
@@ -194,6 +198,9 @@ impl Rule {
             Diag => "a 2-D operand (a vector or a matrix)",
             Call => "the called function's own checks to hold for these arguments",
             Field => "a field the struct has (every field it can have is known here)",
+            Struct => {
+                "cell values of one size (a cell of one element gives every element its element)"
+            }
             ClassMixed => {
                 "integer operands of one class (integers can only be combined with integers of the same class, or with doubles, singles, logicals and chars)"
             }

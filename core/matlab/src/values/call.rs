@@ -317,7 +317,21 @@ impl ValueAnalysis<'_> {
     /// call itself is left to run time (each call of the function must succeed, return
     /// a scalar when the output is uniform, and the arrays must agree in size), and
     /// the function applied may change what any call of it may.
-    fn call_map(&self, site: &CallSite, values: Vec<Value>, env: &mut Env, effect: &mut Effect) {
+    fn call_map(
+        &self,
+        site: &CallSite,
+        mut values: Vec<Value>,
+        env: &mut Env,
+        effect: &mut Effect,
+    ) {
+        if let Some(outputs) = self.element_outputs(site) {
+            let rest = &site.args[1..];
+            let arrays = rest.iter().position(is_map_option).unwrap_or(rest.len());
+            let uniform = uniform_output(&rest[arrays..]).flatten();
+            for (v, o) in values.iter_mut().zip(&outputs) {
+                refine_mapped(v, o, &rest[0], uniform);
+            }
+        }
         effect.op = site.func.to_string();
         let applied = site.args.first();
         let name = applied.and_then(|h| h.handle.as_deref()).unwrap_or("");
@@ -341,6 +355,83 @@ impl ValueAnalysis<'_> {
             ..Outcome::unknown(crate::shape::RuleInfo::extension(crate::shape::Rule::Call))
         }];
         self.bind(site.site, env, site.targets, values, &[]);
+    }
+
+    /// What one call of the function `arrayfun`/`cellfun` applies returns, called
+    /// with a value every element of each array has (a struct array's element with
+    /// the fields every element has, a cell's element, a scalar of a numeric array's
+    /// class): `None` unless that function is the file's (or a lambda) and returns in
+    /// that context.
+    fn element_outputs(&self, site: &CallSite) -> Option<Vec<Value>> {
+        let (applied, rest) = site.args.split_first()?;
+        let arrays = rest.iter().position(is_map_option).unwrap_or(rest.len());
+        // An error handler's results stand in for a failing call's.
+        let handled = rest[arrays..].iter().any(|v| {
+            v.text
+                .as_deref()
+                .is_some_and(|t| t.eq_ignore_ascii_case("ErrorHandler"))
+        });
+        if handled {
+            return None;
+        }
+        let mut args: Vec<Value> = match applied.closure.as_deref() {
+            Some(c) => c.captured.clone(),
+            None => vec![],
+        };
+        for a in &rest[..arrays] {
+            args.push(self.element_of(site, a)?);
+        }
+        let func = match (applied.closure.as_deref(), applied.handle.as_deref()) {
+            (Some(c), _) => c.func.as_str(),
+            (None, Some(f)) if self.user_functions.iter().any(|u| u == f) => f,
+            _ => return None,
+        };
+        let call = CallSite {
+            site: site.site,
+            func,
+            args,
+            targets: site.targets,
+            no_args: false,
+            counted: true,
+        };
+        let (result, canon, _) = self.call_in_context(self.callees.callee(func)?, &call)?;
+        let Exit::Returns = result.exit else {
+            return None;
+        };
+        let stem = format!("{}~u", site.func);
+        let fresh = |j: usize| self.symbols.mint(&stem, j, site.site, false);
+        let outputs = result.outputs.iter();
+        Some(
+            outputs
+                .map(|v| contexts::instantiate(v, &canon, &fresh))
+                .collect(),
+        )
+    }
+
+    /// A value every element of `array` has, as `arrayfun` (or `cellfun`, a cell's
+    /// contents) passes it; its anonymous extents fresh symbols of the call.
+    fn element_of(&self, site: &CallSite, array: &Value) -> Option<Value> {
+        let scalar = |class| Value::of_shape(Some(class), crate::shape::Shape::scalar());
+        match (site.func, array.class?) {
+            ("cellfun", "cell") => {
+                let every = super::parts::every(array.parts.as_deref()?)?;
+                let stem = format!("{}~e", site.func);
+                let fresh = |k: usize| self.symbols.mint(&stem, k, site.site, false);
+                Some(super::parts::instantiate(&every, &fresh))
+            }
+            ("cellfun", _) => None,
+            ("arrayfun", "struct") => {
+                let fields = super::parts::fields_of(array.parts.as_deref()?);
+                let fields =
+                    fields.map(|(map, complete)| super::parts::Parts::Fields { map, complete });
+                Some(Value {
+                    parts: fields.map(Rc::new),
+                    ..scalar("struct")
+                })
+            }
+            ("arrayfun", "function_handle") => None,
+            (_, class) => Some(scalar(class)),
+        }
     }
 
     /// A builtin that creates, changes or clears variables by name.
@@ -397,7 +488,17 @@ impl ValueAnalysis<'_> {
             integer_matrix_operation(&call, &env.facts, &mut result);
         }
         super::parts::builtin_parts(call.func, &call.args, &mut result.values);
-        effect.other_mode = self.other_mode(&call, &result, env);
+        // Cells of different sizes fail in either mode.
+        let sizes_differ = super::parts::struct_sizes_differ(call.func, &call.args);
+        if sizes_differ {
+            result.outcomes = vec![Outcome::illegal(
+                Constraint::False,
+                crate::shape::RuleInfo::extension(crate::shape::Rule::Struct),
+            )];
+        }
+        effect.other_mode = self
+            .other_mode(&call, &result, env)
+            .filter(|_| !sizes_differ);
         if refuted(&result) {
             effect.elementwise = self.elementwise_instead(&call, env);
             if effect.elementwise.is_none() {
@@ -738,29 +839,10 @@ fn map_results(site: &CallSite) -> Option<Vec<Value>> {
     if applied.handle.as_deref().is_some_and(mutates_workspace) {
         return None;
     }
-    let is_option = |v: &Value| {
-        v.text.as_deref().is_some_and(|t| {
-            t.eq_ignore_ascii_case("UniformOutput") || t.eq_ignore_ascii_case("ErrorHandler")
-        })
-    };
-    let arrays = rest.iter().position(is_option).unwrap_or(rest.len());
+    let arrays = rest.iter().position(is_map_option).unwrap_or(rest.len());
     let first = rest[..arrays].first()?;
     first.shape.as_tuple()?;
-    let mut uniform = Some(true);
-    for pair in rest[arrays..].chunks(2) {
-        let [option, value] = pair else { return None };
-        if option
-            .text
-            .as_deref()
-            .is_some_and(|t| t.eq_ignore_ascii_case("UniformOutput"))
-        {
-            uniform = value
-                .scalar
-                .as_ref()
-                .and_then(Dim::as_known)
-                .map(|v| v != 0);
-        }
-    }
+    let uniform = uniform_output(&rest[arrays..])?;
     // The legacy names cellfun takes as text give known classes.
     let class = match (uniform, applied.text.as_deref()) {
         (Some(false), _) => Some("cell"),
@@ -774,6 +856,58 @@ fn map_results(site: &CallSite) -> Option<Vec<Value>> {
         ..Value::of_shape(class, first.shape.clone())
     };
     Some(vec![value; site.targets.len().max(1)])
+}
+
+/// Whether `arrayfun`/`cellfun` given `options` (name–value pairs) concatenates its
+/// results (`Some(true)`) or returns cells (`Some(false)`); `None` inside when the
+/// option's value is not known, and `None` for options that are not pairs.
+fn uniform_output(options: &[Value]) -> Option<Option<bool>> {
+    let mut uniform = Some(true);
+    for pair in options.chunks(2) {
+        let [option, value] = pair else { return None };
+        if option
+            .text
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case("UniformOutput"))
+        {
+            uniform = value
+                .scalar
+                .as_ref()
+                .and_then(Dim::as_known)
+                .map(|v| v != 0);
+        }
+    }
+    Some(uniform)
+}
+
+/// Whether `v` names an option of `arrayfun`/`cellfun`, after which come no arrays.
+fn is_map_option(v: &Value) -> bool {
+    v.text.as_deref().is_some_and(|t| {
+        t.eq_ignore_ascii_case("UniformOutput") || t.eq_ignore_ascii_case("ErrorHandler")
+    })
+}
+
+/// An output `v` of `arrayfun`/`cellfun` (its shape `size(first)`, see
+/// [`map_results`]) knowing what one call gives, `output`: a cell (`'UniformOutput',
+/// false`, `uniform` `Some(false)`) holds it in every element; a uniform output is of
+/// its class (numeric, logical or char) when `first`, the first array, is not empty
+/// (an empty one gives `[]`, a double, whatever the function).
+fn refine_mapped(v: &mut Value, output: &Value, first: &Value, uniform: Option<bool>) {
+    if uniform == Some(false) && v.class == Some("cell") {
+        let every = super::parts::anonymous(&super::parts::as_part(output));
+        v.parts = Some(Rc::new(super::parts::Parts::Any(every)));
+        return;
+    }
+    let nonempty = super::parts::known_dims(&first.shape)
+        .and_then(|d| super::parts::count(&d))
+        .is_some_and(|n| n > 0);
+    // The union classes before `cell`: the numeric ones, logical and char.
+    let plain = output
+        .class
+        .is_some_and(|c| super::UNION_CLASSES[..12].contains(&c));
+    if uniform == Some(true) && v.class.is_none() && nonempty && plain {
+        v.class = output.class;
+    }
 }
 
 /// What a workspace mutator does to the variables.

@@ -61,7 +61,9 @@ fn parts_text(p: &super::parts::Parts, lambdas: &Lambdas) -> String {
     use super::parts::{self, Parts};
     let part = |v: &Value| describe_bounded(&parts::shown(v), None, lambdas);
     let mut items: Vec<String> = match p {
-        Parts::Fields { map, complete } => {
+        Parts::Fields { .. } | Parts::Elements { .. } => {
+            // A struct array's: what every element's field holds.
+            let (map, complete) = parts::fields_of(p).unwrap_or_default();
             let mut items: Vec<String> = map
                 .iter()
                 .take(SHOWN_PARTS)

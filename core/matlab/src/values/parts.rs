@@ -35,6 +35,53 @@ pub enum Parts {
     /// The values of a comma-separated list of several (`c{:}`), in order: what a
     /// temporary holds that a call's arguments spread.
     List(Vec<Value>),
+    /// The fields of each element of a struct array of at least two and at most
+    /// [`MAX_PARTS`] elements, its shape's constants, column-major; every element has
+    /// the same names. `complete` as for [`Parts::Fields`].
+    Elements {
+        each: Vec<BTreeMap<String, Value>>,
+        complete: bool,
+    },
+}
+
+/// A struct's fields as one map: a 1×1 struct's, or what every element's field of a
+/// struct array holds (joined over [`Parts::Elements`]), and whether it has no others.
+pub fn fields_of(p: &Parts) -> Option<(BTreeMap<String, Value>, bool)> {
+    match p {
+        Parts::Fields { map, complete } => Some((map.clone(), *complete)),
+        Parts::Elements { each, complete } => {
+            let names = each.first()?.keys();
+            let every = |name: &String| {
+                let values = each
+                    .iter()
+                    .map(|m| m.get(name).map(anonymous))
+                    .collect::<Option<Vec<_>>>()?;
+                values.into_iter().reduce(|a, b| join_values(&a, &b))
+            };
+            let map = names.filter_map(|k| Some((k.clone(), every(k)?))).collect();
+            Some((map, *complete))
+        }
+        _ => None,
+    }
+}
+
+/// The parts of a struct array whose elements' fields are `each` (one element: its
+/// fields exactly; more than [`MAX_PARTS`]: what every element's holds).
+pub fn of_elements(mut each: Vec<BTreeMap<String, Value>>, complete: bool) -> Parts {
+    if each.len() == 1 {
+        return Parts::Fields {
+            map: each.remove(0),
+            complete,
+        };
+    }
+    let elements = Parts::Elements { each, complete };
+    match &elements {
+        Parts::Elements { each, .. } if each.len() > MAX_PARTS || each.is_empty() => {
+            let (map, complete) = fields_of(&elements).unwrap_or_default();
+            Parts::Fields { map, complete }
+        }
+        _ => elements,
+    }
 }
 
 /// The most elements [`Parts::Each`] keeps, and fields [`Parts::Fields`].
@@ -119,6 +166,13 @@ pub fn map(p: &Parts, f: &dyn Fn(&Value) -> Value) -> Parts {
         Parts::Each(values) => Parts::Each(values.iter().map(f).collect()),
         Parts::Any(v) => Parts::Any(f(v)),
         Parts::List(values) => Parts::List(values.iter().map(f).collect()),
+        Parts::Elements { each, complete } => Parts::Elements {
+            each: each
+                .iter()
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), f(v))).collect())
+                .collect(),
+            complete: *complete,
+        },
     }
 }
 
@@ -178,9 +232,46 @@ pub fn join(a: &Option<Rc<Parts>>, b: &Option<Rc<Parts>>) -> Option<Rc<Parts>> {
         (Parts::Each(x), Parts::Each(y)) if x.len() == y.len() => {
             Parts::Each(x.iter().zip(y).map(|(v, w)| join_values(v, w)).collect())
         }
-        (Parts::Fields { .. } | Parts::List(_), _) | (_, Parts::Fields { .. } | Parts::List(_)) => {
-            return None
+        (
+            Parts::Elements {
+                each: x,
+                complete: c,
+            },
+            Parts::Elements {
+                each: y,
+                complete: d,
+            },
+        ) if x.len() == y.len() => {
+            let pair = |(m, n): (&BTreeMap<String, Value>, &BTreeMap<String, Value>)| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), join_values(v, n.get(k)?))))
+                    .collect()
+            };
+            let same = match (x.first(), y.first()) {
+                (Some(m), Some(n)) => m.keys().eq(n.keys()),
+                _ => true,
+            };
+            Parts::Elements {
+                each: x.iter().zip(y).map(pair).collect(),
+                complete: *c && *d && same,
+            }
         }
+        // Struct arrays of other sizes, or one and a 1×1 struct: what every element's
+        // field holds.
+        (Parts::Elements { .. }, Parts::Fields { .. } | Parts::Elements { .. })
+        | (Parts::Fields { .. }, Parts::Elements { .. }) => {
+            let (m, c) = fields_of(a)?;
+            let (n, d) = fields_of(b)?;
+            Parts::Fields {
+                complete: c && d && m.keys().eq(n.keys()),
+                map: m
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), join_values(v, n.get(k)?))))
+                    .collect(),
+            }
+        }
+        (Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. }, _)
+        | (_, Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. }) => return None,
         (x, y) => match (every(x), every(y)) {
             (Some(v), Some(w)) => Parts::Any(join_values(&v, &w)),
             (Some(v), None) | (None, Some(v)) => Parts::Any(v),
@@ -198,7 +289,7 @@ pub fn every(p: &Parts) -> Option<Value> {
             .iter()
             .map(anonymous)
             .reduce(|a, b| join_values(&a, &b)),
-        Parts::Fields { .. } | Parts::List(_) => None,
+        Parts::Fields { .. } | Parts::List(_) | Parts::Elements { .. } => None,
     }
 }
 
@@ -211,6 +302,13 @@ pub fn depth(v: &Value) -> usize {
             1 + values.iter().map(depth).max().unwrap_or(0)
         }
         Some(Parts::Any(v)) => 1 + depth(v),
+        Some(Parts::Elements { each, .. }) => {
+            1 + each
+                .iter()
+                .flat_map(|m| m.values().map(depth))
+                .max()
+                .unwrap_or(0)
+        }
     }
 }
 
@@ -363,13 +461,13 @@ pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
             result.parts =
                 class.map(|c| Rc::new(Parts::Any(Value::of_shape(Some(c), Shape::scalar()))));
         }
-        // Of name–value pairs whose values are not cells (or cells of one element):
-        // one struct, whatever the rule could say.
+        // Of name–value pairs: a struct array the size of the cells among the values
+        // (a cell of one element is one value), whatever the rule could say.
         "struct" => {
-            if let Some(fields) = struct_fields(args) {
+            if let Some((shape, fields)) = struct_fields(args) {
                 *result = Value {
                     parts: Some(Rc::new(fields)),
-                    ..Value::of_shape(Some("struct"), Shape::scalar())
+                    ..Value::of_shape(Some("struct"), shape)
                 };
             }
         }
@@ -393,11 +491,11 @@ pub fn builtin_parts(func: &str, args: &[Value], values: &mut [Value]) {
             else {
                 return;
             };
-            let Some(Parts::Fields { map, complete }) = s.parts.as_deref() else {
+            let Some((map, complete)) = s.parts.as_deref().and_then(fields_of) else {
                 return;
             };
             let has = map.contains_key(name);
-            if has || *complete {
+            if has || complete {
                 *result = Value {
                     scalar: Some(Dim::known(i64::from(has))),
                     integral: true,
@@ -419,12 +517,9 @@ fn char_row(text: &str) -> Value {
 }
 
 /// The fields of a struct that has no others.
-fn complete_fields(s: &Value) -> Option<&BTreeMap<String, Value>> {
-    match s.parts.as_deref()? {
-        Parts::Fields {
-            map,
-            complete: true,
-        } if s.class == Some("struct") => Some(map),
+fn complete_fields(s: &Value) -> Option<BTreeMap<String, Value>> {
+    match fields_of(s.parts.as_deref()?)? {
+        (map, true) if s.class == Some("struct") => Some(map),
         _ => None,
     }
 }
@@ -498,30 +593,90 @@ fn stacked(blocks: &[(Vec<usize>, &[Value])]) -> Option<Vec<Value>> {
     Some(each)
 }
 
-/// The fields of `struct(name, value, …)` that makes one struct: every name a
-/// constant, every value of a known class, a cell only of one element (whose element
-/// the field then holds).
-fn struct_fields(args: &[Value]) -> Option<Parts> {
+/// The shape and fields of `struct(name, value, …)`, MATLAB's way: a cell value of
+/// other than one element spreads, one element each (all such cells of one size, the
+/// struct array's), a cell of one element is its element in every element, and any
+/// other value is itself. Every name must be a constant, every value of a known class
+/// and every cell's size known; a field of a struct array holds what every element's
+/// holds (anonymous). `None` also for cells of different sizes
+/// ([`struct_sizes_differ`]).
+fn struct_fields(args: &[Value]) -> Option<(Shape, Parts)> {
     if !args.len().is_multiple_of(2) {
         return None;
     }
+    let mut size: Option<&Shape> = None;
     let mut map = BTreeMap::new();
+    // The fields whose cell gives each element its own value, and those values.
+    let mut own: Vec<(String, &[Value])> = Vec::new();
     for pair in args.chunks(2) {
         let name = pair[0].text.clone()?;
         let value = &pair[1];
         let v = match value.class? {
-            "cell" => match value.parts.as_deref()? {
-                Parts::Each(e) if e.len() == 1 && is_one_element(&value.shape) => e[0].clone(),
-                _ => return None,
-            },
+            "cell" => {
+                let n = count(&known_dims(&value.shape)?)?;
+                if n != 1
+                    && size
+                        .replace(&value.shape)
+                        .is_some_and(|s| *s != value.shape)
+                {
+                    return None;
+                }
+                if let (2.., Some(Parts::Each(e))) = (n, value.parts.as_deref()) {
+                    own.push((name.clone(), e));
+                }
+                match (n, value.parts.as_deref()) {
+                    (1, Some(Parts::Each(e))) if e.len() == 1 => e[0].clone(),
+                    (_, Some(p)) => every(p).unwrap_or_else(Value::unknown),
+                    // The elements of an empty cell: none to stand for.
+                    (0, None) => empty_double(),
+                    (_, None) => Value::unknown(),
+                }
+            }
             _ => as_part(value),
         };
         map.insert(name, v);
     }
-    Some(Parts::Fields {
+    let shape = size.cloned().unwrap_or_else(Shape::scalar);
+    let n = known_dims(&shape).and_then(|d| count(&d)).unwrap_or(0);
+    if (2..=MAX_PARTS).contains(&n) {
+        // Each element's fields: its own value where a cell gives one, else the one
+        // value every element has.
+        let element = |i: usize| {
+            let mut m = map.clone();
+            for (name, values) in &own {
+                if let Some(v) = values.get(i) {
+                    m.insert(name.clone(), as_part(v));
+                }
+            }
+            m
+        };
+        return Some((shape, of_elements((0..n).map(element).collect(), true)));
+    }
+    let mut fields = Parts::Fields {
         map,
         complete: true,
-    })
+    };
+    if !is_one_element(&shape) {
+        fields = self::map(&fields, &anonymous);
+    }
+    Some((shape, fields))
+}
+
+/// Whether `struct(name, value, …)` is given cells of other than one element whose
+/// sizes differ (`struct('a', {1, 2}, 'b', {1, 2, 3})`): MATLAB's error on every run.
+pub fn struct_sizes_differ(func: &str, args: &[Value]) -> bool {
+    let mut sizes = args
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|v| v.class == Some("cell"))
+        .filter_map(|v| known_dims(&v.shape).filter(|d| count(d) != Some(1)));
+    let first = sizes.next();
+    let known = args.iter().all(|v| v.class.is_some());
+    func == "struct"
+        && known
+        && args.len().is_multiple_of(2)
+        && sizes.any(|d| Some(&d) != first.as_ref())
 }
 
 #[cfg(test)]
@@ -610,6 +765,33 @@ mod tests {
         assert_eq!(regrown(&[2, 2], &[3, 2]), Some(vec![0, 1, 3, 4]));
         assert_eq!(regrown(&[1, 2], &[1, 3]), Some(vec![0, 1]));
         assert_eq!(regrown(&[0, 0], &[1, 1]), Some(vec![]));
+    }
+
+    #[test]
+    fn struct_spreads_cells_of_one_size_into_elements() {
+        let one = double(&[Dim::one(), Dim::one()]);
+        let cell = |n: usize| Value {
+            parts: Some(Rc::new(Parts::Each(vec![one.clone(); n]))),
+            ..Value::of_shape(
+                Some("cell"),
+                Shape::tuple(vec![Dim::one(), Dim::known(n as i64)]),
+            )
+        };
+        let args = [char_row("a"), cell(3), char_row("b"), cell(1)];
+        let (shape, fields) = struct_fields(&args).expect("a struct array");
+        assert_eq!(shape, Shape::tuple(vec![Dim::one(), Dim::known(3)]));
+        let Parts::Elements { each, .. } = &fields else {
+            panic!("each element's fields")
+        };
+        assert_eq!(each.len(), 3);
+        let (map, complete) = fields_of(&fields).expect("fields");
+        assert!(complete);
+        assert_eq!(map["a"].shape, Shape::scalar());
+        assert_eq!(map["b"].shape, Shape::scalar());
+        assert!(!struct_sizes_differ("struct", &args));
+        let mismatched = [char_row("a"), cell(2), char_row("b"), cell(3)];
+        assert!(struct_sizes_differ("struct", &mismatched));
+        assert_eq!(struct_fields(&mismatched), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! budget, loop studies and steps), which [`ValueAnalysis::prepare`] resets.
 
 use super::results::{Context, CtxResult, Effect, LoopStudy};
-use super::static_calls::{spread_temporaries, StaticCalls};
+use super::static_calls::{spread_temporaries, update_temporaries, StaticCalls};
 use super::{Env, Symbols, Value};
 use crate::builtins::BuiltinTable;
 use crate::flow::State;
@@ -80,6 +80,9 @@ pub struct ValueAnalysis<'a> {
     /// number of arguments), or stored into one (`[c{:}] = f(x)` asks for any number
     /// of outputs). A call with one has counts known only at run time.
     pub spread: RefCell<HashSet<String>>,
+    /// The temporaries of the function being analysed that read an element only to
+    /// assign into it (`s(k).f = v` reads `s(k)`, sets its field, writes it back).
+    pub updated: RefCell<HashSet<String>>,
     /// The placeholders [`ValueAnalysis::bind`] has named in the statement being
     /// stepped, so its conditions name them alike (`transfer`'s `name_placeholders`).
     pub named: RefCell<Vec<(String, shapex_dims::Dim)>>,
@@ -196,6 +199,7 @@ impl<'a> ValueAnalysis<'a> {
             stepped: Default::default(),
             in_loop: Default::default(),
             spread: Default::default(),
+            updated: Default::default(),
             named: Default::default(),
         }
     }
@@ -227,6 +231,9 @@ impl<'a> ValueAnalysis<'a> {
         let mut spread = self.spread.borrow_mut();
         spread.clear();
         spread_temporaries(&f.body, &|v| self.is_temp(v), &mut spread);
+        let mut updated = self.updated.borrow_mut();
+        updated.clear();
+        update_temporaries(&f.body, &mut updated);
     }
 
     /// An analysis of a callee in context `frame`: the program's fields shared, the

@@ -206,6 +206,24 @@ pub fn spread_temporaries(
     }
 }
 
+/// The temporaries that read an element only to assign into it (`ArrayGet` with
+/// `update`): a nested assignment's write-back assigns them.
+pub fn update_temporaries(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for s in stmts {
+        if let StmtKind::ArrayGet {
+            targets,
+            update: true,
+            ..
+        } = &s.kind
+        {
+            out.extend(targets.iter().cloned());
+        }
+        for c in s.children() {
+            update_temporaries(c, out);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::components;

@@ -131,8 +131,11 @@ impl ValueAnalysis<'_> {
                 indices,
                 rhs,
             } => {
+                let before = env.get(array).cloned();
                 let sub = Subscripted { array, indices };
-                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None)
+                self.array_set(stmt.id, &mut env, &mut effect, sub, rhs, None);
+                self.struct_set_parts(&mut env, before.as_ref(), array, indices, rhs);
+                self.dissimilar_structs(&env, &mut effect, before.as_ref(), rhs);
             }
             StmtKind::CellSet { cell, indices, rhs } => {
                 let before = env.get(cell).cloned();
@@ -507,6 +510,7 @@ impl ValueAnalysis<'_> {
         Subscripted { array, indices }: Subscripted,
         update: bool,
     ) {
+        let defined = env.get(array).cloned();
         let base = match env.get(array) {
             // A value of unknown class and shape may be a function handle or an object
             // (`f = inline(…)`, `w = p.method(…)`): `v(…)` may be a call, not an index.
@@ -555,6 +559,7 @@ impl ValueAnalysis<'_> {
             // object, where `v(0)` is a call: not a definite error.
             outcome = outcome.excused();
         }
+        let within = outcome.status;
         if update && outcome.status == Truth::Refuted {
             // Reading a missing part to assign into it: MATLAB creates it, as [].
             outcome = Outcome::always(Shape::empty(), outcome.rule);
@@ -573,7 +578,7 @@ impl ValueAnalysis<'_> {
         let value = Value {
             scalar: scalar_element(&base, &args),
             parts: if update {
-                None
+                self.element_to_update(env, defined.as_ref(), indices, within)
             } else {
                 self.selected_parts(env, &base, indices)
             },
@@ -641,7 +646,13 @@ impl ValueAnalysis<'_> {
             None if shared => Value::unknown(),
             None => Value::of_shape(container, Shape::empty()),
         };
+        // `a(i) = []` deletes (the literal `[]` is a temporary; Octave stores a
+        // variable holding `[]` into a cell's element).
+        let deletes = is_empty_double(&value_of(env, rhs)) && base.shape != Shape::empty();
         let rhs_value = match container.or(base.class) {
+            Some("cell") if container.is_none() && deletes && self.is_temp(rhs) => {
+                value_of(env, rhs)
+            }
             // `c{i} = x` stores one element whatever x's shape is, and so does
             // `c(i) = x` on a cell array (Octave wraps x in a cell).
             Some("cell") => Value::of_shape(None, Shape::scalar()),
@@ -681,6 +692,9 @@ impl ValueAnalysis<'_> {
         let class = container.or(
             if base.class == rhs_value.class || base.shape == Shape::empty() {
                 rhs_value.class
+            } else if deletes {
+                // A deletion (or an assignment to no element) keeps the class.
+                base.class
             } else {
                 None
             },
@@ -711,6 +725,40 @@ impl ValueAnalysis<'_> {
     }
 }
 
+impl ValueAnalysis<'_> {
+    /// `s(k) = t` of a struct into a struct array fails when their fields differ (MATLAB's "dissimilar structures"; a nested assignment's
+    /// write-back, `s(k).f = v`, adds the field instead): a check the shapes prove is
+    /// left to run time unless both structs' fields are known and the same.
+    fn dissimilar_structs(
+        &self,
+        env: &Env,
+        effect: &mut Effect,
+        before: Option<&Value>,
+        rhs: &Var,
+    ) {
+        let Some(b) = before.filter(|b| b.class == Some("struct")) else {
+            return;
+        };
+        let t = value_of(env, rhs);
+        if t.class != Some("struct") || self.updated.borrow().contains(rhs) {
+            return;
+        }
+        let fields = |v: &Value| v.parts.as_deref().and_then(super::parts::fields_of);
+        let same = match (fields(b), fields(&t)) {
+            (Some((m, true)), Some((n, true))) => m.keys().eq(n.keys()),
+            _ => false,
+        };
+        for o in effect
+            .outcomes
+            .iter_mut()
+            .filter(|o| o.status == Truth::Proven && !same)
+        {
+            o.status = Truth::Unknown;
+            o.theta = Constraint::Opaque("the structs have the same fields".to_string());
+        }
+    }
+}
+
 /// `base.f = v`: what `base` holds afterwards (a struct, as far as it is known; its
 /// fields are not followed).
 fn dot_set(env: &mut Env, base: &Var) {
@@ -728,6 +776,11 @@ fn dot_set(env: &mut Env, base: &Var) {
         _ => Value::of_shape(Some("struct"), Shape::scalar()),
     };
     env.vars.insert(base.clone(), v);
+}
+
+/// Whether `v` is `[]`, a 0×0 double: assigned to elements, it deletes them.
+fn is_empty_double(v: &Value) -> bool {
+    v.class == Some("double") && v.shape == Shape::empty()
 }
 
 /// Extents larger than this (in atoms and terms) are replaced by a fresh symbol: such
