@@ -346,7 +346,7 @@ impl Matlab {
         let mut lines_of = |ctx: &values::CallContext| {
             if !shown.contains_key(&ctx.label) && shown.len() < CONTEXTS_SHOWN {
                 let origin = linked.origins.get(&ctx.callee);
-                let text: &str = origin.map_or(source, |o| &o.text);
+                let text = file_text(&linked, &ctx.callee, source);
                 let index = indexes
                     .entry(origin.map(|o| o.path.as_str()))
                     .or_insert_with(|| shapex_text::LineIndex::new(text));
@@ -394,13 +394,16 @@ fn lambda_texts(linked: &tame::link::Linked, source: &str) -> values::Lambdas {
         .iter()
         .filter(|f| f.kind == tame::FunctionKind::Lambda)
         .filter_map(|f| {
-            let text = match linked.origins.get(&f.name) {
-                Some(origin) => origin.text.get(f.span.start..f.span.end)?.to_string(),
-                None => source.get(f.span.start..f.span.end)?.to_string(),
-            };
-            Some((f.name.clone(), text))
+            let text = file_text(linked, &f.name, source).get(f.span.start..f.span.end)?;
+            Some((f.name.clone(), text.to_string()))
         })
         .collect()
+}
+
+/// The text of the file linked function `name` is in: the analysed `source`, or the
+/// other file it came from.
+fn file_text<'a>(linked: &'a tame::link::Linked, name: &str, source: &'a str) -> &'a str {
+    linked.origins.get(name).map_or(source, |o| &o.text)
 }
 
 /// The IR view: the program printed, each line with the source lines of the statement

@@ -90,9 +90,7 @@ pub fn link(
     // the method only when an argument is an object of the class; with numbers
     // (`max(size(X))`) it runs the builtin, or another file. Which one the analysis
     // does not follow, so such a call is unknown: never a recursion that cannot return.
-    let method = here
-        .split('/')
-        .any(|d| d.starts_with('@'))
+    let method = in_class_folder(&here)
         .then(|| linker.own_primary.clone())
         .flatten();
     for f in &mut program.functions {
@@ -276,7 +274,7 @@ fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
     // A class folder's (`@cls`) files are its methods, found by their arguments'
     // classes, which the analysis does not follow: only their private functions are
     // linked. A package's (`+pkg`) functions are called by qualified name only.
-    if dir.split('/').any(|d| d.starts_with('@')) {
+    if in_class_folder(dir) {
         return out;
     }
     if !last.starts_with('+') {
@@ -284,6 +282,11 @@ fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
     }
     out.extend(search.iter().map(|s| join(s, format!("{name}.m"))));
     out
+}
+
+/// Whether folder `dir` is, or is inside, a class folder (`@cls`).
+fn in_class_folder(dir: &str) -> bool {
+    dir.split('/').any(|d| d.starts_with('@'))
 }
 
 /// The folder of a `/`-separated path (`""` for the root).
