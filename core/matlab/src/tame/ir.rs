@@ -52,7 +52,7 @@ pub enum FunctionKind {
     Lambda,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Hash)]
 pub struct Function {
     pub name: String,
     pub kind: FunctionKind,
@@ -68,7 +68,7 @@ pub struct Function {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Hash)]
 pub struct Stmt {
     pub id: StmtId,
     /// The source expression or statement this IR statement computes.
@@ -86,14 +86,14 @@ pub struct Stmt {
 }
 
 /// An index argument: a variable, or a bare `:` (all of a dimension).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 pub enum Index {
     Var(Var),
     Colon,
 }
 
 /// A field selector: `s.name` or `s.(var)`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 pub enum Field {
     Static(String),
     Dynamic(Var),
@@ -143,8 +143,30 @@ impl std::fmt::Debug for TableEntry {
     }
 }
 
+/// Hashed by the text, which decides the value (`f64` has no `Hash`): equal literals
+/// hash alike, as [`Function`]'s derived `Hash` needs of its parts.
+impl std::hash::Hash for Literal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Literal::Number { imag, text, .. } => (imag, text).hash(state),
+            Literal::Str {
+                value,
+                double_quoted,
+            } => (value, double_quoted).hash(state),
+            Literal::Numbers { rows } => rows.hash(state),
+        }
+    }
+}
+
+impl std::hash::Hash for TableEntry {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.negated, self.imag, &self.text).hash(state);
+    }
+}
+
 /// What a `for` loop iterates over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 pub enum ForIter {
     /// `for v = lower:step:upper` (thesis `TIRForStmt`); the loop variable is a scalar.
     Range {
@@ -156,7 +178,7 @@ pub enum ForIter {
     Columns(Var),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Hash)]
 pub enum StmtKind {
     /// `lhs = literal`.
     AssignLiteral {
@@ -377,6 +399,136 @@ pub fn walk_mut(stmts: &mut [Stmt], visit: &mut impl FnMut(&mut Stmt)) {
                 walk_mut(catch_body, visit);
             }
             _ => {}
+        }
+    }
+}
+
+impl Function {
+    /// Calls `visit` on every name and text the function holds: its own names, and each
+    /// statement's variables, called and handled functions, fields and string literals.
+    /// Every name its analysis may look up among other functions (a call's target, a
+    /// handle, a `str2func` text) is among them, or among their words (`values::memo`).
+    pub fn for_each_text<'a>(&'a self, visit: &mut impl FnMut(&'a str)) {
+        visit(&self.name);
+        self.parent.iter().for_each(|p| visit(p));
+        for v in self
+            .params
+            .iter()
+            .chain(&self.outputs)
+            .chain(&self.variables)
+        {
+            visit(v);
+        }
+        texts_of(&self.body, visit);
+    }
+}
+
+fn texts_of<'a>(stmts: &'a [Stmt], visit: &mut impl FnMut(&'a str)) {
+    let indices = |indices: &'a [Index], visit: &mut dyn FnMut(&'a str)| {
+        for i in indices {
+            if let Index::Var(v) = i {
+                visit(v);
+            }
+        }
+    };
+    let field = |f: &'a Field| match f {
+        Field::Static(name) | Field::Dynamic(name) => name.as_str(),
+    };
+    for s in stmts {
+        match &s.kind {
+            StmtKind::AssignLiteral { lhs, value } => {
+                visit(lhs);
+                match value {
+                    Literal::Number { text, .. } => visit(text),
+                    Literal::Str { value, .. } => visit(value),
+                    Literal::Numbers { rows } => rows.iter().flatten().for_each(|e| visit(&e.text)),
+                }
+            }
+            StmtKind::Copy { lhs, rhs } => [lhs, rhs].into_iter().for_each(|v| visit(v)),
+            StmtKind::Call {
+                targets,
+                func,
+                args,
+            } => {
+                visit(func);
+                targets.iter().chain(args).for_each(|v| visit(v));
+            }
+            StmtKind::ArrayGet {
+                targets,
+                array: base,
+                indices: index,
+                ..
+            }
+            | StmtKind::CellGet {
+                targets,
+                cell: base,
+                indices: index,
+                ..
+            } => {
+                visit(base);
+                targets.iter().for_each(|v| visit(v));
+                indices(index, visit);
+            }
+            StmtKind::ArraySet {
+                array: base,
+                indices: index,
+                rhs,
+            }
+            | StmtKind::CellSet {
+                cell: base,
+                indices: index,
+                rhs,
+            } => {
+                [base, rhs].into_iter().for_each(|v| visit(v));
+                indices(index, visit);
+            }
+            StmtKind::DotGet {
+                targets,
+                base,
+                field: f,
+                ..
+            } => {
+                visit(base);
+                visit(field(f));
+                targets.iter().for_each(|v| visit(v));
+            }
+            StmtKind::DotSet {
+                base,
+                field: f,
+                rhs,
+            } => {
+                [base, rhs].into_iter().for_each(|v| visit(v));
+                visit(field(f));
+            }
+            StmtKind::FuncHandle { lhs, func } => [lhs, func].into_iter().for_each(|v| visit(v)),
+            StmtKind::Lambda {
+                lhs,
+                func,
+                params,
+                captured,
+            } => {
+                [lhs, func].into_iter().for_each(|v| visit(v));
+                params.iter().chain(captured).for_each(|v| visit(v));
+            }
+            StmtKind::Global(vs) | StmtKind::Persistent(vs) => vs.iter().for_each(|v| visit(v)),
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => visit(cond),
+            StmtKind::For { var, iter, .. } => {
+                visit(var);
+                match iter {
+                    ForIter::Range { lower, step, upper } => {
+                        [Some(lower), step.as_ref(), Some(upper)]
+                            .into_iter()
+                            .flatten()
+                            .for_each(|v| visit(v));
+                    }
+                    ForIter::Columns(v) => visit(v),
+                }
+            }
+            StmtKind::Try { catch_var, .. } => catch_var.iter().for_each(|v| visit(v)),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+        }
+        for block in s.children() {
+            texts_of(block, visit);
         }
     }
 }

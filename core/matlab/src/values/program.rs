@@ -120,7 +120,7 @@ fn analyze_own(
         }))
     });
     let (all, own) = (&program.functions, linked.own);
-    let mut functions: Vec<FunctionResult> = memo.run(&analysis, all, own, |f, old| {
+    let mut functions: Vec<Rc<FunctionResult>> = memo.run(&analysis, all, own, |f, old| {
         match analysis.entry_of(f) {
             // The entry point runs as if called: `nargin` is known, and a path stops
             // at its first error.
@@ -150,7 +150,7 @@ fn analyze_own(
 /// Places the failing statements of callees that call sites report (stored relative
 /// to the callee, so that a caller's result stays valid while its callee moves) at
 /// where each callee now is.
-fn resolve_failures(program: &Program, origins: &Origins, functions: &mut [FunctionResult]) {
+fn resolve_failures(program: &Program, origins: &Origins, functions: &mut [Rc<FunctionResult>]) {
     let place_of = |name: &str, stmt: crate::tame::StmtId| {
         let span = program
             .functions
@@ -163,7 +163,10 @@ fn resolve_failures(program: &Program, origins: &Origins, functions: &mut [Funct
             .map_or_else(Span::default, |s| s.span);
         (span, origins.get(name).cloned())
     };
-    for s in functions.iter_mut().flat_map(|f| f.statements.iter_mut()) {
+    // Only a result with a callee's failure is changed (and so copied from the memo's).
+    let failing = |f: &FunctionResult| f.statements.iter().any(|s| s.effect.callee.is_some());
+    let changed = functions.iter_mut().filter(|f| failing(f));
+    for s in changed.flat_map(|f| Rc::make_mut(f).statements.iter_mut()) {
         if let Some(failure) = &s.effect.callee {
             s.effect.callee = Some(Rc::new(contexts::placed(failure, &place_of)));
         }
@@ -218,6 +221,7 @@ pub(super) fn analyze_function(
     let unseen =
         |n: &str| is_temp(n) || f.variables.binary_search_by(|v| v.as_str().cmp(n)).is_err();
     gloss::gloss_all(&f.body, &unseen, &mut statements);
+    statements.iter_mut().for_each(StmtResult::settle);
     let result = FunctionResult {
         name: f.name.clone(),
         statements,

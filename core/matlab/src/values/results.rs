@@ -11,7 +11,7 @@ use crate::flow::State;
 use crate::shape::{Outcome, RuleInfo, Shape};
 use crate::tame::StmtId;
 use crate::Mode;
-use shapex_dims::{Facts, Truth};
+use shapex_dims::{Constraint, Facts, Truth};
 use shapex_report::Diagnostic;
 use shapex_text::Span;
 use std::rc::Rc;
@@ -36,14 +36,38 @@ pub struct StmtResult {
     pub bounds: Vec<Bounds>,
     pub effect: Effect,
     /// The extent facts in force before the statement, for simplifying its condition
-    /// (only the facts: variables' values before it are not kept).
+    /// (only the facts: variables' values before it are not kept). Dropped by
+    /// [`StmtResult::settle`] once the function's analysis is complete.
     pub facts_before: Option<Facts>,
+    /// Per outcome of `effect` (same order), θ as it remains to be checked at run time
+    /// given `facts_before`, for a run-time check (`None` otherwise: θ itself is shown).
+    /// Filled by [`StmtResult::settle`].
+    pub residuals: Vec<Option<Constraint>>,
     /// For a result taken from a simulated loop iteration: which one (1-based), and the
     /// loop variable's value in it when known (`t = 3`).
     pub iteration: Option<(usize, Option<String>)>,
     /// What the symbols in its shapes and conditions stand for (filled once the
     /// function's analysis is complete).
     pub glossary: Vec<Gloss>,
+}
+
+impl StmtResult {
+    /// Computes `residuals` and drops `facts_before`: once per analysis of the
+    /// function, not once per report the memo reuses its result for (simplifying every
+    /// run-time check of a 10,000-line file on each keystroke cost a sixth of it), and
+    /// a kept result no longer holds a copy of the facts per statement.
+    pub fn settle(&mut self) {
+        let facts = self.facts_before.take();
+        self.residuals = self
+            .effect
+            .outcomes
+            .iter()
+            .map(|o| match (&facts, o.check()) {
+                (Some(f), shapex_report::CheckStatus::Runtime) => Some(f.simplify(&o.theta)),
+                _ => None,
+            })
+            .collect();
+    }
 }
 
 /// Upper bounds of a value's extents, one per extent of its tuple (a known extent is
@@ -60,7 +84,9 @@ pub struct FunctionResult {
 
 pub struct ProgramResult {
     /// The analysed file's functions (not the other files' it calls).
-    pub functions: Vec<FunctionResult>,
+    /// Shared with the memo (`values::memo`): a function's result that neither changed
+    /// nor moved is the last run's.
+    pub functions: Vec<Rc<FunctionResult>>,
     /// Loop notes and possible later-iteration failures (spans cover the whole loop).
     pub diagnostics: Vec<Diagnostic>,
 }

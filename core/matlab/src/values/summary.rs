@@ -372,24 +372,30 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
         st.defs.clear();
         return;
     }
-    let outcomes: Vec<(&StmtResult, &Outcome)> = irs
+    let outcomes: Vec<(&StmtResult, usize, &Outcome)> = irs
         .iter()
         .filter(|s| s.viable)
-        .flat_map(|s| s.effect.outcomes.iter().map(move |o| (*s, o)))
-        .filter(|(_, o)| status(o) != CheckStatus::None)
+        .flat_map(|s| {
+            s.effect
+                .outcomes
+                .iter()
+                .enumerate()
+                .map(move |(i, o)| (*s, i, o))
+        })
+        .filter(|(_, _, o)| status(o) != CheckStatus::None)
         .collect();
     st.check = outcomes
         .iter()
-        .map(|(_, o)| status(o))
+        .map(|(_, _, o)| status(o))
         .max_by_key(|c| severity(*c))
         .unwrap_or(CheckStatus::None);
-    let shown: Vec<&(&StmtResult, &Outcome)> = outcomes
+    let shown: Vec<&(&StmtResult, usize, &Outcome)> = outcomes
         .iter()
-        .filter(|(_, o)| status(o) == st.check)
+        .filter(|(_, _, o)| status(o) == st.check)
         .collect();
     // Each condition once: two rules proven outright both read `true`.
     let mut conditions: Vec<String> = Vec::new();
-    for c in shown.iter().map(|(s, o)| residual(s, o)) {
+    for c in shown.iter().map(|(s, i, o)| residual(s, *i, o)) {
         if !conditions.contains(&c) {
             conditions.push(c);
         }
@@ -398,7 +404,7 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
         st.condition = Some(conditions.join(" ∧ "));
     }
     let mut rules: Vec<String> = Vec::new();
-    for (_, o) in outcomes.iter() {
+    for (_, _, o) in outcomes.iter() {
         let r = format!("{} ({})", o.rule.name(), o.rule.source);
         if !rules.contains(&r) {
             rules.push(r);
@@ -428,15 +434,12 @@ fn severity(c: CheckStatus) -> u8 {
     }
 }
 
-/// θ as it remains to be checked at run time, given what earlier statements proved.
-fn residual(s: &StmtResult, o: &Outcome) -> String {
-    let theta = match (&s.facts_before, o.check()) {
-        (Some(facts), CheckStatus::Runtime) => facts.simplify(&o.theta),
-        _ => o.theta.clone(),
-    };
-    match theta {
-        Constraint::True => o.theta.to_string(),
-        t => t.to_string(),
+/// θ of `s`'s `i`-th outcome `o` as it remains to be checked at run time, given what
+/// earlier statements proved (`StmtResult::residuals`).
+fn residual(s: &StmtResult, i: usize, o: &Outcome) -> String {
+    match s.residuals.get(i).and_then(Option::as_ref) {
+        Some(Constraint::True) | None => o.theta.to_string(),
+        Some(t) => t.to_string(),
     }
 }
 

@@ -1156,6 +1156,7 @@ pub(super) fn collect(
             bounds,
             effect,
             facts_before: before.map(|env| env.facts),
+            residuals: Vec::new(),
             iteration: None,
             glossary: Vec::new(),
         });
