@@ -123,3 +123,92 @@ fn a_known_or_unknown_shape_has_no_bounds() {
         ShapeView::Dims { max: None, .. }
     ));
 }
+
+#[test]
+fn an_or_that_raises_bounds_both_operands_after_it() {
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               if n > 10 || m > 5\n\
+                 error('too many');\n\
+               end\n\
+               a = zeros(n, m);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 7, "a")), Some(vec![Some(10), Some(5)]));
+}
+
+#[test]
+fn an_and_bounds_both_operands_where_it_held_and_neither_where_it_did_not() {
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               if n <= 10 && m <= 5\n\
+                 a = zeros(n, m);\n\
+               else\n\
+                 b = zeros(n, m);\n\
+               end\n\
+               c = zeros(n, m);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 5, "a")), Some(vec![Some(10), Some(5)]));
+    // `n > 10 || m > 5`: either may be small, so neither is bounded.
+    assert_eq!(max(def(&r, 7, "b")), None);
+    assert_eq!(max(def(&r, 9, "c")), None);
+}
+
+#[test]
+fn an_or_that_held_bounds_neither_operand() {
+    // The then-branch of `n <= 10 || m <= 5` knows only that one of them holds; the
+    // else-branch knows both failed, which bounds neither from above.
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               if n <= 10 || m <= 5\n\
+                 a = zeros(n, m);\n\
+               else\n\
+                 b = zeros(n, m);\n\
+               end\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 5, "a")), None);
+    assert_eq!(max(def(&r, 7, "b")), None);
+    // Its negation does bound both: `~(n > 10 || m > 5)`.
+    let src = "function f(x, y)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               if ~(n > 10 || m > 5)\n\
+                 a = zeros(n, m);\n\
+               end\n";
+    assert_eq!(max(def(&run(src), 5, "a")), Some(vec![Some(10), Some(5)]));
+}
+
+#[test]
+fn an_asserted_and_bounds_both_operands() {
+    let src = "function f(x, y, z)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               k = numel(z);\n\
+               assert(n <= 10 && m <= 5 && k < 3);\n\
+               a = zeros(n, m, k);\n\
+               assert(n <= 4 & m <= 2);\n\
+               b = zeros(n, m);\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 6, "a")), Some(vec![Some(10), Some(5), Some(2)]));
+    assert_eq!(max(def(&r, 8, "b")), Some(vec![Some(4), Some(2)]));
+}
+
+#[test]
+fn a_condition_reassigned_in_a_branch_teaches_nothing_of_the_merge() {
+    // After the merge `t` is `n > 10` on one path and `m > 5` on the other, but the
+    // if's condition was neither: no guard may pair them with it.
+    let src = "function f(x, y, c)\n\
+               n = numel(x);\n\
+               m = numel(y);\n\
+               t = c > 0;\n\
+               if t\n\
+                 t = n > 10;\n\
+               else\n\
+                 t = m > 5;\n\
+               end\n\
+               if t, error('no'); end\n\
+               a = zeros(n, m);\n";
+    assert_eq!(max(def(&run(src), 11, "a")), None);
+}

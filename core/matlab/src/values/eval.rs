@@ -1218,10 +1218,16 @@ impl Eval<'_> {
     }
 
     /// What a logical scalar result is true exactly when (see [`Value::guard`]): a
-    /// comparison of integer scalars, or the negation of a guarded value.
+    /// comparison of integer scalars, the negation (or `logical`) of a guarded value,
+    /// or `&`/`|` of two.
     fn guard(&self) -> Option<Constraint> {
+        let both =
+            |a: &Value, b: &Value| Some(((*a.guard.clone()?).clone(), (*b.guard.clone()?).clone()));
         match (self.call.func, self.call.args.as_slice()) {
             ("not", [v]) => v.guard.as_ref().map(|c| c.not()),
+            ("logical", [v]) => v.guard.as_deref().cloned(),
+            ("and", [a, b]) => both(a, b).map(|(a, b)| Constraint::and([a, b])),
+            ("or", [a, b]) => both(a, b).map(|(a, b)| Constraint::or([a, b])),
             (_, [_, _]) => self.comparison(),
             _ => None,
         }

@@ -491,6 +491,100 @@ impl Env {
     }
 }
 
+/// What `joined`, the join of the two branches of `if cond` (`then_env` where it held,
+/// `else_env` where it did not), may still know that a join of values alone loses:
+///
+/// - a logical scalar each branch knows the truth of (a guard, or a constant such as
+///   `true()`/`false()`) is true after the merge exactly when the condition held and the
+///   then-branch's guard holds, or it did not and the else-branch's does. This is how
+///   `a && b` and `a || b`, which lower to ifs, keep their operands' guards
+///   (`n <= 10 && m <= 5` is `n ≤ 10 ∧ m ≤ 5`). It needs the condition itself (`C`,
+///   the guard of `cond`) to be proven on the then-branch and refuted on the else-branch,
+///   so whatever `cond` holds now, each path's guard is paired with what that path took.
+fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &Env) -> Env {
+    use shapex_dims::Constraint;
+    // What a branch knows a logical scalar's truth by.
+    let guard = |v: &Value, facts: &Facts| match &v.guard {
+        Some(g) => Some((**g).clone()),
+        None if v.shape == Shape::scalar() => v.truth(facts).map(|t| {
+            if t {
+                Constraint::True
+            } else {
+                Constraint::False
+            }
+        }),
+        None => None,
+    };
+    let mut guarded = Vec::new();
+    for item in then_env.vars.diff(&else_env.vars) {
+        let DiffItem::Update {
+            old: (name, mine),
+            new: (_, theirs),
+        } = item
+        else {
+            continue;
+        };
+        let Some(merged) = joined.vars.get(name) else {
+            continue;
+        };
+        if merged.guard.is_none() && merged.shape == Shape::scalar() && !merged.cleared {
+            if let (Some(g), Some(h)) =
+                (guard(mine, &then_env.facts), guard(theirs, &else_env.facts))
+            {
+                guarded.push((name.clone(), g, h));
+            }
+        }
+    }
+    // The condition, proven where the then-branch ends and refuted where the other
+    // does (asked only when some value needs it).
+    let condition = if guarded.is_empty() {
+        None
+    } else {
+        then_env
+            .get(cond)
+            .and_then(|v| v.guard.as_deref())
+            .filter(|c| {
+                then_env.facts.ask(c).is_proven() && else_env.facts.ask(&c.not()).is_proven()
+            })
+            .cloned()
+    };
+    if let Some(c) = condition {
+        for (name, g, h) in guarded {
+            if let Some(v) = joined.vars.get(&name) {
+                let v = Value {
+                    guard: Some(std::rc::Rc::new(merged_guard(&c, g, h))),
+                    ..v.clone()
+                };
+                joined.vars.insert(name, v);
+            }
+        }
+    }
+    joined
+}
+
+/// The guard of a value that is `then_guard` where `condition` held and `else_guard`
+/// where it did not: `(C ∧ g) ∨ (¬C ∧ h)`, written without the constant branch when
+/// one is `true` or `false` (`C ∧ g` for `a && b`, `C ∨ h` for `a || b`).
+fn merged_guard(
+    condition: &shapex_dims::Constraint,
+    then_guard: shapex_dims::Constraint,
+    else_guard: shapex_dims::Constraint,
+) -> shapex_dims::Constraint {
+    use shapex_dims::Constraint;
+    let c = condition.clone();
+    match (then_guard, else_guard) {
+        (g, h) if g == h => g,
+        (g, Constraint::False) => Constraint::and([c, g]),
+        (Constraint::True, h) => Constraint::or([c, h]),
+        (Constraint::False, h) => Constraint::and([c.not(), h]),
+        (g, Constraint::True) => Constraint::or([c.not(), g]),
+        (g, h) => Constraint::or([
+            Constraint::and([c.clone(), g]),
+            Constraint::and([c.not(), h]),
+        ]),
+    }
+}
+
 /// `input` with `guard` (or, when not `holds`, its negation) among its facts; unchanged
 /// when the facts would contradict (the comparison would have folded to a constant
 /// then, so this does not happen; no branch is pruned here).
