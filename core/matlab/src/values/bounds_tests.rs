@@ -212,3 +212,61 @@ fn a_condition_reassigned_in_a_branch_teaches_nothing_of_the_merge() {
                a = zeros(n, m);\n";
     assert_eq!(max(def(&run(src), 11, "a")), None);
 }
+
+#[test]
+fn a_merge_of_two_bounded_extents_is_bounded_by_the_larger() {
+    let src = "function f(c, x)\n\
+               if c\n\
+                 a = zeros(1, 3);\n\
+               else\n\
+                 a = zeros(1, 5);\n\
+               end\n\
+               b = a;\n\
+               n = numel(x);\n\
+               if c\n\
+                 assert(n <= 4);\n\
+                 d = zeros(n, 2);\n\
+               else\n\
+                 d = ones(6, 2);\n\
+               end\n\
+               e = d;\n\
+               if c\n\
+                 g = zeros(n, 1);\n\
+               else\n\
+                 g = zeros(2, 1);\n\
+               end\n\
+               h = g;\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 7, "b")), Some(vec![Some(1), Some(5)]));
+    assert_eq!(def(&r, 7, "b").display, "<1,:5>");
+    assert_eq!(max(def(&r, 15, "e")), Some(vec![Some(6), Some(2)]));
+    // n is bounded on one path only.
+    assert_eq!(max(def(&r, 21, "h")), None);
+}
+
+#[test]
+fn merges_in_a_loop_bound_what_every_iteration_bounds_and_nothing_else() {
+    // A counted loop is simulated: each iteration's merge is at most 2 more.
+    let src = "function f(c)\n\
+               x = [];\n\
+               for i = 1:3\n\
+                 if c(i) > 0\n\
+                   x = [x 1];\n\
+                 else\n\
+                   x = [x 1 2];\n\
+                 end\n\
+               end\n\
+               y = x;\n\
+               z = [];\n\
+               while numel(z) < numel(c)\n\
+                 if c(1) > 0\n\
+                   z = [z 1];\n\
+                 else\n\
+                   z = [z 1 2];\n\
+                 end\n\
+               end\n\
+               w = z;\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 10, "y")), Some(vec![Some(1), Some(6)]));
+    assert_eq!(max(def(&r, 19, "w")), None);
+}

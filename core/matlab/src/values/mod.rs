@@ -500,7 +500,12 @@ impl Env {
 ///   `a && b` and `a || b`, which lower to ifs, keep their operands' guards
 ///   (`n <= 10 && m <= 5` is `n ≤ 10 ∧ m ≤ 5`). It needs the condition itself (`C`,
 ///   the guard of `cond`) to be proven on the then-branch and refuted on the else-branch,
-///   so whatever `cond` holds now, each path's guard is paired with what that path took.
+///   so whatever `cond` holds now, each path's guard is paired with what that path took;
+/// - an extent that differs between the branches, where both bound it, is at most the
+///   larger bound (`zeros(1,3)` or `zeros(1,5)` is `1×:5`): each run takes one branch,
+///   and the fresh symbol the join made stands for that branch's extent. Only while
+///   the facts have room to spare, so these bounds never crowd out the facts a check
+///   needs.
 fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &Env) -> Env {
     use shapex_dims::Constraint;
     // What a branch knows a logical scalar's truth by.
@@ -515,7 +520,14 @@ fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &E
         }),
         None => None,
     };
+    let hi = |d: &Dim, facts: &Facts| match d.as_known() {
+        Some(v) => Some(v),
+        None if d.is_opaque() || facts.is_contradictory() => None,
+        None => facts.bounds(d).1,
+    };
+    let room = joined.facts.room() > Facts::CAPACITY / 2;
     let mut guarded = Vec::new();
+    let mut bounds = Vec::new();
     for item in then_env.vars.diff(&else_env.vars) {
         let DiffItem::Update {
             old: (name, mine),
@@ -532,6 +544,25 @@ fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &E
                 (guard(mine, &then_env.facts), guard(theirs, &else_env.facts))
             {
                 guarded.push((name.clone(), g, h));
+            }
+        }
+        let (Some(t), Some(u), Some(m), true) = (
+            mine.shape.as_tuple(),
+            theirs.shape.as_tuple(),
+            merged.shape.as_tuple(),
+            room,
+        ) else {
+            continue;
+        };
+        if t.rank() != m.rank() || u.rank() != m.rank() {
+            continue;
+        }
+        for ((x, y), j) in t.dims().iter().zip(u.dims()).zip(m.dims()) {
+            if j == x || j == y || j.is_known() {
+                continue;
+            }
+            if let (Some(p), Some(q)) = (hi(x, &then_env.facts), hi(y, &else_env.facts)) {
+                bounds.push(Constraint::le(j, &Dim::known(p.max(q).max(0))));
             }
         }
     }
@@ -558,6 +589,12 @@ fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &E
                 joined.vars.insert(name, v);
             }
         }
+    }
+    for c in bounds {
+        if joined.facts.room() <= Facts::CAPACITY / 2 {
+            break;
+        }
+        joined.facts.assume(&c);
     }
     joined
 }
