@@ -245,6 +245,19 @@ fn a_merge_of_two_bounded_extents_is_bounded_by_the_larger() {
 }
 
 #[test]
+fn min_of_an_unnamed_count_is_bounded() {
+    let src = "function f(x, y)\n\
+               k = min(numel(y), 7);\n\
+               z = zeros(1, k);\n\
+               w = zeros(max(numel(x), 2), min(3, numel(y)));\n\
+               v = zeros(1, max(numel(x), 2));\n";
+    let r = run(src);
+    assert_eq!(max(def(&r, 3, "z")), Some(vec![Some(1), Some(7)]));
+    assert_eq!(max(def(&r, 4, "w")), Some(vec![None, Some(3)]));
+    assert_eq!(max(def(&r, 5, "v")), None);
+}
+
+#[test]
 fn merges_in_a_loop_bound_what_every_iteration_bounds_and_nothing_else() {
     // A counted loop is simulated: each iteration's merge is at most 2 more.
     let src = "function f(c)\n\
@@ -269,4 +282,17 @@ fn merges_in_a_loop_bound_what_every_iteration_bounds_and_nothing_else() {
     let r = run(src);
     assert_eq!(max(def(&r, 10, "y")), Some(vec![Some(1), Some(6)]));
     assert_eq!(max(def(&r, 19, "w")), None);
+}
+
+#[test]
+fn min_and_max_of_an_integer_class_are_not_followed() {
+    // `max(int8(…), 300)` saturates: it is 127, not at least 300.
+    let src = "function f(x)\n\
+               m = max(int8(numel(x)), 300);\n\
+               a = zeros(1, m);\n\
+               k = min(int8(numel(x)), 7);\n\
+               b = zeros(1, k);\n";
+    let r = run(src);
+    assert_eq!(def(&r, 3, "a").display, "<1,max(m,0)>");
+    assert_eq!(max(def(&r, 5, "b")), None);
 }
