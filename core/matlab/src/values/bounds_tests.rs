@@ -296,3 +296,17 @@ fn min_and_max_of_an_integer_class_are_not_followed() {
     assert_eq!(def(&r, 3, "a").display, "<1,max(m,0)>");
     assert_eq!(max(def(&r, 5, "b")), None);
 }
+
+#[test]
+fn a_flag_set_in_the_branches_of_a_condition_is_that_condition() {
+    let src = "function f(x)\n\
+               n = numel(x);\n\
+               if n > 6\n\
+                 big = true;\n\
+               else\n\
+                 big = false;\n\
+               end\n\
+               if big, error('too many'); end\n\
+               a = zeros(1, n);\n";
+    assert_eq!(max(def(&run(src), 9, "a")), Some(vec![Some(1), Some(6)]));
+}

@@ -494,7 +494,7 @@ impl Env {
 /// What `joined`, the join of the two branches of `if cond` (`then_env` where it held,
 /// `else_env` where it did not), may still know that a join of values alone loses:
 ///
-/// - a logical scalar each branch knows the truth of (a guard, or a constant such as
+/// - a scalar each branch knows the truth of (a guard, or a logical constant such as
 ///   `true()`/`false()`) is true after the merge exactly when the condition held and the
 ///   then-branch's guard holds, or it did not and the else-branch's does. This is how
 ///   `a && b` and `a || b`, which lower to ifs, keep their operands' guards
@@ -508,16 +508,18 @@ impl Env {
 ///   needs.
 fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &Env) -> Env {
     use shapex_dims::Constraint;
-    // What a branch knows a logical scalar's truth by.
+    // What a branch knows a logical scalar's truth by: its guard, or its value.
     let guard = |v: &Value, facts: &Facts| match &v.guard {
         Some(g) => Some((**g).clone()),
-        None if v.shape == Shape::scalar() => v.truth(facts).map(|t| {
-            if t {
-                Constraint::True
-            } else {
-                Constraint::False
-            }
-        }),
+        None if v.shape == Shape::scalar() && v.class == Some("logical") => {
+            v.truth(facts).map(|t| {
+                if t {
+                    Constraint::True
+                } else {
+                    Constraint::False
+                }
+            })
+        }
         None => None,
     };
     let hi = |d: &Dim, facts: &Facts| match d.as_known() {
