@@ -398,6 +398,16 @@ impl Facts {
         f
     }
 
+    /// How many `≥ 0` facts (bounds, orders) are kept at most: see [`Facts::room`].
+    pub const CAPACITY: usize = MAX_STORED;
+
+    /// How many more `≥ 0` facts can be stored before new ones are dropped (out of
+    /// [`Facts::CAPACITY`]): a caller adding facts that are merely nice to have (a
+    /// display's bounds) can leave the room to the facts that checks need.
+    pub fn room(&self) -> usize {
+        MAX_STORED.saturating_sub(self.inner.nonneg.len())
+    }
+
     /// True when the facts contradict each other (the point is unreachable).
     pub fn is_contradictory(&self) -> bool {
         self.inner.contradictory

@@ -24,7 +24,13 @@ impl Analysis for ValueAnalysis<'_> {
 
     fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
         let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
-        self.join_at_site(at.id, head, a, b)
+        let joined = self.join_at_site(at.id, head, a, b);
+        match &at.kind {
+            // The two branches of an `if`: what each path's condition tells (see
+            // `refine_branch_merge`).
+            StmtKind::If { cond, .. } => super::refine_branch_merge(joined, cond, a, b),
+            _ => joined,
+        }
     }
 
     fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {

@@ -1083,8 +1083,8 @@ impl Eval<'_> {
                 .map(|(a, b)| Dim::known(i64::from(logical_op(self.call.func, a, b)))),
             // Rounding is the identity on integers only.
             ("floor" | "ceil" | "round" | "fix" | "int32", 1) => val(0).filter(|d| !maybe_real(d)),
-            ("max", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::max(&a, &b)),
-            ("min", 2) => val(0).zip(val(1)).map(|(a, b)| Dim::min(&a, &b)),
+            ("max", 2) => self.extreme_operands().map(|(a, b)| Dim::max(&a, &b)),
+            ("min", 2) => self.extreme_operands().map(|(a, b)| Dim::min(&a, &b)),
             _ => None,
         };
         let is_scalar_result = value.shape == Shape::scalar();
@@ -1217,11 +1217,39 @@ impl Eval<'_> {
         })
     }
 
+    /// The values of `min(a, b)`'s or `max(a, b)`'s operands, when one has a value and
+    /// the other is an integer scalar: that one's value a fresh program value of this
+    /// statement if it has none (a temporary's, as in `min(numel(x), 7)`, is not
+    /// named), so the result is still bounded by the first (`min(…, 7) ≤ 7`).
+    fn extreme_operands(&self) -> Option<(Dim, Dim)> {
+        let [a, b] = self.call.args.as_slice() else {
+            return None;
+        };
+        // Doubles only: `max(int8(x), 300)` saturates to 127.
+        let doubles = a.class == Some("double") && b.class == Some("double");
+        let integer = |v: &Value| doubles && v.integral && v.shape == Shape::scalar();
+        // Named after the builtin (`min~v1`): the statement's target may be a
+        // temporary, whose name is no one's to read.
+        let fresh = |k: usize| (self.call.mint)(&format!("{}~v", self.call.func), k, true);
+        match (&a.scalar, &b.scalar) {
+            (Some(x), Some(y)) => Some((x.clone(), y.clone())),
+            (Some(x), None) if integer(b) => Some((x.clone(), fresh(1))),
+            (None, Some(y)) if integer(a) => Some((fresh(0), y.clone())),
+            _ => None,
+        }
+    }
+
     /// What a logical scalar result is true exactly when (see [`Value::guard`]): a
-    /// comparison of integer scalars, or the negation of a guarded value.
+    /// comparison of integer scalars, the negation (or `logical`) of a guarded value,
+    /// or `&`/`|` of two.
     fn guard(&self) -> Option<Constraint> {
+        let both =
+            |a: &Value, b: &Value| Some(((*a.guard.clone()?).clone(), (*b.guard.clone()?).clone()));
         match (self.call.func, self.call.args.as_slice()) {
             ("not", [v]) => v.guard.as_ref().map(|c| c.not()),
+            ("logical", [v]) => v.guard.as_deref().cloned(),
+            ("and", [a, b]) => both(a, b).map(|(a, b)| Constraint::and([a, b])),
+            ("or", [a, b]) => both(a, b).map(|(a, b)| Constraint::or([a, b])),
             (_, [_, _]) => self.comparison(),
             _ => None,
         }

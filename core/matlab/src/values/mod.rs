@@ -491,6 +491,139 @@ impl Env {
     }
 }
 
+/// What `joined`, the join of the two branches of `if cond` (`then_env` where it held,
+/// `else_env` where it did not), may still know that a join of values alone loses:
+///
+/// - a scalar each branch knows the truth of (a guard, or a logical constant such as
+///   `true()`/`false()`) is true after the merge exactly when the condition held and the
+///   then-branch's guard holds, or it did not and the else-branch's does. This is how
+///   `a && b` and `a || b`, which lower to ifs, keep their operands' guards
+///   (`n <= 10 && m <= 5` is `n ≤ 10 ∧ m ≤ 5`). It needs the condition itself (`C`,
+///   the guard of `cond`) to be proven on the then-branch and refuted on the else-branch,
+///   so whatever `cond` holds now, each path's guard is paired with what that path took;
+/// - an extent that differs between the branches, where both bound it, is at most the
+///   larger bound (`zeros(1,3)` or `zeros(1,5)` is `1×:5`): each run takes one branch,
+///   and the fresh symbol the join made stands for that branch's extent. Only while
+///   the facts have room to spare, so these bounds never crowd out the facts a check
+///   needs.
+fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &Env) -> Env {
+    use shapex_dims::Constraint;
+    // What a branch knows a logical scalar's truth by: its guard, or its value.
+    let guard = |v: &Value, facts: &Facts| match &v.guard {
+        Some(g) => Some((**g).clone()),
+        None if v.shape == Shape::scalar() && v.class == Some("logical") => {
+            v.truth(facts).map(|t| {
+                if t {
+                    Constraint::True
+                } else {
+                    Constraint::False
+                }
+            })
+        }
+        None => None,
+    };
+    let hi = |d: &Dim, facts: &Facts| match d.as_known() {
+        Some(v) => Some(v),
+        None if d.is_opaque() || facts.is_contradictory() => None,
+        None => facts.bounds(d).1,
+    };
+    let room = joined.facts.room() > Facts::CAPACITY / 2;
+    let mut guarded = Vec::new();
+    let mut bounds = Vec::new();
+    for item in then_env.vars.diff(&else_env.vars) {
+        let DiffItem::Update {
+            old: (name, mine),
+            new: (_, theirs),
+        } = item
+        else {
+            continue;
+        };
+        let Some(merged) = joined.vars.get(name) else {
+            continue;
+        };
+        if merged.guard.is_none() && merged.shape == Shape::scalar() && !merged.cleared {
+            if let (Some(g), Some(h)) =
+                (guard(mine, &then_env.facts), guard(theirs, &else_env.facts))
+            {
+                guarded.push((name.clone(), g, h));
+            }
+        }
+        let (Some(t), Some(u), Some(m), true) = (
+            mine.shape.as_tuple(),
+            theirs.shape.as_tuple(),
+            merged.shape.as_tuple(),
+            room,
+        ) else {
+            continue;
+        };
+        if t.rank() != m.rank() || u.rank() != m.rank() {
+            continue;
+        }
+        for ((x, y), j) in t.dims().iter().zip(u.dims()).zip(m.dims()) {
+            if j == x || j == y || j.is_known() {
+                continue;
+            }
+            if let (Some(p), Some(q)) = (hi(x, &then_env.facts), hi(y, &else_env.facts)) {
+                bounds.push(Constraint::le(j, &Dim::known(p.max(q).max(0))));
+            }
+        }
+    }
+    // The condition, proven where the then-branch ends and refuted where the other
+    // does (asked only when some value needs it).
+    let condition = if guarded.is_empty() {
+        None
+    } else {
+        then_env
+            .get(cond)
+            .and_then(|v| v.guard.as_deref())
+            .filter(|c| {
+                then_env.facts.ask(c).is_proven() && else_env.facts.ask(&c.not()).is_proven()
+            })
+            .cloned()
+    };
+    if let Some(c) = condition {
+        for (name, g, h) in guarded {
+            if let Some(v) = joined.vars.get(&name) {
+                let v = Value {
+                    guard: Some(std::rc::Rc::new(merged_guard(&c, g, h))),
+                    ..v.clone()
+                };
+                joined.vars.insert(name, v);
+            }
+        }
+    }
+    for c in bounds {
+        if joined.facts.room() <= Facts::CAPACITY / 2 {
+            break;
+        }
+        joined.facts.assume(&c);
+    }
+    joined
+}
+
+/// The guard of a value that is `then_guard` where `condition` held and `else_guard`
+/// where it did not: `(C ∧ g) ∨ (¬C ∧ h)`, written without the constant branch when
+/// one is `true` or `false` (`C ∧ g` for `a && b`, `C ∨ h` for `a || b`).
+fn merged_guard(
+    condition: &shapex_dims::Constraint,
+    then_guard: shapex_dims::Constraint,
+    else_guard: shapex_dims::Constraint,
+) -> shapex_dims::Constraint {
+    use shapex_dims::Constraint;
+    let c = condition.clone();
+    match (then_guard, else_guard) {
+        (g, h) if g == h => g,
+        (g, Constraint::False) => Constraint::and([c, g]),
+        (Constraint::True, h) => Constraint::or([c, h]),
+        (Constraint::False, h) => Constraint::and([c.not(), h]),
+        (g, Constraint::True) => Constraint::or([c.not(), g]),
+        (g, h) => Constraint::or([
+            Constraint::and([c.clone(), g]),
+            Constraint::and([c.not(), h]),
+        ]),
+    }
+}
+
 /// `input` with `guard` (or, when not `holds`, its negation) among its facts; unchanged
 /// when the facts would contradict (the comparison would have folded to a constant
 /// then, so this does not happen; no branch is pruned here).

@@ -655,7 +655,8 @@ fn a_last_argument_of_unknown_class_may_name_the_class() {
 fn a_script_does_not_know_every_field_of_a_struct_it_did_not_make() {
     let body = "s.a = 1;\nif isfield(s, 'b')\n  x = 1;\nelse\n  x = 'ab';\nend\ny = x;\n";
     let script = run(body);
-    assert_eq!(shape_of(&script, "y"), "<1,x~j1>");
+    // 1 or 2 columns: a symbol of the merge, at most 2.
+    assert_eq!(shape_of(&script, "y"), "<1,:2>");
     let function = run(&format!("function y = f()\n{body}end\n"));
     assert_eq!(shape_of(&function, "y"), "<1,2>");
 }
