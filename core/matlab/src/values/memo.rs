@@ -25,7 +25,7 @@
 //! its callees' keys without their spans (a failure in a callee names its statement by
 //! id, and is placed in the text after the memo).
 
-use super::results::{Context, ContextLine, CtxResult, FunctionResult, StmtResult};
+use super::results::{Context, ContextLine, CtxResult, FunctionResult};
 use super::resume::Trace;
 use super::state::ValueAnalysis;
 use crate::tame::ir::{walk_mut, Function, StmtId};
@@ -282,53 +282,8 @@ impl FunctionMemo {
                 return None;
             }
         }
-        let to = |s: Span| map.get(&s).copied();
-        let to_opt = |s: Option<Span>| s.map(to).map_or(Some(None), |s| s.map(Some));
         let by = place.minus(*at);
-        let statements = r
-            .statements
-            .iter()
-            .map(|s| {
-                let mut s = s.clone();
-                s.id = by.id(s.id);
-                s.origin = to(s.origin)?;
-                s.span = to(s.span)?;
-                s.operator = to_opt(s.operator)?;
-                for (_, value) in &mut s.defs {
-                    value.origin = to_opt(value.origin)?;
-                }
-                for (_, _, origin) in &mut s.effect.evidence {
-                    *origin = to_opt(*origin)?;
-                }
-                for g in &mut s.glossary {
-                    g.site = to_opt(g.site)?;
-                }
-                Some(s)
-            })
-            .collect::<Option<Vec<StmtResult>>>()?;
-        let diagnostics = r
-            .diagnostics
-            .iter()
-            .map(|d| {
-                let fix = match &d.fix {
-                    Some(f) => Some(shapex_report::Fix {
-                        span: to(f.span)?,
-                        ..f.clone()
-                    }),
-                    None => None,
-                };
-                Some(shapex_report::Diagnostic {
-                    span: to(d.span)?,
-                    fix,
-                    ..d.clone()
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
-        Some(FunctionResult {
-            name: r.name.clone(),
-            statements,
-            diagnostics,
-        })
+        r.map_spans(|id| by.id(id), |s| map.get(&s).copied())
     }
 
     /// Starts `a`'s results in context with the last run's of functions whose full key
@@ -655,40 +610,8 @@ fn quick_hash(bytes: &[u8]) -> u64 {
 
 /// `r` with its statement ids and byte offsets moved by `by`.
 fn moved(r: &FunctionResult, by: Place) -> FunctionResult {
-    FunctionResult {
-        name: r.name.clone(),
-        statements: r.statements.iter().map(|s| moved_stmt(s, by)).collect(),
-        diagnostics: r
-            .diagnostics
-            .iter()
-            .map(|d| shapex_report::Diagnostic {
-                span: by.span(d.span),
-                fix: d.fix.clone().map(|f| shapex_report::Fix {
-                    span: by.span(f.span),
-                    ..f
-                }),
-                ..d.clone()
-            })
-            .collect(),
-    }
-}
-
-fn moved_stmt(s: &StmtResult, by: Place) -> StmtResult {
-    let mut s = s.clone();
-    s.id = by.id(s.id);
-    s.origin = by.span(s.origin);
-    s.span = by.span(s.span);
-    s.operator = s.operator.map(|o| by.span(o));
-    for (_, value) in &mut s.defs {
-        value.origin = value.origin.map(|o| by.span(o));
-    }
-    for (_, _, origin) in &mut s.effect.evidence {
-        *origin = origin.map(|o| by.span(o));
-    }
-    for g in &mut s.glossary {
-        g.site = g.site.map(|o| by.span(o));
-    }
-    s
+    r.map_spans(|id| by.id(id), |s| Some(by.span(s)))
+        .expect("a move maps every span")
 }
 
 #[cfg(test)]

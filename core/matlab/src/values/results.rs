@@ -70,6 +70,34 @@ impl StmtResult {
     }
 }
 
+impl StmtResult {
+    /// This result with its id given by `id` and each span it holds by `to`; `None`
+    /// when `to` has no image for one. The one list of a result's spans, for the memo
+    /// that moves a kept result (`values::memo`).
+    pub fn map_spans(
+        &self,
+        id: impl Fn(StmtId) -> StmtId,
+        to: impl Fn(Span) -> Option<Span>,
+    ) -> Option<StmtResult> {
+        let to_opt = |s: Option<Span>| s.map(&to).map_or(Some(None), |s| s.map(Some));
+        let mut s = self.clone();
+        s.id = id(s.id);
+        s.origin = to(s.origin)?;
+        s.span = to(s.span)?;
+        s.operator = to_opt(s.operator)?;
+        for (_, value) in &mut s.defs {
+            value.origin = to_opt(value.origin)?;
+        }
+        for (_, _, origin) in &mut s.effect.evidence {
+            *origin = to_opt(*origin)?;
+        }
+        for g in &mut s.glossary {
+            g.site = to_opt(g.site)?;
+        }
+        Some(s)
+    }
+}
+
 /// Upper bounds of a value's extents, one per extent of its tuple (a known extent is
 /// its own bound, `None` an unbounded one); `None` when no symbolic extent is bounded.
 pub type Bounds = Option<Vec<Option<i64>>>;
@@ -80,6 +108,36 @@ pub struct FunctionResult {
     pub statements: Vec<StmtResult>,
     /// Loop notes and possible later-iteration failures of this function's loops.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FunctionResult {
+    /// [`StmtResult::map_spans`] over every statement and diagnostic.
+    pub fn map_spans(
+        &self,
+        id: impl Fn(StmtId) -> StmtId,
+        to: impl Fn(Span) -> Option<Span>,
+    ) -> Option<FunctionResult> {
+        let statements = self.statements.iter().map(|s| s.map_spans(&id, &to));
+        let diagnostics = self.diagnostics.iter().map(|d| {
+            let fix = match &d.fix {
+                Some(f) => Some(shapex_report::Fix {
+                    span: to(f.span)?,
+                    ..f.clone()
+                }),
+                None => None,
+            };
+            Some(Diagnostic {
+                span: to(d.span)?,
+                fix,
+                ..d.clone()
+            })
+        });
+        Some(FunctionResult {
+            name: self.name.clone(),
+            statements: statements.collect::<Option<_>>()?,
+            diagnostics: diagnostics.collect::<Option<_>>()?,
+        })
+    }
 }
 
 pub struct ProgramResult {
