@@ -230,6 +230,7 @@ mod tests {
         let options = shapex::Options {
             lang: s.lang.clone(),
             settings: s.settings.clone(),
+            views: None,
         };
         let report = shapex::analyze(&s.code, &options);
         assert_eq!(report.setting("mode"), Some("paper"));

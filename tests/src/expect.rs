@@ -173,6 +173,7 @@ impl FixtureSpec {
         Options {
             lang: self.lang.clone(),
             settings: self.settings.clone(),
+            views: None,
         }
     }
 

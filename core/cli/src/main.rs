@@ -470,9 +470,15 @@ fn check(
         }
     }
     let options_for = |id: &str| {
-        pairs
+        let options = pairs
             .iter()
-            .fold(Options::new(id), |o, (k, v)| o.with(k, v))
+            .fold(Options::new(id), |o, (k, v)| o.with(k, v));
+        // The views the output shows are the ones built: text shows none.
+        match (format, views) {
+            (Format::Text, _) => options.with_views([]),
+            (_, format::Views::All) => options,
+            (_, format::Views::Only(ids)) => options.with_views(ids.iter().map(String::as_str)),
+        }
     };
     let check_one = |(input, id): &(&Input, &str)| -> Result<Checked, String> {
         let text = match &input.source {

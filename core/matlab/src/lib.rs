@@ -266,44 +266,57 @@ impl Matlab {
                 .map_or(Default::default(), |f| f.header);
             let entry = entry_option(options, at, &mut report.diagnostics);
             let settings = (mode, entry.as_ref());
-            let (program, contexts, table) =
-                self.analyze_shapes(sources, &parsed.file, settings, memo, &mut report);
+            let (program, contexts, table) = self.analyze_shapes(
+                sources,
+                &parsed.file,
+                settings,
+                memo,
+                (&mut report, options),
+            );
             values = table;
-            ir = ir_listing(&program, source);
-            calls = Some(callgraph::call_graph(&program, source, &contexts));
+            if options.wants("ir") {
+                ir = ir_listing(&program, source);
+            }
+            if options.wants("callgraph") {
+                calls = Some(callgraph::call_graph(&program, source, &contexts));
+            }
+            // Its diagnostics are the report's, whichever views are built.
             if let Some(checked) = declared::check(&program, source, &self.builtins) {
                 report.diagnostics.extend(checked.diagnostics);
-                let index = shapex_text::LineIndex::new(source);
-                extents = Some(shapex_extent::view::extent_graph(&checked.analysis, &index));
+                if options.wants(EXTENT_GRAPH) {
+                    let index = shapex_text::LineIndex::new(source);
+                    let graph = shapex_extent::view::extent_graph(&checked.analysis, &index);
+                    extents = Some(graph);
+                }
             }
         }
         report.resolve_positions(source);
-        report.views = vec![
-            view::View {
-                id: "shapes".into(),
-                payload: Payload::Table(view::shapes_table(&report.statements)),
-            },
-            view::View {
-                id: VALUES.into(),
-                payload: Payload::Table(values),
-            },
-            view::View {
-                id: "checks".into(),
-                payload: Payload::AnnotatedSource(checks::inline_checks(&report)),
-            },
-            view::View {
-                id: "callgraph".into(),
-                payload: Payload::Graph(calls.unwrap_or_default()),
-            },
-            view::View {
-                id: EXTENT_GRAPH.into(),
-                payload: Payload::Graph(extents.unwrap_or_default()),
-            },
-            view::View {
-                id: "ir".into(),
-                payload: Payload::Text(ir),
-            },
-        ];
+        // In tab order; a view not asked for is not built (each walks the whole file).
+        let mut views = Vec::new();
+        let mut add = |id: &str, payload: &mut dyn FnMut(&Report) -> Payload| {
+            if options.wants(id) {
+                let payload = payload(&report);
+                views.push(view::View {
+                    id: id.into(),
+                    payload,
+                });
+            }
+        };
+        add("shapes", &mut |r| {
+            Payload::Table(view::shapes_table(&r.statements))
+        });
+        add(VALUES, &mut |_| Payload::Table(std::mem::take(&mut values)));
+        add("checks", &mut |r| {
+            Payload::AnnotatedSource(checks::inline_checks(r))
+        });
+        add("callgraph", &mut |_| {
+            Payload::Graph(calls.take().unwrap_or_default())
+        });
+        add(EXTENT_GRAPH, &mut |_| {
+            Payload::Graph(extents.take().unwrap_or_default())
+        });
+        add("ir", &mut |_| Payload::Text(std::mem::take(&mut ir)));
+        report.views = views;
         report
     }
 
@@ -316,7 +329,7 @@ impl Matlab {
         file: &ast::File,
         (mode, entry): (Mode, Option<&entry::Entry>),
         memo: &mut Incremental,
-        report: &mut Report,
+        (report, options): (&mut Report, &Options),
     ) -> (tame::Program, Vec<callgraph::ContextCall>, view::Table) {
         let source = sources.text;
         let (linked, diagnostics) = link(sources, file, &mut memo.units);
@@ -331,12 +344,15 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
-        let values = values::values_table(
-            source,
-            &result,
-            &report.statements,
-            &lambda_texts(&linked, source),
-        );
+        let values = match options.wants(VALUES) {
+            true => values::values_table(
+                source,
+                &result,
+                &report.statements,
+                &lambda_texts(&linked, source),
+            ),
+            false => view::Table::default(),
+        };
         // Each context vertex shows its function analysed in that context, computed
         // once per context (and for the first ones only: each is an analysis).
         let mut shown: HashMap<String, Vec<String>> = HashMap::new();
@@ -357,8 +373,11 @@ impl Matlab {
             }
             shown.get(&ctx.label).cloned().unwrap_or_default()
         };
-        let contexts = result
-            .functions
+        let contexts = match options.wants("callgraph") {
+            true => &result.functions[..],
+            false => &[][..],
+        };
+        let contexts = contexts
             .iter()
             .flat_map(|f| {
                 f.statements

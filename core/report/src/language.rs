@@ -8,7 +8,7 @@ use crate::Report;
 use serde::{Deserialize, Serialize};
 use shapex_text::Token;
 use std::any::Any;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A language's analysis. Implementations hold only read-only tables built once, so
@@ -168,6 +168,12 @@ pub struct Options {
     pub lang: String,
     #[serde(default)]
     pub settings: BTreeMap<String, String>,
+    /// The views to build, by id; `None` builds every view. A face showing one view at
+    /// a time asks for that one: building a 10,000-line file's views costs as much as
+    /// re-analysing it after a keystroke. The statements and diagnostics are always
+    /// filled, and no view changes what they say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<BTreeSet<String>>,
 }
 
 impl Options {
@@ -175,7 +181,19 @@ impl Options {
         Options {
             lang: lang.to_string(),
             settings: BTreeMap::new(),
+            views: None,
         }
+    }
+
+    /// These options building only the views `ids` (none when empty).
+    pub fn with_views<'a>(mut self, ids: impl IntoIterator<Item = &'a str>) -> Options {
+        self.views = Some(ids.into_iter().map(str::to_string).collect());
+        self
+    }
+
+    /// Whether the view `id` is to be built.
+    pub fn wants(&self, id: &str) -> bool {
+        self.views.as_ref().is_none_or(|v| v.contains(id))
     }
 
     pub fn with(mut self, key: &str, value: &str) -> Options {

@@ -72,7 +72,7 @@ impl Analyzer {
     /// language is an error diagnostic, not a crash.
     pub fn analyze(&self, source: &str, options: &Options) -> Report {
         match self.language(&options.lang) {
-            Some(lang) => lang.analyze(source, options),
+            Some(lang) => wanted(lang.analyze(source, options), options),
             None => {
                 let known: Vec<&str> = self.languages().map(|l| l.info().id).collect();
                 let mut report = Report {
@@ -95,6 +95,12 @@ impl Analyzer {
     }
 }
 
+/// `report` with only the views `options` asks for, whichever a language built.
+fn wanted(mut report: Report, options: &Options) -> Report {
+    report.views.retain(|v| options.wants(&v.id));
+    report
+}
+
 /// What a caller that analyses one text edit after edit (the app's worker) keeps
 /// between analyses, so each re-analyses only what the edit can affect: one memo per
 /// language. Reports never depend on it.
@@ -110,7 +116,7 @@ impl Analyzer {
         match self.language(&options.lang) {
             Some(lang) => {
                 let memo = session.memos.entry(options.lang.clone()).or_default();
-                lang.analyze_incremental(source, options, memo)
+                wanted(lang.analyze_incremental(source, options, memo), options)
             }
             None => self.analyze(source, options),
         }
@@ -130,7 +136,7 @@ impl Analyzer {
         match self.language(&options.lang) {
             Some(lang) => {
                 let memo = session.memos.entry(options.lang.clone()).or_default();
-                lang.analyze_sources(sources, options, memo)
+                wanted(lang.analyze_sources(sources, options, memo), options)
             }
             None => self.analyze(sources.text, options),
         }
