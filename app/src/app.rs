@@ -5,7 +5,7 @@ use crate::editor::{Editor, ProblemsList};
 use crate::gallery;
 use crate::state::{File, Notation, ViewState};
 use crate::tabs::FileTabs;
-use crate::views::Views;
+use crate::views::{self, Views};
 use crate::{analysis, browser, model, share};
 use leptos::html;
 use leptos::prelude::*;
@@ -479,6 +479,7 @@ fn analyse_on_change(ctx: Ctx) {
     });
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let grace: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    let language = ctx.language();
     Effect::new(move |_| {
         let source = ctx.code.get();
         // Once the text has changed, the results on screen belong to an older text:
@@ -500,9 +501,13 @@ fn analyse_on_change(ctx: Ctx) {
             .ok();
             grace.set_value(handle);
         }
+        // Only the view on screen is built: a 10,000-line file's views cost as much
+        // as its re-analysis. Another tab asks again (the analysis is kept).
+        let views = language.with(|l| ctx.view.with(|v| views::built(l, v)));
         let options = shapex::Options {
             lang: ctx.lang.get(),
             settings: ctx.settings.get(),
+            views: Some(views),
         };
         // An edit of any file re-analyses the active one, which may call it.
         let path = ctx.name.with(|n| {

@@ -69,14 +69,50 @@ impl Move {
         }
     }
 
+    fn byte(self, n: usize) -> usize {
+        (n as i64 + self.bytes).max(0) as usize
+    }
+
+    fn line(self, n: u32) -> u32 {
+        (i64::from(n) + self.lines).clamp(0, i64::from(u32::MAX)) as u32
+    }
+
     fn apply(self, mut s: StatementReport) -> StatementReport {
-        let by = |n: usize| (n as i64 + self.bytes).max(0) as usize;
-        let line = |n: u32| (i64::from(n) + self.lines).clamp(0, i64::from(u32::MAX)) as u32;
-        s.span.start = by(s.span.start);
-        s.span.end = by(s.span.end);
-        s.range.line = line(s.range.line);
-        s.range.end_line = line(s.range.end_line);
+        s.span.start = self.byte(s.span.start);
+        s.span.end = self.byte(s.span.end);
+        s.range.line = self.line(s.range.line);
+        s.range.end_line = self.line(s.range.end_line);
         s
+    }
+
+    /// Whether `apply` takes `old` to `new`, without copying `old` (a keystroke
+    /// compares every statement after it). Every field is named, so a new one is not
+    /// forgotten here.
+    fn takes(self, old: &StatementReport, new: &StatementReport) -> bool {
+        let StatementReport {
+            span,
+            range,
+            kind,
+            depth,
+            label,
+            defs,
+            check,
+            condition,
+            rule,
+            nonviable,
+            symbols,
+        } = old;
+        let moved = shapex::Span::new(self.byte(span.start), self.byte(span.end));
+        let lines = (self.line(range.line), self.line(range.end_line));
+        moved == new.span
+            && lines == (new.range.line, new.range.end_line)
+            && (range.col, range.end_col) == (new.range.col, new.range.end_col)
+            && (kind, depth, label, check) == (&new.kind, &new.depth, &new.label, &new.check)
+            && nonviable == &new.nonviable
+            && condition == &new.condition
+            && rule == &new.rule
+            && defs == &new.defs
+            && symbols == &new.symbols
     }
 }
 
@@ -86,6 +122,9 @@ impl Move {
 #[derive(Default)]
 pub struct Sent {
     reports: Vec<(u64, Report)>,
+    /// Those the page no longer holds, freed by [`Sent::free`] once the reply is
+    /// posted: freeing a 10,000-line file's report takes as long as a small analysis.
+    retired: Vec<Report>,
 }
 
 impl Sent {
@@ -98,12 +137,21 @@ impl Sent {
         report: Report,
         mut drawings: Vec<(String, Drawing)>,
     ) -> Delta {
-        self.reports.retain(|(g, _)| *g == held && held != 0);
+        let (kept, retired) = std::mem::take(&mut self.reports)
+            .into_iter()
+            .partition(|(g, _)| *g == held && held != 0);
+        self.reports = kept;
+        self.retired.extend(retired.into_iter().map(|(_, r)| r));
         let base = self.reports.first().map(|(_, r)| r);
         let mut delta = Delta::between(base, &report, &mut drawings);
         delta.base = if base.is_some() { held } else { 0 };
         self.reports.push((generation, report));
         delta
+    }
+
+    /// Frees the reports the page no longer holds.
+    pub fn free(&mut self) {
+        self.retired.clear();
     }
 }
 
@@ -235,7 +283,7 @@ fn runs(old: &[StatementReport], new: &[StatementReport]) -> Vec<Run> {
             .filter(|j| *j >= prefix);
         let kept = j.and_then(|j| {
             let moved = Move::between(&old[j], s);
-            (moved.apply(old[j].clone()) == *s).then_some((j, moved))
+            moved.takes(&old[j], s).then_some((j, moved))
         });
         push(&mut out, kept, s);
     }

@@ -17,7 +17,8 @@ use crate::state::GENERIC_VIEWS;
 use leptos::html::{self, ElementType};
 use leptos::prelude::*;
 use shapex::report::view::{self, CellValue, Payload};
-use std::collections::HashMap;
+use shapex::report::LanguageInfo;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 /// Rows rendered above and below the visible ones: lines of a listing or the Outline,
@@ -87,17 +88,7 @@ pub fn Views() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    // A view id the language does not offer (an old link) shows its first tab.
-    let selected = Memo::new(move |_| {
-        let v = ctx.view.get();
-        tabs.with(|t| {
-            if t.iter().any(|(id, ..)| *id == v) {
-                v
-            } else {
-                t[0].0.to_string()
-            }
-        })
-    });
+    let selected = Memo::new(move |_| language.with(|l| ctx.view.with(|v| shown(l, v))));
     let buttons = move || {
         tabs.get()
             .into_iter()
@@ -142,6 +133,23 @@ pub fn Views() -> impl IntoView {
     }
 }
 
+/// The tab shown when `view` is selected: a view id the language does not offer (an old
+/// link) shows its first tab.
+fn shown(language: &LanguageInfo, view: &str) -> String {
+    let tabs = language.views.iter().map(|v| v.id);
+    let mut tabs = tabs.chain(GENERIC_VIEWS.iter().map(|&(id, _)| id));
+    let first = tabs.clone().next().unwrap_or_default();
+    tabs.find(|id| *id == view).unwrap_or(first).to_string()
+}
+
+/// The language views to build when `view` is selected: the one shown, or none when the
+/// tab shown is a generic one (built from statements and diagnostics on the page).
+pub fn built(language: &LanguageInfo, view: &str) -> BTreeSet<String> {
+    let tab = shown(language, view);
+    let offered = language.views.iter().any(|v| v.id == tab);
+    offered.then_some(tab).into_iter().collect()
+}
+
 /// The content of tab `id`.
 fn panel(id: &'static str, empty: &'static str) -> AnyView {
     match id {
@@ -162,6 +170,11 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
         // Read, not only tracked: a memo never read never computes, so never changes.
         let _ = revision.get();
         ctx.report.with_untracked(|r| match r.view(id) {
+            // A result that did not build this view (another tab was on screen): the
+            // request for it is on its way.
+            None if !r.lang.is_empty() => {
+                view! { <p class="empty building">"Building this view…"</p> }.into_any()
+            }
             None => view! { <p class="empty">{empty}</p> }.into_any(),
             Some(Payload::Table(t)) => {
                 view! { <TableView table=t.clone() empty=empty /> }.into_any()

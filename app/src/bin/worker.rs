@@ -58,6 +58,7 @@ fn main() {
             *analysis_ms = js_sys::Date::now() - started;
         }
         post(&reply);
+        session.borrow_mut().sent.free();
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -265,6 +266,30 @@ mod tests {
                 );
                 assert!(page.drawings == expected.drawings, "{name}, edit {edit:?}");
             }
+        }
+    }
+
+    /// The page asks for the view on screen; another tab asks again for the same text,
+    /// and the reply brings that view (the analysis kept) and drops the other.
+    #[test]
+    fn another_tab_brings_its_view() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/matlab");
+        let text = std::fs::read_to_string(format!("{dir}/interproc/merge-sort.m")).unwrap();
+        let (analyzer, mut kept) = (shapex::Analyzer::new(), Kept::default());
+        let mut page = whole("");
+        let full = analyzer.analyze(&text, &shapex::Options::new("matlab"));
+        for (generation, view) in [(1, "shapes"), (2, "checks"), (3, "checks"), (4, "ir")] {
+            let mut asked = request(generation, &text, page.held);
+            asked.options = asked.options.with_views([view]);
+            let Reply::Report { report, .. } = analyse(&analyzer, &mut kept, asked) else {
+                panic!("no report")
+            };
+            report.apply(&mut page.report, &mut page.drawings);
+            page.held = generation;
+            let ids: Vec<&str> = page.report.views.iter().map(|v| v.id.as_str()).collect();
+            assert_eq!(ids, [view]);
+            assert!(page.report.view(view) == full.view(view), "{view}");
+            assert_eq!(page.report.statements, full.statements);
         }
     }
 
