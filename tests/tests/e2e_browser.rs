@@ -499,6 +499,14 @@ async fn long_file(env: &Env) -> Result<()> {
             .click()
             .await
             .map_err(|e| e.to_string())?;
+        // A language's view is built when its tab is shown (the page asks for it).
+        let count = format!("return document.querySelectorAll(\"{rows}\").length;");
+        app.session
+            .wait_until(&format!("the {tab} view's rows"), ANALYSIS, || async {
+                let n = app.session.js(&count, vec![]).await?;
+                Ok((n.as_u64().unwrap_or(0) > 0).then_some(()))
+            })
+            .await?;
         scroll_to(&app, ".view-body", 1e9).await?;
         let script = format!(
             "const body = document.querySelector('.view-body').getBoundingClientRect();
