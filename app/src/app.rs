@@ -480,6 +480,8 @@ fn analyse_on_change(ctx: Ctx) {
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let grace: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let language = ctx.language();
+    // The text last asked about.
+    let asked: StoredValue<String> = StoredValue::new(String::new());
     Effect::new(move |_| {
         let source = ctx.code.get();
         // Once the text has changed, the results on screen belong to an older text:
@@ -525,13 +527,17 @@ fn analyse_on_change(ctx: Ctx) {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
+        // Typing is debounced; another tab or setting for the same text is not.
+        let typed = asked.with_value(|a| *a != source);
+        asked.set_value(source.clone());
+        let wait = if typed { analysis::DEBOUNCE_MS } else { 0 };
         let engine = engine.clone();
         let handle = set_timeout_with_handle(
             move || {
                 pending.set_value(None);
                 engine.request(source, path, others, options);
             },
-            Duration::from_millis(analysis::DEBOUNCE_MS),
+            Duration::from_millis(wait),
         )
         .ok();
         pending.set_value(handle);

@@ -168,9 +168,12 @@ async fn measure(session: &Session, url: &str, kind: &str, program: &str) -> Res
                  document.getElementById('tab-' + id).click();
                  const sync = performance.now() - t0;
                  const section = document.getElementById('view-' + id);
+                 // A language's view is built when its tab is shown: until the frame
+                 // that paints it, not its 'Building this view…'.
+                 const shown = () => section.firstElementChild && !section.querySelector('.building');
                  let t = await __frame(t0);
-                 for (let i = 0; i < 50 && !section.firstElementChild; i++) t = await __frame(t0);
-                 if (!section.firstElementChild) throw 'view ' + id + ' did not render';
+                 for (let i = 0; i < 1200 && !shown(); i++) t = await __frame(t0);
+                 if (!shown()) throw 'view ' + id + ' did not render';
                  return [sync, t];",
                 vec![json!(id)],
             )
@@ -259,6 +262,9 @@ async fn measure(session: &Session, url: &str, kind: &str, program: &str) -> Res
                 session,
                 "document.getElementById('tab-' + args[0]).click();
                  await __frame(performance.now()); await __frame(performance.now());
+                 const section = document.getElementById('view-' + args[0]);
+                 for (let i = 0; i < 1200 && section.querySelector('.building'); i++)
+                     await __frame(performance.now());
                  return 0;",
                 vec![json!(tab)],
             )
