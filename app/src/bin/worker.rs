@@ -58,7 +58,11 @@ fn main() {
             *analysis_ms = js_sys::Date::now() - started;
         }
         post(&reply);
-        session.borrow_mut().sent.free();
+        // Freed once the page has its result: a long file's last report, syntax tree
+        // and program take a tenth of a keystroke to free.
+        let mut kept = session.borrow_mut();
+        kept.sent.free();
+        kept.session.free();
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

@@ -79,6 +79,9 @@ pub struct Incremental {
     /// The other files the last run linked, lowered, by path: one whose text and
     /// temporaries' prefix are unchanged is not parsed again.
     pub units: HashMap<String, Rc<tame::link::Unit>>,
+    /// What the last run built and no longer needs (its syntax tree and program),
+    /// handed to the caller's `Memo::retire` to free after the result is shown.
+    pub retired: Vec<Box<dyn std::any::Any>>,
 }
 
 /// The language's id in options, share links and the gallery.
@@ -187,11 +190,15 @@ impl Language for Matlab {
     }
 
     fn analyze_incremental(&self, source: &str, options: &Options, memo: &mut Memo) -> Report {
-        self.analyze_with(source, options, memo.state::<Incremental>())
+        self.analyze_sources(&Sources::alone("", source), options, memo)
     }
 
     fn analyze_sources(&self, sources: &Sources, options: &Options, memo: &mut Memo) -> Report {
-        self.analyze_in_folder(sources, options, memo.state::<Incremental>())
+        let state = memo.state::<Incremental>();
+        let report = self.analyze_in_folder(sources, options, state);
+        let retired = std::mem::take(&mut state.retired);
+        memo.retire(Box::new(retired));
+        report
     }
 
     fn tokens(&self, line: &str) -> Vec<Token> {
@@ -289,7 +296,9 @@ impl Matlab {
                     extents = Some(graph);
                 }
             }
+            memo.retired.push(Box::new(program));
         }
+        memo.retired.push(Box::new(parsed.file));
         report.resolve_positions(source);
         // In tab order; a view not asked for is not built (each walks the whole file).
         let mut views = Vec::new();

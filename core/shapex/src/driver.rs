@@ -109,6 +109,14 @@ pub struct Session {
     memos: HashMap<String, Memo>,
 }
 
+impl Session {
+    /// Frees what the last analyses built and no longer need (the languages'
+    /// [`Memo::retire`]): a caller that shows results calls it after showing one.
+    pub fn free(&mut self) {
+        self.memos.values_mut().for_each(Memo::free);
+    }
+}
+
 impl Analyzer {
     /// [`Analyzer::analyze`], reusing what `session` kept from the texts analysed in it
     /// before (incremental re-analysis). The report is the same as `analyze`'s.
