@@ -300,32 +300,35 @@ impl Matlab {
         }
         memo.retired.push(Box::new(parsed.file));
         report.resolve_positions(source);
-        // In tab order; a view not asked for is not built (each walks the whole file).
-        let mut views = Vec::new();
-        let mut add = |id: &str, payload: &mut dyn FnMut(&Report) -> Payload| {
-            if options.wants(id) {
-                let payload = payload(&report);
-                views.push(view::View {
+        // In tab order. The Values table, IR, call graph and extent graph were built
+        // above only when asked for; a view not asked for is dropped here.
+        let shapes = options
+            .wants("shapes")
+            .then(|| view::shapes_table(&report.statements));
+        let checks = options
+            .wants("checks")
+            .then(|| checks::inline_checks(&report));
+        let payloads = [
+            ("shapes", shapes.map(Payload::Table)),
+            (VALUES, Some(Payload::Table(values))),
+            ("checks", checks.map(Payload::AnnotatedSource)),
+            ("callgraph", Some(Payload::Graph(calls.unwrap_or_default()))),
+            (
+                EXTENT_GRAPH,
+                Some(Payload::Graph(extents.unwrap_or_default())),
+            ),
+            ("ir", Some(Payload::Text(ir))),
+        ];
+        report.views = payloads
+            .into_iter()
+            .filter(|(id, _)| options.wants(id))
+            .filter_map(|(id, payload)| {
+                Some(view::View {
                     id: id.into(),
-                    payload,
-                });
-            }
-        };
-        add("shapes", &mut |r| {
-            Payload::Table(view::shapes_table(&r.statements))
-        });
-        add(VALUES, &mut |_| Payload::Table(std::mem::take(&mut values)));
-        add("checks", &mut |r| {
-            Payload::AnnotatedSource(checks::inline_checks(r))
-        });
-        add("callgraph", &mut |_| {
-            Payload::Graph(calls.take().unwrap_or_default())
-        });
-        add(EXTENT_GRAPH, &mut |_| {
-            Payload::Graph(extents.take().unwrap_or_default())
-        });
-        add("ir", &mut |_| Payload::Text(std::mem::take(&mut ir)));
-        report.views = views;
+                    payload: payload?,
+                })
+            })
+            .collect();
         report
     }
 
