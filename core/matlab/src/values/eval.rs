@@ -1089,6 +1089,7 @@ impl Eval<'_> {
         };
         let is_scalar_result = value.shape == Shape::scalar();
         if is_scalar_result {
+            let scalar = scalar.and_then(|d| self.saturated(value.class, d));
             value.scalar = scalar.or_else(|| self.folded_comparison());
             if value.scalar.is_none() {
                 value.guard = self.guard().map(std::rc::Rc::new);
@@ -1125,7 +1126,11 @@ impl Eval<'_> {
                         .collect::<Option<Vec<_>>>()
                 })
                 .flatten()
-                .map(|parts| parts.concat());
+                .map(|parts| parts.concat())
+                .and_then(|elems| {
+                    let fit = |d: Dim| self.saturated(value.class, d);
+                    elems.into_iter().map(fit).collect()
+                });
         }
         if self.call.func == "colon" && args.len() == 2 {
             // As a subscript, `a:b` stays within 1..b only when a is an integer ≥ 1
@@ -1135,6 +1140,33 @@ impl Eval<'_> {
             });
             value.max = val(1).filter(|b| valid_start && !maybe_real(b));
         }
+    }
+
+    /// A value of an integer class saturates (`int8(100) + int8(100)` is 127,
+    /// `[int8(1) 300]` holds 127): an exact integer stands for it only where the facts
+    /// put it within the class's range, and a constant outside is clamped to the range.
+    /// A result of unknown class may be of any integer class when an operand may be:
+    /// of an integer operand's class (MATLAB gives that class or an error), otherwise
+    /// within every integer class's range. Other classes keep it as it is.
+    fn saturated(&self, class: Class, d: Dim) -> Option<Dim> {
+        let args = &self.call.args;
+        let (lo, hi) = match class {
+            Some(c) => match integer_range(c) {
+                Some(range) => range,
+                None => return Some(d),
+            },
+            None => match args.iter().find_map(|a| a.class.and_then(integer_range)) {
+                Some(range) => range,
+                None if args.iter().any(|a| a.class.is_none()) => (0, i8::MAX.into()),
+                None => return Some(d),
+            },
+        };
+        if let (Some(c), Some(_)) = (d.as_known(), class) {
+            return Some(Dim::known(c.clamp(lo, hi)));
+        }
+        let within = |c: Constraint| self.facts.ask(&c).is_proven();
+        (within(Constraint::le(&Dim::known(lo), &d)) && within(Constraint::le(&d, &Dim::known(hi))))
+            .then_some(d)
     }
 
     /// Whether the two arguments are the same text, when both are constant char rows.
@@ -1507,3 +1539,19 @@ const INTEGER_FROM_FIRST: &[&str] = &[
     "full",
     "unique",
 ];
+
+/// The values an integer class holds, as far as an `i64` reaches (`uint64` goes past it,
+/// but no [`Dim`] constant does). `None` for the other classes.
+fn integer_range(class: &str) -> Option<(i64, i64)> {
+    Some(match class {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int64" => (i64::MIN, i64::MAX),
+        "uint64" => (0, i64::MAX),
+        _ => return None,
+    })
+}
