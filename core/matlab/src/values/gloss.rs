@@ -112,6 +112,14 @@ fn glossary(r: &StmtResult, context: &Context) -> Vec<Gloss> {
     for o in &r.effect.outcomes {
         o.theta.dims().iter().for_each(|d| atoms.extend(d.leaves()));
     }
+    // The values the Values view shows (`n: double <1,1> = max(?₁,0)-max(x,0)`).
+    for (_, v) in &r.defs {
+        let elems = v.elems.iter().flatten();
+        v.scalar
+            .iter()
+            .chain(elems)
+            .for_each(|d| atoms.extend(d.leaves()));
+    }
     let mut out: Vec<Gloss> = Vec::new();
     for atom in atoms {
         let Some(symbol) = atom.symbol() else {

@@ -154,8 +154,9 @@ pub fn values_table(
             .iter()
             .map(|(name, value)| format!("{name}: {value}"))
             .collect();
-        let text = st.aliased(&text.join("; "));
+        let text = text.join("; ");
         let mut title = st.legend_of(&text).join("\n");
+        let text = st.aliased(&text);
         // A union of classes (`double|char`): not tame, in the thesis's words.
         if values.iter().any(|(_, v)| union_shown(v)) {
             if !title.is_empty() {
@@ -231,12 +232,22 @@ fn symbols(st: &StatementReport, irs: &[&StmtResult], lines: &LineIndex) -> Vec<
         })
         .flat_map(|r| r.effect.operands.iter().map(|s| s.display(Notation::Paper)))
         .collect();
+    // The scalar values the Values view shows (`= max(?₁,0)-max(x,0)`), so its symbols
+    // read as the Shapes view's do.
+    let values: Vec<String> = irs
+        .iter()
+        .filter(|r| r.viable)
+        .flat_map(|r| r.defs.iter().filter_map(|(_, v)| v.scalar.as_ref()))
+        .filter(|d| !d.is_known())
+        .map(|d| d.to_string())
+        .collect();
     let shown: Vec<&str> = st
         .defs
         .iter()
         .map(|d| d.display.as_str())
         .chain(st.condition.as_deref())
         .chain(operands.iter().map(String::as_str))
+        .chain(values.iter().map(String::as_str))
         .collect();
     let mut out: Vec<SymbolNote> = Vec::new();
     for g in irs.iter().filter(|r| r.viable).flat_map(|r| &r.glossary) {

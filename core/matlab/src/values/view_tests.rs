@@ -151,3 +151,22 @@ fn a_class_that_differs_between_paths_shows_as_a_union() {
         .iter()
         .any(|l| l.starts_with("7 y = x | y: double 1×1")));
 }
+
+#[test]
+fn a_value_names_its_unknowns_as_the_shapes_do_with_their_legend() {
+    let r = run("x = rand(3, 1) > 0.5;\ny = find(x);\nn = numel(y) + 1;\n");
+    let Some(Payload::Table(Table { rows: table, .. })) = r.view(crate::VALUES) else {
+        panic!("MATLAB fills the Values view as a table");
+    };
+    let shown = rows(&r);
+    assert_eq!(shown[1], "2 y = find(x) | y: double ?₁×1", "{shown:#?}");
+    assert_eq!(
+        shown[2], "3 n = numel(y) + 1 | n: double 1×1 = ?₁+1",
+        "{shown:#?}"
+    );
+    let title = &table[2].cells[0].title;
+    assert!(
+        title.starts_with("?₁ = "),
+        "the legend says what ?₁ is: {title:?}"
+    );
+}
