@@ -25,10 +25,16 @@ impl Analysis for ValueAnalysis<'_> {
     fn join_at(&self, at: &Stmt, a: &Env, b: &Env) -> Env {
         let head = matches!(at.kind, StmtKind::For { .. } | StmtKind::While { .. });
         let joined = self.join_at_site(at.id, head, a, b);
+        // A scalar each path gives its own value (see `merge_scalars`).
+        let merged = |name: &str| self.symbols.mint(&format!("{name}~m"), 0, at.id, true);
         match &at.kind {
             // The two branches of an `if`: what each path's condition tells (see
             // `refine_branch_merge`).
-            StmtKind::If { cond, .. } => super::refine_branch_merge(joined, cond, a, b),
+            StmtKind::If { cond, .. } => {
+                let joined = super::refine_branch_merge(joined, cond, a, b);
+                super::merge_scalars(joined, a, b, &merged)
+            }
+            StmtKind::Try { .. } => super::merge_scalars(joined, a, b, &merged),
             _ => joined,
         }
     }

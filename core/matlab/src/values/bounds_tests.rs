@@ -91,7 +91,7 @@ fn a_path_without_the_bound_leaves_none_after_a_merge() {
                  if n > 10, error('no'); end\n\
                end\n\
                a = zeros(1, n);\n\
-               if n > 5\n\
+               if numel(y) > 5\n\
                  n = 50;\n\
                end\n\
                b = zeros(1, n);\n\
@@ -100,6 +100,9 @@ fn a_path_without_the_bound_leaves_none_after_a_merge() {
     assert_eq!(max(def(&r, 6, "a")), None);
     assert_eq!(max(def(&r, 10, "b")), None);
     assert_eq!(max(def(&r, 11, "c")), None);
+    // Where the other path bounds it, the merged value is bounded: n ≤ 5 or n = 50.
+    let r = run(&src.replace("numel(y) > 5", "n > 5"));
+    assert_eq!(max(def(&r, 10, "b")), Some(vec![Some(1), Some(50)]));
     // A product of a bounded and an unbounded extent is not bounded.
     let src = "function f(x, y)\n\
                n = numel(x);\n\

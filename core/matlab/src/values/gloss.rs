@@ -220,6 +220,15 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
             why: Some("it may not be an integer"),
             alias: target.clone(),
         },
+        // The value of a scalar after branches that give it different values.
+        Provenance::DataDependent {
+            target, site, what, ..
+        } if *what == super::MERGED => Words {
+            meaning: format!("the value of {target}"),
+            site: Some(site),
+            why: Some(what),
+            alias: target.clone(),
+        },
         Provenance::DataDependent { site, .. } if value => Words {
             meaning: "a number the program computes".into(),
             site: Some(site),

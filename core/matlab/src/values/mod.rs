@@ -601,6 +601,91 @@ fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &E
     joined
 }
 
+/// What `joined`, the join of two paths that meet after an `if` or a `try` (`a` and
+/// `b`), knows of a scalar they give different integer values: one symbol (`merged`
+/// mints it) lying between the smallest and the largest of them, under each path's
+/// facts (`n` is 3 or 5: `3 ≤ n₂ ≤ 5`), so `zeros(1, n)` and `ones(n, 1)` share an
+/// extent and `x(1:3)` of it is proven. Each run takes one path, and the symbol stands
+/// for the value it gave. Only while the facts have room to spare, as for bounds of
+/// extents ([`refine_branch_merge`]).
+pub(super) fn merge_scalars(
+    mut joined: Env,
+    a: &Env,
+    b: &Env,
+    merged: &dyn Fn(&str) -> Dim,
+) -> Env {
+    use shapex_dims::Constraint;
+    for item in a.vars.diff(&b.vars) {
+        let DiffItem::Update {
+            old: (name, mine),
+            new: (_, theirs),
+        } = item
+        else {
+            continue;
+        };
+        if joined.facts.room() <= Facts::CAPACITY / 2 {
+            break;
+        }
+        let Some((lo, hi)) = merged_scalar(mine, a, theirs, b) else {
+            continue;
+        };
+        let Some(v) = joined.vars.get(name) else {
+            continue;
+        };
+        let symbol = merged(name);
+        let v = Value {
+            scalar: Some(symbol.clone()),
+            ..v.clone()
+        };
+        joined.vars.insert(name.clone(), v);
+        if let Some(lo) = lo {
+            joined
+                .facts
+                .assume(&Constraint::le(&Dim::known(lo), &symbol));
+        }
+        if let Some(hi) = hi {
+            joined
+                .facts
+                .assume(&Constraint::le(&symbol, &Dim::known(hi)));
+        }
+    }
+    joined
+}
+
+/// The bounds of a scalar that two paths give different integer values, each
+/// bound under its own path's facts (a path whose facts contradict each other is never
+/// taken, so adds none); `None` when the values are not such scalars.
+fn merged_scalar(
+    mine: &Value,
+    then_env: &Env,
+    theirs: &Value,
+    else_env: &Env,
+) -> Option<(Option<i64>, Option<i64>)> {
+    fn plain(v: &Value) -> Option<&Dim> {
+        v.scalar
+            .as_ref()
+            .filter(|d| v.shape == Shape::scalar() && !maybe_real(d) && !v.cleared)
+            .filter(|_| v.class != Some("logical") && v.guard.is_none())
+    }
+    let (a, b) = (plain(mine)?, plain(theirs)?);
+    if a == b {
+        return None;
+    }
+    let range = |d: &Dim, f: &Facts| match d.as_known() {
+        Some(c) => Some((Some(c), Some(c))),
+        None if f.is_contradictory() => None,
+        None => Some(f.bounds(d)),
+    };
+    let sides = [range(a, &then_env.facts), range(b, &else_env.facts)];
+    let sides: Vec<_> = sides.into_iter().flatten().collect();
+    let lo = sides.iter().map(|s| s.0).collect::<Option<Vec<_>>>();
+    let hi = sides.iter().map(|s| s.1).collect::<Option<Vec<_>>>();
+    Some((
+        lo.and_then(|l| l.into_iter().min()),
+        hi.and_then(|h| h.into_iter().max()),
+    ))
+}
+
 /// The guard of a value that is `then_guard` where `condition` held and `else_guard`
 /// where it did not: `(C ∧ g) ∨ (¬C ∧ h)`, written without the constant branch when
 /// one is `true` or `false` (`C ∧ g` for `a && b`, `C ∨ h` for `a || b`).
@@ -711,6 +796,10 @@ pub(super) const REPLICATION: &str = "a replication count computed from data";
 /// counts differently (`1:h` has floor(h) elements).
 pub(super) const REAL: &str = "a number the program computes, not known to be an integer";
 
+/// Why the value of a scalar after an `if` is a symbol: its branches give it different
+/// values (`if c, n = 3; else, n = 5; end`), so each run has one of them.
+pub(super) const MERGED: &str = "the branches that meet there give it different values";
+
 /// Whether `d` mentions the value of a scalar that may not be an integer ([`REAL`]).
 pub(super) fn maybe_real(d: &Dim) -> bool {
     d.leaves().iter().any(|a| match a {
@@ -789,6 +878,7 @@ fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: boo
         "g" => "grown by assignment",
         "v" => "a value computed from data",
         "x" => REAL,
+        "m" => MERGED,
         _ => "computed from data",
     };
     Provenance::DataDependent {
