@@ -530,14 +530,7 @@ fn refine_branch_merge(mut joined: Env, cond: &str, then_env: &Env, else_env: &E
     let room = joined.facts.room() > Facts::CAPACITY / 2;
     let mut guarded = Vec::new();
     let mut bounds = Vec::new();
-    for item in then_env.vars.diff(&else_env.vars) {
-        let DiffItem::Update {
-            old: (name, mine),
-            new: (_, theirs),
-        } = item
-        else {
-            continue;
-        };
+    for (name, mine, theirs) in differing(then_env, else_env) {
         let Some(merged) = joined.vars.get(name) else {
             continue;
         };
@@ -615,14 +608,7 @@ pub(super) fn merge_scalars(
     merged: &dyn Fn(&str) -> Dim,
 ) -> Env {
     use shapex_dims::Constraint;
-    for item in a.vars.diff(&b.vars) {
-        let DiffItem::Update {
-            old: (name, mine),
-            new: (_, theirs),
-        } = item
-        else {
-            continue;
-        };
+    for (name, mine, theirs) in differing(a, b) {
         if joined.facts.room() <= Facts::CAPACITY / 2 {
             break;
         }
@@ -650,6 +636,21 @@ pub(super) fn merge_scalars(
         }
     }
     joined
+}
+
+/// The variables both paths define with different values: each name with its value
+/// on `a` and on `b` (`diff` skips the subtrees both maps share).
+fn differing<'e>(
+    a: &'e Env,
+    b: &'e Env,
+) -> impl Iterator<Item = (&'e String, &'e Value, &'e Value)> {
+    a.vars.diff(&b.vars).filter_map(|item| match item {
+        DiffItem::Update {
+            old: (name, mine),
+            new: (_, theirs),
+        } => Some((name, mine, theirs)),
+        _ => None,
+    })
 }
 
 /// The bounds of a scalar that two paths give different integer values, each
