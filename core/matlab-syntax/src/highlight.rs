@@ -64,7 +64,10 @@ pub fn tokenize_line(line: &str) -> Vec<Token> {
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let end = scan(bytes, i, |b| b.is_ascii_alphanumeric() || b == b'_');
                 let word = &line[i..end];
-                let kind = if KEYWORDS.contains(&word) {
+                let octave_only = matches!(word, "do" | "until");
+                let keyword =
+                    KEYWORDS.contains(&word) && (!octave_only || opens_clause(&out, line, end));
+                let kind = if keyword {
                     TokenKind::Keyword
                 } else {
                     TokenKind::Ident
@@ -81,6 +84,21 @@ pub fn tokenize_line(line: &str) -> Vec<Token> {
         i = end;
     }
     out
+}
+
+/// Whether the word ending at `end` opens a clause as Octave's `do` and `until` do:
+/// first in its statement and not assigned to or indexed (`do = false(n, 1)`,
+/// `x(do)`: MATLAB code names variables so), as the grammar decides.
+fn opens_clause(prev: &[Token], line: &str, end: usize) -> bool {
+    let first = prev
+        .iter()
+        .rev()
+        .find(|t| t.kind != TokenKind::Space)
+        .is_none_or(|t| matches!(&line[t.start..t.end], ";" | ","));
+    let rest = line[end..].trim_start();
+    let assigned =
+        (rest.starts_with('=') && !rest.starts_with("==")) || rest.starts_with(['(', '{', '.']);
+    first && !assigned
 }
 
 /// A quote directly after a value (name, number, closing bracket, another
@@ -188,6 +206,25 @@ mod tests {
                 (Comment, "..."),
             ]
         );
+    }
+
+    #[test]
+    fn octaves_do_and_until_are_keywords_only_where_they_open_a_clause() {
+        use TokenKind::*;
+        let kind = |line: &str, word: &str| {
+            kinds(line)
+                .into_iter()
+                .find(|(_, w)| *w == word)
+                .map(|(k, _)| k)
+        };
+        assert_eq!(kind("do", "do"), Some(Keyword));
+        assert_eq!(kind("x = 1; do", "do"), Some(Keyword));
+        assert_eq!(kind("until x > 3", "until"), Some(Keyword));
+        assert_eq!(kind("do = false(3, 1);", "do"), Some(Ident));
+        assert_eq!(kind("y = x(do);", "do"), Some(Ident));
+        assert_eq!(kind("do(2) = true;", "do"), Some(Ident));
+        assert_eq!(kind("s.until = 4;", "until"), Some(Ident));
+        assert_eq!(kind("for k = 1:3", "for"), Some(Keyword));
     }
 
     #[test]
