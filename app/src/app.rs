@@ -49,6 +49,12 @@ pub struct Ctx {
     /// `report` is about the editor's current text: only then are its verdict and its
     /// fixes (spans in the analysed text) offered as current.
     pub fresh: Memo<bool>,
+    /// How lines of the analysed text moved in the current one: an older result's
+    /// notes, highlights and positions follow their lines.
+    pub shift: Memo<model::LineShift>,
+    /// The caret's line in the analysed text (`None` on a line edited since): what a
+    /// view of an older result highlights as the caret's statement.
+    pub analysed_caret: Memo<Option<u32>>,
     /// A result is overdue (the "analysing…" indicator).
     pub busy: RwSignal<bool>,
     /// Request-to-rendered time of the last result, and when the first was on screen
@@ -325,6 +331,10 @@ pub fn App() -> impl IntoView {
         RwSignal::new(init.code.clone()),
         RwSignal::new(String::new()),
     );
+    let shift = Memo::new(move |_| {
+        analysed.with(|old| code.with(|new| model::LineShift::between(old, new)))
+    });
+    let caret_line = RwSignal::new(0);
     let ctx = Ctx {
         code,
         name: RwSignal::new(init.name),
@@ -336,13 +346,15 @@ pub fn App() -> impl IntoView {
         view: RwSignal::new(init.view),
         notation: RwSignal::new(init.notation),
         step: RwSignal::new(init.step),
-        caret_line: RwSignal::new(0),
+        caret_line,
         report,
         drawings: RwSignal::new(Vec::new()),
         revisions: RwSignal::new(BTreeMap::new()),
         messages: Memo::new(move |_| report.with(model::shown_messages)),
         analysed,
         fresh: Memo::new(move |_| code.with(|c| analysed.with(|a| a == c))),
+        shift,
+        analysed_caret: Memo::new(move |_| shift.get().unmap(caret_line.get())),
         busy: RwSignal::new(false),
         result_ms: RwSignal::new(0.0),
         analysis_ms: RwSignal::new(0.0),

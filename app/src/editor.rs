@@ -40,12 +40,17 @@ pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
     select(ctx, (line, col), (line, col));
 }
 
-/// Focuses the editor with the text from `start` to `end` (1-based line, column)
-/// selected, and scrolls its start into view.
+/// Focuses the editor with the text from `start` to `end` (1-based line, column, in
+/// the analysed text: every caller's positions come from the report) selected, and
+/// scrolls its start into view. Lines moved since follow the edit; a line edited since
+/// keeps its number.
 pub fn select(ctx: Ctx, start: (u32, u32), end: (u32, u32)) {
     let Some(el) = ctx.editor.get_untracked() else {
         return;
     };
+    let shift = ctx.shift.get_untracked();
+    let moved = |(line, col): (u32, u32)| (shift.map(line).unwrap_or(line), col);
+    let (start, end) = (moved(start), moved(end));
     let (line, col) = start;
     let (from, to) = ctx.code.with_untracked(|c| {
         (
@@ -104,12 +109,9 @@ pub fn Editor(initial_code: String) -> impl IntoView {
         let total = index.with(model::LineIndex::len);
         model::window(previous, top - PAD, height, LH, total, OVERSCAN)
     });
-    // How lines of the analysed text moved in the current one: notes and markers of
-    // an older result follow their lines, and lines being edited show none.
-    let shift = Memo::new(move |_| {
-        ctx.analysed
-            .with(|old| ctx.code.with(|new| model::LineShift::between(old, new)))
-    });
+    // Notes and markers of an older result follow their lines, and lines being
+    // edited show none.
+    let shift = ctx.shift;
     let lines = Memo::new(move |_| {
         let notation = ctx.notation.get();
         let range = range.get();

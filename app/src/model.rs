@@ -186,6 +186,18 @@ impl LineShift {
             None
         }
     }
+
+    /// The old line of current 1-based line `line`, if it was not edited: the
+    /// inverse of [`LineShift::map`].
+    pub fn unmap(&self, line: u32) -> Option<u32> {
+        if line <= self.kept {
+            Some(line)
+        } else if line as i64 >= self.tail as i64 + self.delta {
+            u32::try_from(line as i64 - self.delta).ok()
+        } else {
+            None
+        }
+    }
 }
 
 /// Whether `new` replaces the whole of `old` (a paste over everything, a first text
@@ -822,13 +834,26 @@ pub(crate) mod tests {
         assert_eq!(s.map(2), Some(1));
         assert_eq!(s.map(4), Some(3));
         assert_eq!(LineShift::between(old, old).map(3), Some(3));
-        // Every mapped line has the same text in the new source.
-        let new = "a\nb\nq\nc\nd\n";
-        let s = LineShift::between(old, new);
-        let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-        for l in 1..=o.len() as u32 {
-            if let Some(m) = s.map(l) {
-                assert_eq!(o[l as usize - 1], n[m as usize - 1]);
+        // Every mapped line has the same text in the new source, and maps back.
+        for new in [
+            "a\nb\nq\nc\nd\n",
+            "b\nc\nd\n",
+            "x\ny\na\nb\nc\nd\n",
+            "a\nd\n",
+        ] {
+            let s = LineShift::between(old, new);
+            let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+            for l in 1..=o.len() as u32 {
+                if let Some(m) = s.map(l) {
+                    assert_eq!(o[l as usize - 1], n[m as usize - 1]);
+                    assert_eq!(s.unmap(m), Some(l), "{new:?} line {l}");
+                }
+            }
+            // A current line maps back only to an old line that maps to it.
+            for m in 1..=n.len() as u32 {
+                if let Some(l) = s.unmap(m) {
+                    assert_eq!(s.map(l), Some(m), "{new:?} line {m}");
+                }
             }
         }
     }

@@ -366,7 +366,11 @@ fn Listing(
                     let Some((first, last)) = sources.get(start + k).copied().flatten() else {
                         return view! { <div class=*class>{l.clone()}</div> }.into_any();
                     };
-                    let here = move || (first..=last).contains(&ctx.caret_line.get());
+                    let here = move || {
+                        ctx.analysed_caret
+                            .get()
+                            .is_some_and(|c| (first..=last).contains(&c))
+                    };
                     view! {
                         <div class=*class class:from-source=true class:here=here
                             data-source-line=first.to_string()
@@ -684,8 +688,8 @@ fn svg_of(
             };
             // The vertices of the statement under the caret stand out.
             let here = move || {
-                let caret = ctx.caret_line.get();
-                range.is_some_and(|r| r.line <= caret && caret <= r.end_line)
+                let caret = ctx.analysed_caret.get();
+                range.zip(caret).is_some_and(|(r, c)| r.line <= c && c <= r.end_line)
             };
             Some(view! {
                 <g class=mark class:here=here class:picked=move || picked.get() == Some(i)
