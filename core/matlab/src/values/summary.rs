@@ -221,6 +221,10 @@ fn defined_names(irs: Option<&Vec<&StmtResult>>) -> Vec<String> {
 /// operands its definite error cites) stands for, with the line whose run makes it
 /// known, and the alias it asks for (numbered later, for the whole report).
 fn symbols(st: &StatementReport, irs: &[&StmtResult], lines: &LineIndex) -> Vec<SymbolNote> {
+    // Most statements mint or show no symbol: then nothing below needs formatting.
+    if irs.iter().all(|r| !r.viable || r.glossary.is_empty()) {
+        return Vec::new();
+    }
     let operands: Vec<String> = irs
         .iter()
         .filter(|r| r.viable)
