@@ -233,6 +233,12 @@ const INTEGRAL_RESULTS: &[&str] = &[
     "numel", "ndims", "length", "size", "nnz", "floor", "ceil", "round", "fix", "int32",
 ];
 
+/// Functions whose result is an integer when every argument is (`n - 1` of a count
+/// whose value was dropped at a loop's head is still an integer).
+const CLOSED_OVER_INTEGERS: &[&str] = &[
+    "plus", "minus", "times", "mtimes", "uminus", "uplus", "abs", "max", "min", "mod", "rem",
+];
+
 /// `outcome`, when the call also needs `requirement` (of its arguments' values, which
 /// the rule's θ does not state): a run-time check unless the requirement is `True` or
 /// the outcome is an error already.
@@ -1096,8 +1102,11 @@ impl Eval<'_> {
             }
             // Rounding makes an integer only of a finite value (`ceil(200/0)` is Inf).
             let rounding = matches!(self.call.func, "floor" | "ceil" | "round" | "fix");
-            value.integral = INTEGRAL_RESULTS.contains(&self.call.func)
-                && (!rounding || args.iter().all(|v| v.is_finite()));
+            value.integral = (INTEGRAL_RESULTS.contains(&self.call.func)
+                && (!rounding || args.iter().all(|v| v.is_finite())))
+                || (CLOSED_OVER_INTEGERS.contains(&self.call.func)
+                    && !args.is_empty()
+                    && args.iter().all(Value::is_integer));
             value.finite = value.integral || self.finite_result();
         }
         if self.call.func == "size" && args.len() == 1 && self.call.nargout <= 1 {

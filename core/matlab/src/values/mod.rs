@@ -288,6 +288,13 @@ impl Value {
         }
     }
 
+    /// Whether the value is an integer: known so (`integral`), or a value symbol that
+    /// stands for one (`n - 1` of a count), which a join that drops the symbol keeps
+    /// knowing, so a loop's counter stays an integer at its head.
+    pub fn is_integer(&self) -> bool {
+        self.integral || self.scalar.as_ref().is_some_and(|d| !maybe_real(d))
+    }
+
     /// Least upper bound; `fresh(k)` names extent `k` where the two shapes differ.
     pub fn join(&self, other: &Value, fresh: &mut dyn FnMut(usize) -> Dim) -> Value {
         let same = |a: &Option<Dim>, b: &Option<Dim>| if a == b { a.clone() } else { None };
@@ -341,8 +348,8 @@ impl Value {
                 None
             },
             cleared: false,
-            integral: self.integral && other.integral,
-            finite: self.finite && other.finite,
+            integral: self.is_integer() && other.is_integer(),
+            finite: (self.finite || self.is_integer()) && (other.finite || other.is_integer()),
             parts: parts::join(&self.parts, &other.parts),
             guard: if self.guard == other.guard {
                 self.guard.clone()
