@@ -234,9 +234,10 @@ const INTEGRAL_RESULTS: &[&str] = &[
 ];
 
 /// Functions whose result is an integer when every argument is (`n - 1` of a count
-/// whose value was dropped at a loop's head is still an integer).
+/// whose value was dropped at a loop's head is still an integer). Not `rem`:
+/// `rem(n, 0)` is NaN (`mod(n, 0)` is n).
 const CLOSED_OVER_INTEGERS: &[&str] = &[
-    "plus", "minus", "times", "mtimes", "uminus", "uplus", "abs", "max", "min", "mod", "rem",
+    "plus", "minus", "times", "mtimes", "uminus", "uplus", "abs", "max", "min", "mod",
 ];
 
 /// `outcome`, when the call also needs `requirement` (of its arguments' values, which
