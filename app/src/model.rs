@@ -728,6 +728,7 @@ pub(crate) mod tests {
             },
             display: String::new(),
             class: None,
+            value: None,
         }
     }
 

@@ -228,6 +228,7 @@ mod tests {
                     shape: s.clone(),
                     display: String::new(),
                     class: None,
+                    value: None,
                 })
                 .collect(),
             check,
@@ -328,6 +329,7 @@ mod tests {
             shape: dims(&[1, 1]),
             display: String::new(),
             class: None,
+            value: None,
         });
         assert_eq!(
             blessed(src, &report),

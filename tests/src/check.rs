@@ -427,6 +427,7 @@ mod tests {
                     shape: s.clone(),
                     display: String::new(),
                     class: None,
+                    value: None,
                 })
                 .collect(),
             check,

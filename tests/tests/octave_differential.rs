@@ -328,6 +328,7 @@ fn model_report(p: &Program) -> Report {
                     },
                     display: String::new(),
                     class: None,
+                    value: None,
                 }],
                 _ => vec![],
             };
@@ -911,6 +912,7 @@ fn model_function_report(p: &FnProgram, prog: &DiffProgram) -> Report {
         shape: known(d),
         display: String::new(),
         class: None,
+        value: None,
     };
     let mut statements: Vec<StatementReport> = p
         .main

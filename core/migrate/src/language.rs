@@ -230,6 +230,7 @@ pub(crate) fn def(name: &str, ty: Option<&TensorType>) -> Def {
         shape: shape_view(ty),
         display: display(ty),
         class: None,
+        value: None,
     }
 }
 

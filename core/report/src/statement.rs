@@ -58,6 +58,11 @@ pub struct Def {
     /// MATLAB class when known (`double`, `logical`, `char`, `cell`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// The value of a scalar, where the analysis knows it (`7`, `n-1`,
+    /// `max(y~v1,0)-max(x,0)`), its symbols by their names as in `shape`; the Values
+    /// view shows it with their aliases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
 }
 
 /// The shape analysis of one statement: what rule applied and under which condition.

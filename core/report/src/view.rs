@@ -440,6 +440,7 @@ mod tests {
                 shape: ShapeView::dims(Some(dims)),
                 display: String::new(),
                 class: None,
+                value: None,
             }],
             check,
             ..Default::default()

@@ -190,6 +190,7 @@ fn statements(analysis: &Analysis, written: &Written) -> Vec<StatementReport> {
                         },
                         display: format!("[{}]", classes.join(",")),
                         class: None,
+                        value: None,
                     }
                 })
                 .collect();

@@ -236,22 +236,15 @@ fn symbols(st: &StatementReport, irs: &[&StmtResult], lines: &LineIndex) -> Vec<
         })
         .flat_map(|r| r.effect.operands.iter().map(|s| s.display(Notation::Paper)))
         .collect();
-    // The scalar values the Values view shows (`= max(?₁,0)-max(x,0)`), so its symbols
-    // read as the Shapes view's do.
-    let values: Vec<String> = irs
-        .iter()
-        .filter(|r| r.viable)
-        .flat_map(|r| r.defs.iter().filter_map(|(_, v)| v.scalar.as_ref()))
-        .filter(|d| !d.is_known())
-        .map(|d| d.to_string())
-        .collect();
     let shown: Vec<&str> = st
         .defs
         .iter()
         .map(|d| d.display.as_str())
         .chain(st.condition.as_deref())
         .chain(operands.iter().map(String::as_str))
-        .chain(values.iter().map(String::as_str))
+        // The values the Values view shows (`= max(?₁,0)-max(x,0)`), so its symbols
+        // read as the Shapes view's do.
+        .chain(st.defs.iter().filter_map(|d| d.value.as_deref()))
         .collect();
     let mut out: Vec<SymbolNote> = Vec::new();
     for g in irs.iter().filter(|r| r.viable).flat_map(|r| &r.glossary) {
@@ -371,6 +364,7 @@ fn summarise(st: &mut StatementReport, irs: &[&StmtResult]) {
                 shape: view,
                 display,
                 class: value.class.map(str::to_string),
+                value: value.scalar.as_ref().map(ToString::to_string),
             };
             match defs.iter_mut().find(|d| d.name == *name) {
                 Some(d) => *d = def,
