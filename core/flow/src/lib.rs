@@ -123,6 +123,15 @@ pub trait Analysis {
         self.join(a, b)
     }
 
+    /// The join at loop `at`'s head of the state from before the loop (or the head so
+    /// far) with the state coming back from the body (`back`). Unlike the other joins at
+    /// a loop, what it gives holds at the head, each time the loop reaches it: an
+    /// analysis may name a value that changes per iteration there by one symbol, which
+    /// the loop's test then bounds on the way out (`while n > 10 … end` leaves `n ≤ 10`).
+    fn join_head(&self, at: &Stmt<Self>, before: &Self::Fact, back: &Self::Fact) -> Self::Fact {
+        self.join_at(at, before, back)
+    }
+
     /// Widening `prev ∇ next` (prev is the older head fact). Must over-approximate the
     /// join and make every ascending chain finite; the default is `join`, which is only
     /// right for lattices of finite height.
@@ -291,6 +300,15 @@ impl<A: Analysis> Run<'_, A> {
         }
     }
 
+    fn join_head(&self, at: &Stmt<A>, x: State<A::Fact>, y: State<A::Fact>) -> State<A::Fact> {
+        match (x, y) {
+            (State::Reachable(a), State::Reachable(b)) => {
+                State::Reachable(self.a.join_head(at, &a, &b))
+            }
+            (State::Nonviable, s) | (s, State::Nonviable) => s,
+        }
+    }
+
     fn widen(&self, prev: &State<A::Fact>, next: State<A::Fact>) -> State<A::Fact> {
         match (prev, next) {
             (State::Reachable(a), State::Reachable(b)) => State::Reachable(self.a.widen(a, &b)),
@@ -415,13 +433,13 @@ impl<A: Analysis> Run<'_, A> {
             let frame = self.frames.pop().expect("frame pushed above");
             exit = self.join_at(s, test_exit, frame.breaks);
             let back = self.join_at(s, body_out, frame.continues);
-            let next = self.join_at(s, entry.clone(), back);
+            let next = self.join_head(s, entry.clone(), back);
             n += 1;
             let next = if n > self.a.widen_after() {
                 info.widened_at.get_or_insert(n);
                 self.widen(&head, next)
             } else {
-                self.join_at(s, head.clone(), next)
+                self.join_head(s, head.clone(), next)
             };
             if next == head {
                 info.converged = true;

@@ -39,6 +39,12 @@ impl Analysis for ValueAnalysis<'_> {
         }
     }
 
+    fn join_head(&self, at: &Stmt, before: &Env, back: &Env) -> Env {
+        let joined = self.join_at(at, before, back);
+        let counter = |name: &str| self.symbols.mint(&format!("{name}~h"), 0, at.id, true);
+        super::name_counters(joined, before, back, &counter)
+    }
+
     fn exact_loop(&self, stmt: &Stmt, input: &Env) -> Option<State<Env>> {
         loops::exact_exit(self, stmt, input)
     }

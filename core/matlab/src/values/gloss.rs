@@ -223,7 +223,7 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
         // The value of a scalar after branches that give it different values.
         Provenance::DataDependent {
             target, site, what, ..
-        } if *what == super::MERGED => Words {
+        } if *what == super::MERGED || *what == super::COUNTER => Words {
             meaning: format!("the value of {target}"),
             site: Some(site),
             why: Some(what),

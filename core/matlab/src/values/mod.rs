@@ -645,6 +645,44 @@ pub(super) fn merge_scalars(
     joined
 }
 
+/// What `joined`, the join at a loop's head of the state `before` it (or the head so
+/// far) and the state coming `back` from the body, knows of a scalar they give different
+/// integer values, such as a counter: one symbol (`counter` mints it, the same one each
+/// time the analysis joins there) for the value it has each time the loop reaches its
+/// head. It is minted at the head, so nothing before the loop mentions it, and the body
+/// only relates it to what the body computes from it; the loop's test on it then holds
+/// on the way out (`while n > 10, n = n - 1; end` leaves `n ≤ 10`).
+pub(super) fn name_counters(
+    mut joined: Env,
+    before: &Env,
+    back: &Env,
+    counter: &dyn Fn(&str) -> Dim,
+) -> Env {
+    for (name, mine, theirs) in differing(before, back) {
+        if plain_integer(mine).is_none() || plain_integer(theirs).is_none() {
+            continue;
+        }
+        let Some(v) = joined.vars.get(name).filter(|v| v.scalar.is_none()) else {
+            continue;
+        };
+        let v = Value {
+            scalar: Some(counter(name)),
+            ..v.clone()
+        };
+        joined.vars.insert(name.clone(), v);
+    }
+    joined
+}
+
+/// The value of an integer scalar (not a logical, not a test's result), when it is
+/// one.
+fn plain_integer(v: &Value) -> Option<&Dim> {
+    v.scalar
+        .as_ref()
+        .filter(|d| v.shape == Shape::scalar() && !maybe_real(d) && !v.cleared)
+        .filter(|_| v.class != Some("logical") && v.guard.is_none())
+}
+
 /// The variables both paths define with different values: each name with its value
 /// on `a` and on `b` (`diff` skips the subtrees both maps share).
 fn differing<'e>(
@@ -669,13 +707,7 @@ fn merged_scalar(
     theirs: &Value,
     else_env: &Env,
 ) -> Option<(Option<i64>, Option<i64>)> {
-    fn plain(v: &Value) -> Option<&Dim> {
-        v.scalar
-            .as_ref()
-            .filter(|d| v.shape == Shape::scalar() && !maybe_real(d) && !v.cleared)
-            .filter(|_| v.class != Some("logical") && v.guard.is_none())
-    }
-    let (a, b) = (plain(mine)?, plain(theirs)?);
+    let (a, b) = (plain_integer(mine)?, plain_integer(theirs)?);
     if a == b {
         return None;
     }
@@ -808,6 +840,11 @@ pub(super) const REAL: &str = "a number the program computes, not known to be an
 /// values (`if c, n = 3; else, n = 5; end`), so each run has one of them.
 pub(super) const MERGED: &str = "the branches that meet there give it different values";
 
+/// Why the value of a scalar in a loop is a symbol: the loop changes it, so it has a
+/// value each time the loop comes back to its head (see [`name_counters`]).
+pub(super) const COUNTER: &str =
+    "the loop changes it: its value each time the loop reaches its head";
+
 /// Whether `d` mentions the value of a scalar that may not be an integer ([`REAL`]).
 pub(super) fn maybe_real(d: &Dim) -> bool {
     d.leaves().iter().any(|a| match a {
@@ -887,6 +924,7 @@ fn provenance(stem: &str, k: usize, site: StmtId, iterations: &[u32], value: boo
         "v" => "a value computed from data",
         "x" => REAL,
         "m" => MERGED,
+        "h" => COUNTER,
         _ => "computed from data",
     };
     Provenance::DataDependent {
