@@ -4,7 +4,9 @@
 //! middle line, as typing does) or `statement` (a new statement there); AT puts the
 //! edit that far into the script instead (`0.1`: a tenth of the way down). With
 //! `SHAPEX_EDIT_PROGRAM=calls` the text is a file of functions calling each other
-//! (`scale::call_program`, issue #22 item 10) instead of the script.
+//! (`scale::call_program`, issue #22 item 10) instead of the script. With
+//! `SHAPEX_EDIT_VIEWS=shapes` (ids separated by commas) only those views are built, as
+//! the page asks for the tab on screen.
 
 use shapex::{Analyzer, Options, Session};
 use std::time::Instant;
@@ -40,7 +42,10 @@ fn main() {
         _ => format!("{} {}", &script[..end_of_line], &script[end_of_line..]),
     };
     let analyzer = Analyzer::new();
-    let options = Options::new("matlab");
+    let mut options = Options::new("matlab");
+    if let Ok(views) = std::env::var("SHAPEX_EDIT_VIEWS") {
+        options = options.with_views(views.split(','));
+    }
     let t = Instant::now();
     analyzer.analyze(&script, &options);
     println!("full: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);

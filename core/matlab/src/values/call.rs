@@ -335,9 +335,7 @@ impl ValueAnalysis<'_> {
         effect.op = site.func.to_string();
         let applied = site.args.first();
         let name = applied.and_then(|h| h.handle.as_deref()).unwrap_or("");
-        let builtin =
-            self.builtins.lookup(name).is_some() && !self.user_functions.iter().any(|u| u == name);
-        if !builtin && applied.and_then(|h| h.text.as_ref()).is_none() {
+        if !self.is_inert_builtin(name) && applied.and_then(|h| h.text.as_ref()).is_none() {
             // A function of the user's, a lambda, or one not known: what a call may
             // change besides its outputs.
             self.havoc_callee_effects(env, name, false, site.targets);
@@ -512,6 +510,10 @@ impl ValueAnalysis<'_> {
             // Not a builtin we know: a function or script of the user's.
             effect.maybe_script =
                 self.havoc_callee_effects(env, site.func, site.no_args, site.targets);
+        } else if site.func == "feval" {
+            // `feval(h, …)` calls what `h` names (a literal name was lowered to a
+            // direct call): its effects are that function's.
+            self.havoc_applied(env, call.args.first(), site.targets);
         }
         let applies_mutator = call
             .args
@@ -789,6 +791,33 @@ impl ValueAnalysis<'_> {
             }
             Clearing::Any => self.havoc(env, |_| true),
             Clearing::Nothing => {}
+        }
+    }
+
+    /// Whether `name` is a builtin we know that changes no variable of its caller and
+    /// calls no function it is given: calling it leaves the workspace as it was. Not
+    /// `feval`, `cellfun` or `arrayfun`, which call what they are given (a nested
+    /// function, `@eval`), nor a function of the user's that shadows a builtin.
+    fn is_inert_builtin(&self, name: &str) -> bool {
+        self.builtins.lookup(name).is_some()
+            && !self.user_functions.iter().any(|u| u == name)
+            && !matches!(name, "feval" | "cellfun" | "arrayfun")
+            && workspace_effect(name, &[], &[]).is_none()
+    }
+
+    /// What calling the function `applied` names (a handle or a name as text, as
+    /// `feval`'s first argument) may change: what a call of that function may, and any
+    /// variable when it is not known (it may be a nested function or `'eval'`).
+    fn havoc_applied(&self, env: &mut Env, applied: Option<&Value>, targets: &[Var]) {
+        let name = applied.and_then(|v| v.handle.as_deref().or(v.text.as_deref()));
+        match name {
+            Some(name) if self.is_inert_builtin(name) => {}
+            Some(name) => {
+                self.havoc_callee_effects(env, name, false, targets);
+            }
+            None => {
+                self.havoc_callee_effects(env, "", false, targets);
+            }
         }
     }
 
