@@ -835,11 +835,12 @@ impl ValueAnalysis<'_> {
         let current = self.template.borrow().as_ref().map(|f| f.name.clone());
         // A nested function shares this workspace, whether called directly or through a
         // handle passed to any other function (vlfeat's `'DiagnosticFunction',
-        // @diagnostics`): a call may then change any variable.
-        let nested_here = self
-            .nested_in
-            .iter()
-            .any(|(_, parent)| Some(parent) == current.as_ref());
+        // @diagnostics`): a call may then change any variable. So does a nested
+        // function's sibling, or its parent through a handle, when this function is a
+        // nested one: they share its parent's workspace.
+        let nested_here = self.nested_in.iter().any(|(nested, parent)| {
+            Some(parent) == current.as_ref() || Some(nested) == current.as_ref()
+        });
         let maybe_script =
             no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
         // A handle to a workspace mutator called here (`h = @assignin; h(…)`), or a
