@@ -218,6 +218,7 @@ fn values_modules_are_layered() {
         ("contexts", 2),
         ("eval", 1),
         ("static_calls", 1),
+        ("nesting", 1),
         ("state", 2),
         ("gloss", 2),
         ("summary", 2),

@@ -7,6 +7,7 @@
 
 use super::contexts::{self, Canon, Level};
 use super::eval::{self, Call};
+use super::nesting::{mutates_workspace, SharedWrites};
 use super::results::{Arity, CallContext, Context, CtxResult, Effect, Exit};
 use super::state::ValueAnalysis;
 use super::{bind_unknown, value_of, Env, Value};
@@ -806,18 +807,13 @@ impl ValueAnalysis<'_> {
     }
 
     /// What calling the function `applied` names (a handle or a name as text, as
-    /// `feval`'s first argument) may change: what a call of that function may, and any
-    /// variable when it is not known (it may be a nested function or `'eval'`).
+    /// `feval`'s first argument) may change: what a call of that function may. One not
+    /// known is taken as a call through an unknown handle: it may set globals, and any
+    /// variable of a function with nested functions (it may be one of them).
     fn havoc_applied(&self, env: &mut Env, applied: Option<&Value>, targets: &[Var]) {
         let name = applied.and_then(|v| v.handle.as_deref().or(v.text.as_deref()));
-        match name {
-            Some(name) if self.is_inert_builtin(name) => {}
-            Some(name) => {
-                self.havoc_callee_effects(env, name, false, targets);
-            }
-            None => {
-                self.havoc_callee_effects(env, "", false, targets);
-            }
+        if !name.is_some_and(|n| self.is_inert_builtin(n)) {
+            self.havoc_callee_effects(env, name.unwrap_or(""), false, targets);
         }
     }
 
@@ -832,26 +828,25 @@ impl ValueAnalysis<'_> {
         no_args: bool,
         targets: &[Var],
     ) -> bool {
-        let current = self.template.borrow().as_ref().map(|f| f.name.clone());
         // A nested function shares this workspace, whether called directly or through a
         // handle passed to any other function (vlfeat's `'DiagnosticFunction',
-        // @diagnostics`): a call may then change any variable. So does a nested
-        // function's sibling, or its parent through a handle, when this function is a
-        // nested one: they share its parent's workspace.
-        let nested_here = self.nested_in.iter().any(|(nested, parent)| {
-            Some(parent) == current.as_ref() || Some(nested) == current.as_ref()
-        });
+        // @diagnostics`), and so do its siblings and its parent when this function is a
+        // nested one: any call may run one of them, and change what they may.
+        let shared = self.shared_writes();
         let maybe_script =
             no_args && targets.is_empty() && !self.user_functions.iter().any(|f| f == func);
         // A handle to a workspace mutator called here (`h = @assignin; h(…)`), or a
         // function of the file that writes into its caller.
         let mutator = mutates_workspace(func) || self.reaches_caller.iter().any(|f| f == func);
-        if nested_here || maybe_script || mutator {
+        if maybe_script || mutator || shared.as_ref() == Some(&SharedWrites::Any) {
             self.havoc(env, |_| true);
-        } else {
-            self.havoc_globals(env);
+            return maybe_script && shared.is_none() && !mutator;
         }
-        maybe_script && !nested_here && !mutator
+        if let Some(writes) = shared {
+            self.havoc(env, |n| writes.may_change(n));
+        }
+        self.havoc_globals(env);
+        false
     }
 }
 
@@ -1068,16 +1063,6 @@ fn overloadable(result: &mut eval::CallResult) {
     for v in &mut result.values {
         *v = Value::unknown();
     }
-}
-
-/// Builtins that may create, change or clear any variable of the workspace they run
-/// in, whether called by name, through a handle (`h = @assignin`) or by a function
-/// that applies a handle (`cellfun(@eval, …)`).
-pub(crate) fn mutates_workspace(func: &str) -> bool {
-    matches!(
-        func,
-        "load" | "eval" | "evalin" | "evalc" | "assignin" | "clear" | "clearvars" | "syms" | "run"
-    )
 }
 
 /// What a call of `func` does to the workspace when it is a builtin that creates,

@@ -474,7 +474,8 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> (
     let mut callees: Vec<&str> = texts.iter().flat_map(|t| user.named_in(t)).collect();
     callees.sort_unstable();
     callees.dedup();
-    let shares_workspace = a.nested_in.iter().any(|(_, parent)| *parent == f.name);
+    // What nested functions may change of this workspace is read from their bodies.
+    let shares_workspace = a.nesting.shared_writes(&f.name).map(|w| w.key());
     // Which callees write into their caller's workspace is read from their bodies.
     let reaching: Vec<&str> = callees
         .iter()
@@ -491,7 +492,7 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> (
         .collect();
     dispatched.sort_unstable();
     let head = format!(
-        "{}|{}|{}|{}|{}|{}|{:?}",
+        "{}|{}|{:?}|{}|{}|{}|{:?}",
         a.mode.as_str(),
         a.temp_prefix,
         shares_workspace,

@@ -17,6 +17,7 @@ mod eval;
 mod gloss;
 mod loops;
 mod memo;
+mod nesting;
 pub mod parts;
 mod program;
 mod results;

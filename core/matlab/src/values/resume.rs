@@ -562,7 +562,7 @@ impl<'t> Suffix<'t> {
 /// Everything a function's steps depend on besides their statements and the function's
 /// variables: the mode, the temporaries' prefix, the function's name, kind, parameters
 /// and outputs, the file's functions (calls to them are not builtins) and which of them
-/// write into their caller, whether a nested function shares this one's workspace, the
+/// write into their caller, what nested functions sharing this one's workspace may change of it, the
 /// globals it declares anywhere, and which other files' functions a call with an
 /// argument that may be an object does not run (`tame::link`).
 pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
@@ -579,7 +579,7 @@ pub(super) fn context(a: &ValueAnalysis, f: &Function) -> String {
         f.outputs,
         a.user_functions,
         a.reaches_caller,
-        a.nested_in,
+        a.nesting.shared_writes(&f.name),
         a.globals.borrow(),
         dispatched,
         a.entry_of(f).map(|c| &c.key),

@@ -2,6 +2,7 @@
 //! program's) and what the analysis of one function builds up (its symbols, simulation
 //! budget, loop studies and steps), which [`ValueAnalysis::prepare`] resets.
 
+use super::nesting::{Nesting, SharedWrites};
 use super::results::{Context, CtxResult, Effect, LoopStudy};
 use super::static_calls::{spread_temporaries, update_temporaries, StaticCalls};
 use super::{Env, Symbols, Value};
@@ -33,8 +34,9 @@ pub struct ValueAnalysis<'a> {
     pub user_functions: Vec<String>,
     /// The lowering's temporary prefix: temporaries never name symbolic values.
     pub temp_prefix: String,
-    /// Nested functions of the file and the function whose workspace each shares.
-    pub nested_in: Vec<(String, String)>,
+    /// What nested functions may change of the workspace each function of a tree of
+    /// nested functions shares with them.
+    pub nesting: Rc<Nesting>,
     /// Other files' functions a call with an argument that may be an object may not
     /// run (`tame::link::Linked::dispatched`).
     pub dispatched: Rc<HashSet<String>>,
@@ -151,21 +153,17 @@ impl<'a> ValueAnalysis<'a> {
             Rc::new(Callees::of(&program.functions, &is_temp, analyze, solve)),
             None,
         );
+        let reaches_caller: Vec<String> = program
+            .functions
+            .iter()
+            .filter(|f| writes_into_caller(f))
+            .map(|f| f.name.clone())
+            .collect();
         ValueAnalysis {
             user_functions: program.functions.iter().map(|f| f.name.clone()).collect(),
             temp_prefix: program.temp_prefix.clone(),
-            nested_in: program
-                .functions
-                .iter()
-                .filter(|f| f.kind == crate::tame::FunctionKind::Nested)
-                .filter_map(|f| Some((f.name.clone(), f.parent.clone()?)))
-                .collect(),
-            reaches_caller: program
-                .functions
-                .iter()
-                .filter(|f| writes_into_caller(f))
-                .map(|f| f.name.clone())
-                .collect(),
+            nesting: Rc::new(Nesting::of(&program.functions, table, &reaches_caller)),
+            reaches_caller,
             ..root
         }
     }
@@ -183,7 +181,7 @@ impl<'a> ValueAnalysis<'a> {
             mode,
             user_functions: Vec::new(),
             temp_prefix: String::new(),
-            nested_in: Vec::new(),
+            nesting: Default::default(),
             dispatched: Default::default(),
             reaches_caller: Vec::new(),
             callees,
@@ -242,7 +240,7 @@ impl<'a> ValueAnalysis<'a> {
         ValueAnalysis {
             user_functions: self.user_functions.clone(),
             temp_prefix: self.temp_prefix.clone(),
-            nested_in: self.nested_in.clone(),
+            nesting: self.nesting.clone(),
             dispatched: self.dispatched.clone(),
             reaches_caller: self.reaches_caller.clone(),
             ..ValueAnalysis::assemble(self.builtins, self.mode, self.callees.clone(), Some(frame))
@@ -316,6 +314,15 @@ fn loop_bodies(stmts: &[Stmt], inside: bool, out: &mut HashSet<StmtId>) {
 }
 
 impl ValueAnalysis<'_> {
+    /// What nested functions sharing the workspace of the function being analysed
+    /// may change of it (any call may run one); `None` when none shares it.
+    pub fn shared_writes(&self) -> Option<SharedWrites> {
+        let template = self.template.borrow();
+        self.nesting
+            .shared_writes(&template.as_ref()?.name)
+            .cloned()
+    }
+
     /// Takes `cost` from the simulation budget; false (and nothing taken) when too
     /// little is left.
     pub fn spend_simulation(&self, cost: usize) -> bool {
