@@ -304,7 +304,7 @@ impl Matlab {
         // above only when asked for; a view not asked for is dropped here.
         let shapes = options
             .wants("shapes")
-            .then(|| view::shapes_table(&report.statements));
+            .then(|| view::shapes_table(&report.statements, |s| s.kind == "function"));
         let checks = options
             .wants("checks")
             .then(|| checks::inline_checks(&report));

@@ -342,6 +342,7 @@ fn types_table(source: &str, index: &LineIndex, checked: &Checked) -> Table {
                 "x : τ puts x in Γ (s-var)",
                 CheckStatus::None,
             ),
+            new_workspace: false,
         });
     }
     for n in &checked.nodes {
@@ -349,6 +350,7 @@ fn types_table(source: &str, index: &LineIndex, checked: &Checked) -> Table {
             line: line(n.span),
             label: label(source, n.span),
             cells: cells(n.ty.as_ref(), n.rule.name(), n.rule.describe(), n.status),
+            new_workspace: false,
         });
     }
     Table {

@@ -230,6 +230,7 @@ fn row(line: u32, name: &str, t: &crate::types::TensorType, from: &str) -> Row {
                 title: String::new(),
             },
         ],
+        new_workspace: false,
     }
 }
 

@@ -99,6 +99,10 @@ pub struct Row {
     pub line: u32,
     pub label: String,
     pub cells: Vec<Cell>,
+    /// The row is the first of another workspace (a function's body): no value of the
+    /// rows above carries into it, since their variables are not this one's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_workspace: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,12 +116,15 @@ pub struct Cell {
 
 impl Table {
     /// Every column's value at each row (carried forward from the row that last set
-    /// it), for the rows `rows` only; `(cell, set_at_this_row)`. Costs
+    /// it, within the row's workspace), for the rows `rows` only; `(cell, set_at_this_row)`. Costs
     /// O(rows before the end × cells per row).
     pub fn carried(&self, rows: std::ops::Range<usize>) -> Vec<Vec<Option<(&Cell, bool)>>> {
         let mut current: Vec<Option<&Cell>> = vec![None; self.columns.len()];
         let mut out = Vec::with_capacity(rows.len());
         for (i, row) in self.rows.iter().enumerate().take(rows.end) {
+            if row.new_workspace {
+                current.fill(None);
+            }
             for c in &row.cells {
                 if let Some(slot) = current.get_mut(c.column) {
                     *slot = Some(c);
@@ -346,14 +353,22 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
     (byte(r), byte(g), byte(b))
 }
 
-pub fn shapes_table(statements: &[StatementReport]) -> Table {
+/// The Shapes table: a row per statement that defines something, a column per
+/// variable. `starts_workspace` tells the statements after which the variables are
+/// another workspace's (a function's header), so no shape is carried past them.
+pub fn shapes_table(
+    statements: &[StatementReport],
+    starts_workspace: impl Fn(&StatementReport) -> bool,
+) -> Table {
     let mut columns: Vec<String> = Vec::new();
     let mut column_of: std::collections::HashMap<&str, usize> = Default::default();
     let mut rows = Vec::new();
-    for s in statements
-        .iter()
-        .filter(|s| !s.defs.is_empty() || (s.nonviable && s.kind == "assign"))
-    {
+    let mut new_workspace = false;
+    for s in statements {
+        new_workspace |= starts_workspace(s);
+        if s.defs.is_empty() && !(s.nonviable && s.kind == "assign") {
+            continue;
+        }
         let cells = s
             .defs
             .iter()
@@ -388,6 +403,7 @@ pub fn shapes_table(statements: &[StatementReport]) -> Table {
             line: s.range.line,
             label,
             cells,
+            new_workspace: std::mem::take(&mut new_workspace),
         });
     }
     Table { columns, rows }
@@ -449,20 +465,23 @@ mod tests {
 
     #[test]
     fn shapes_table_carries_earlier_shapes_forward() {
-        let t = shapes_table(&[
-            stmt(
-                1,
-                "a",
-                vec![DimView::Known(3), DimView::Known(2)],
-                CheckStatus::Proven,
-            ),
-            stmt(
-                2,
-                "c",
-                vec![DimView::Symbolic("n".into())],
-                CheckStatus::Error,
-            ),
-        ]);
+        let t = shapes_table(
+            &[
+                stmt(
+                    1,
+                    "a",
+                    vec![DimView::Known(3), DimView::Known(2)],
+                    CheckStatus::Proven,
+                ),
+                stmt(
+                    2,
+                    "c",
+                    vec![DimView::Symbolic("n".into())],
+                    CheckStatus::Error,
+                ),
+            ],
+            |_| false,
+        );
         assert_eq!(t.columns, ["a", "c"]);
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.rows[1].cells.len(), 1, "a row holds only what changes");
@@ -475,6 +494,34 @@ mod tests {
         assert!(set_here);
         assert_eq!(c.class, "check-error");
         assert!(c.title.contains("always fails"), "{}", c.title);
+    }
+
+    #[test]
+    fn shapes_are_not_carried_into_another_workspace() {
+        let header = StatementReport {
+            kind: "header".into(),
+            ..Default::default()
+        };
+        let a = || {
+            stmt(
+                1,
+                "a",
+                vec![DimView::Known(3), DimView::Known(2)],
+                CheckStatus::Proven,
+            )
+        };
+        let b = stmt(3, "b", vec![DimView::Known(1)], CheckStatus::Proven);
+        let t = shapes_table(&[a(), header.clone(), b, header, a()], |s| {
+            s.kind == "header"
+        });
+        assert_eq!(t.rows.len(), 3);
+        let carried = t.carried(0..3);
+        // `b`'s row is another workspace's: `a` is not shown there, then set again.
+        assert!(carried[1][0].is_none(), "{:?}", carried[1][0]);
+        assert!(carried[1][1].is_some_and(|(_, here)| here));
+        assert!(carried[2][1].is_none());
+        assert!(carried[2][0].is_some_and(|(_, here)| here));
+        assert!(t.rows[1].new_workspace && t.rows[2].new_workspace && !t.rows[0].new_workspace);
     }
 
     #[test]

@@ -177,6 +177,7 @@ pub fn values_table(
                 class: st.check.class().to_string(),
                 title,
             }],
+            new_workspace: false,
         });
     }
     Table {
