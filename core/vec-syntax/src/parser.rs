@@ -938,8 +938,8 @@ impl Builder<'_> {
                 Some(inner) => return self.term(inner),
                 None => (error_term(span), 1),
             },
-            Rule::lambda => self.lambda(pair),
-            Rule::rec_term => self.rec(pair),
+            Rule::lambda => self.abstraction(pair, false),
+            Rule::rec_term => self.abstraction(pair, true),
             Rule::ifs_term | Rule::if_term => self.conditional(pair),
             Rule::check_term => self.check(pair),
             Rule::let_term => self.let_term(pair),
@@ -998,7 +998,8 @@ impl Builder<'_> {
         (term, depth)
     }
 
-    fn lambda(&mut self, pair: Pair<Rule>) -> (Term, usize) {
+    /// `\x y. t` (`rec` false) or `rec f. t` (`rec` true): binders, then the body.
+    fn abstraction(&mut self, pair: Pair<Rule>, rec: bool) -> (Term, usize) {
         let span = span_of(&pair);
         let mut params = Vec::new();
         let mut body = None;
@@ -1010,22 +1011,7 @@ impl Builder<'_> {
             }
         }
         let body = body.unwrap_or((error_term(span), 1));
-        self.binders(span, params, body, false)
-    }
-
-    fn rec(&mut self, pair: Pair<Rule>) -> (Term, usize) {
-        let span = span_of(&pair);
-        let mut params = Vec::new();
-        let mut body = None;
-        for part in pair.into_inner() {
-            match part.as_rule() {
-                Rule::binder | Rule::annotated => params.push(self.param(part)),
-                Rule::term => body = Some(self.term(part)),
-                _ => {}
-            }
-        }
-        let body = body.unwrap_or((error_term(span), 1));
-        self.binders(span, params, body, true)
+        self.binders(span, params, body, rec)
     }
 
     fn conditional(&mut self, pair: Pair<Rule>) -> (Term, usize) {
