@@ -48,6 +48,8 @@ pub enum Provenance {
     User,
     /// Extent `component` (0-based) of the input `var`.
     InputExtent { var: String, component: u32 },
+    /// The unknown value of the scalar input `var` (an integer when its class is one).
+    InputValue { var: String },
     /// The unknown value of the scalar variable `var` as `site` defines it (a loop
     /// variable, an integer computed from data).
     ScalarValue { var: String, site: Site },
@@ -83,6 +85,7 @@ impl fmt::Display for Provenance {
             Provenance::InputExtent { var, component } => {
                 write!(f, "extent {} of input {var}", component + 1)
             }
+            Provenance::InputValue { var } => write!(f, "value of input {var}"),
             Provenance::ScalarValue { var, site } => write!(f, "value of {var} defined at {site}"),
             Provenance::DataDependent {
                 target,

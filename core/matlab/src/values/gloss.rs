@@ -198,6 +198,7 @@ fn words<'a>(symbol: &'a Symbol, value: bool, context: &Context) -> Words<'a> {
         Provenance::InputExtent { var, component } => {
             keep(format!("{} of the input {var}", extent(*component)), None)
         }
+        Provenance::InputValue { var } => keep(format!("the value of the input {var}"), None),
         // The first value of `n` reads `n`, as the paper writes m′; later ones
         // (`n#2`, `n@3`) are other values of n: `n₂`, `n₃`.
         Provenance::ScalarValue { var, site } => Words {

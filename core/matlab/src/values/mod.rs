@@ -962,6 +962,30 @@ impl Symbols {
         d
     }
 
+    /// The unknown value of the scalar input `var`, named `var` (as the paper names
+    /// an input's value), the same symbol each time it is asked for.
+    pub fn input_value(&self, var: &str) -> Dim {
+        let key = SymbolKey {
+            stem: var.to_string(),
+            k: 0,
+            site: None,
+            iterations: vec![],
+            value: true,
+        };
+        if let Some(d) = self.keys.borrow().get(&key) {
+            return d.clone();
+        }
+        let provenance = Provenance::InputValue {
+            var: var.to_string(),
+        };
+        // The bare name is this value's: the variable's later values are `var#2`, ….
+        *self.counts.borrow_mut().entry(var.to_string()).or_insert(0) += 1;
+        let s = self.table.borrow_mut().mint(var, provenance);
+        let d = Dim::value_of(&s);
+        self.remember(key, &d, Some(var.to_string()));
+        d
+    }
+
     fn remember(&self, key: SymbolKey, dim: &Dim, counter: Option<String>) {
         self.log.borrow_mut().push(Minted {
             key: key.clone(),

@@ -603,9 +603,18 @@ fn bind_inputs(a: &ValueAnalysis, p: &str, v: &Value, inputs: &mut Vec<Option<Di
         ),
         None => (v.shape.clone(), 2),
     };
+    // A scalar of an integer class holds an integer: its value is a symbol, so the
+    // comparisons the program makes of it bound what it sizes (`if n > 10, error(…),
+    // end`). Not a double's, which may be any number.
+    let integer = v.class.is_some_and(|c| super::INTEGER_CLASSES.contains(&c));
+    let scalar = match &v.scalar {
+        None if integer && shape == Shape::scalar() => Some(a.symbols.input_value(p)),
+        s => s.clone(),
+    };
     Value {
         shape,
         trailing: v.trailing.as_ref().map(|d| extent(d, rank)),
+        scalar,
         ..v.clone()
     }
 }
