@@ -7,7 +7,10 @@
 //!   θ, phrase) as predicates, printing in the grammar's syntax;
 //! * [`combinators`]: the combinators' schemes (Figs 2.3, 3.1, 5.1);
 //! * `unify`: the types being solved, unification with the occurs check and kinds;
-//! * `infer`: Hindley–Milner inference over the prelude, the definitions and the term.
+//! * `infer`: Hindley–Milner inference over the prelude, the definitions and the term;
+//! * [`eval`]: the call-by-value evaluator (issue #23 item 3), with shape errors that
+//!   record their origin, data errors apart, a fuel budget and a trace; [`evaluate`]
+//!   is its entry.
 //!
 //! The thesis is simply typed; its library is used at several types, so definitions
 //! are let-polymorphic (spec §5.2, §9 item 8). Its restrictions are kinds on type
@@ -34,12 +37,14 @@
 //!   exponentially with let-polymorphism; past this the definition's type is `'a`).
 
 pub mod combinators;
+pub mod eval;
 mod infer;
 #[cfg(test)]
 mod tests;
 pub mod types;
 mod unify;
 
+pub use eval::{Evaluation, Options, Outcome, Value};
 use shapex_text::{Diagnostic, Span};
 use shapex_vec_syntax::ast::Program;
 pub use types::{Kind, Scheme, Ty};
@@ -123,4 +128,11 @@ pub fn check_alone(program: &Program) -> Typed {
     infer.program(program, true, &mut typed);
     typed.diagnostics = infer.diagnostics;
     typed
+}
+
+/// Evaluates `program` after the prelude (its definitions in order, then its term),
+/// within `options`' budget; see [`eval`]. Meant for programs [`check`] accepts: on
+/// others the outcome may be [`Outcome::Stuck`].
+pub fn evaluate(program: &Program, options: &Options) -> Evaluation {
+    eval::evaluate(program, options)
 }
