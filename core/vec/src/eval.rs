@@ -61,7 +61,7 @@
 //! or [`PRINT_CHARS`] characters.
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use serde::{Deserialize, Serialize};
 use shapex_text::Span;

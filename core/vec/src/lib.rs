@@ -10,7 +10,10 @@
 //! * `infer`: Hindley–Milner inference over the prelude, the definitions and the term;
 //! * [`eval`]: the call-by-value evaluator (issue #23 item 3), with shape errors that
 //!   record their origin, data errors apart, a fuel budget and a trace; [`evaluate`]
-//!   is its entry.
+//!   is its entry;
+//! * [`shape`]: the shape translation `#` of Chapter 4 (issue #23 item 4): [`translate`]
+//!   gives a program's shape program, which [`evaluate`] runs without data;
+//! * [`print`]: terms, types and definitions in the grammar's syntax.
 //!
 //! The thesis is simply typed; its library is used at several types, so definitions
 //! are let-polymorphic (spec §5.2, §9 item 8). Its restrictions are kinds on type
@@ -38,13 +41,18 @@
 
 pub mod combinators;
 pub mod eval;
+#[cfg(test)]
+mod examples;
 mod infer;
+pub mod print;
+pub mod shape;
 #[cfg(test)]
 mod tests;
 pub mod types;
 mod unify;
 
 pub use eval::{Evaluation, Options, Outcome, Value};
+pub use shape::{shape_of, translate, translate_type, ShapeProgram, ShapeTranslation};
 use shapex_text::{Diagnostic, Span};
 use shapex_vec_syntax::ast::Program;
 pub use types::{Kind, Scheme, Ty};

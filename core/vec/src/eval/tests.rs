@@ -2,18 +2,7 @@ use super::*;
 use crate::check;
 use shapex_vec_syntax::parse;
 
-const CH2: &str = include_str!("../../../vec-syntax/examples/ch2_size.vec");
-const CH3: &str = include_str!("../../../vec-syntax/examples/ch3_evaluation.vec");
-const CH4: &str = include_str!("../../../vec-syntax/examples/ch4_shapes.vec");
-const CH4P: &str = include_str!("../../../vec-syntax/examples/ch4_shape_programs.vec");
-const CH5: &str = include_str!("../../../vec-syntax/examples/ch5_size_c.vec");
-const CH6: &str = include_str!("../../../vec-syntax/examples/ch6_extensions.vec");
-
-fn program(source: &str) -> Program {
-    let parsed = parse(source);
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    parsed.program
-}
+use crate::examples::{program, CH2, CH3, CH4, CH4P, CH5, CH6};
 
 fn eval_with(source: &str, options: &Options) -> Evaluation {
     evaluate(&program(source), options)
@@ -467,11 +456,12 @@ fn every_example_is_stuck_only_where_check_objects() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-mod props {
+pub(crate) mod props {
     use super::*;
     use proptest::prelude::*;
 
-    fn term() -> impl Strategy<Value = String> {
+    /// Random small terms (reused by the shape translation's properties).
+    pub(crate) fn term() -> impl Strategy<Value = String> {
         let leaf = prop::sample::select(
             &[
                 "0",
