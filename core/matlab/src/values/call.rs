@@ -808,8 +808,8 @@ impl ValueAnalysis<'_> {
 
     /// What calling the function `applied` names (a handle or a name as text, as
     /// `feval`'s first argument) may change: what a call of that function may. One not
-    /// known is taken as a call through an unknown handle: it may set globals, and any
-    /// variable of a function with nested functions (it may be one of them).
+    /// known is taken as a call through an unknown handle: it may set globals, and what
+    /// the nested functions sharing this workspace may change (it may be one of them).
     fn havoc_applied(&self, env: &mut Env, applied: Option<&Value>, targets: &[Var]) {
         let name = applied.and_then(|v| v.handle.as_deref().or(v.text.as_deref()));
         if !name.is_some_and(|n| self.is_inert_builtin(n)) {
