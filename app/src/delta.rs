@@ -171,6 +171,8 @@ impl Delta {
             diagnostics: new.diagnostics.clone(),
             statements: Vec::new(),
             views: Vec::new(),
+            facts: new.facts.clone(),
+            hovers: new.hovers.clone(),
         };
         Delta {
             base: 0,

@@ -35,6 +35,21 @@ const LH: f64 = 20.0;
 /// Lines painted above and below the visible ones.
 const OVERSCAN: usize = 50;
 
+/// The report's hover under the pointer (a VEC subterm's type), while the report is of
+/// the text on screen: spans of an older text would point at other characters.
+fn term_hover(ctx: Ctx, line: u32, col: usize) -> Option<String> {
+    ctx.report.with_untracked(|r| {
+        if r.hovers.is_empty() {
+            return None;
+        }
+        ctx.code.with_untracked(|c| {
+            let current = ctx.analysed.with_untracked(|a| a == c);
+            current
+                .then(|| model::term_hover(&r.hovers, c, &model::LineIndex::new(c), line, col))?
+        })
+    })
+}
+
 /// Focuses the editor with the caret at 1-based `line`/`col` and scrolls it into view.
 pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
     select(ctx, (line, col), (line, col));
@@ -224,11 +239,13 @@ pub fn Editor(initial_code: String) -> impl IntoView {
             None
         } else {
             let (line, col) = ((y / lh) as u32 + 1, (x / cw) as usize);
-            hovers.with_untracked(|h| {
-                h.iter()
-                    .find(|t| t.line == line && (t.start..t.end).contains(&col))
-                    .map(|t| t.text.clone())
-            })
+            hovers
+                .with_untracked(|h| {
+                    h.iter()
+                        .find(|t| t.line == line && (t.start..t.end).contains(&col))
+                        .map(|t| t.text.clone())
+                })
+                .or_else(|| term_hover(ctx, line, col))
         };
         let tip = tip.unwrap_or_default();
         if el.title() != tip {

@@ -558,6 +558,41 @@ pub fn hover_targets(source: &str, index: &LineIndex, lines: &[LineModel]) -> Ve
     out
 }
 
+/// The text of the innermost of `hovers` under the pointer at 1-based `line`, visual
+/// column `col` (0-based, tabs expanded) of `source`, the text they were made for.
+pub fn term_hover(
+    hovers: &[shapex::report::Hover],
+    source: &str,
+    index: &LineIndex,
+    line: u32,
+    col: usize,
+) -> Option<String> {
+    if line == 0 || line as usize > index.len() {
+        return None;
+    }
+    let text = index.line(source, line as usize - 1);
+    // The character under the visual column, as a 1-based column.
+    let mut x = 0;
+    let mut at = None;
+    for (i, c) in text.chars().enumerate() {
+        let next = if c == '\t' { x + TAB - x % TAB } else { x + 1 };
+        if (x..next).contains(&col) {
+            at = Some(i as u32 + 1);
+            break;
+        }
+        x = next;
+    }
+    let at = (line, at?);
+    hovers
+        .iter()
+        .filter(|h| {
+            let r = h.range;
+            (r.line, r.col) <= at && at < (r.end_line, r.end_col)
+        })
+        .min_by_key(|h| h.span.end - h.span.start)
+        .map(|h| h.text.clone())
+}
+
 /// The spaces rendered between code and its notes.
 pub fn note_gap() -> String {
     " ".repeat(NOTE_GAP)
@@ -683,6 +718,29 @@ pub fn class_fill(class: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn the_innermost_hover_under_the_pointer_wins() {
+        let src = "x\n\tf (g a)\n";
+        let mut report = Report {
+            hovers: [(2, 10, "outer"), (6, 9, "inner")]
+                .map(|(start, end, text)| shapex::report::Hover {
+                    span: shapex::Span::new(start, end),
+                    text: text.into(),
+                    ..Default::default()
+                })
+                .to_vec(),
+            ..Report::default()
+        };
+        report.resolve_positions(src);
+        let index = LineIndex::new(src);
+        let at = |col| term_hover(&report.hovers, src, &index, 2, col);
+        // The tab spans visual columns 0..4: `f` is at 4, `g` at 7.
+        assert_eq!(at(4).as_deref(), Some("outer"));
+        assert_eq!(at(7).as_deref(), Some("inner"));
+        assert_eq!(at(1), None);
+        assert_eq!(term_hover(&report.hovers, src, &index, 9, 0), None);
+    }
 
     #[test]
     fn replay_steps_give_each_vertex_its_class_then_and_hide_unbuilt_ones() {

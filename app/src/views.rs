@@ -197,6 +197,9 @@ fn PayloadView(id: &'static str, empty: &'static str) -> impl IntoView {
                 <GraphView id=id vertices=l.nodes.clone() edges=l.covers.clone() steps=l.states.clone() lattice=true empty=empty />
             }
             .into_any(),
+            Some(Payload::Trace(t)) => {
+                view! { <TraceView trace=t.clone() empty=empty /> }.into_any()
+            }
         })
     }
 }
@@ -422,17 +425,8 @@ fn GraphView(
         return view! { <p class="empty">"Laying out the graph…"</p> }.into_any();
     };
     let last = steps.len();
-    // The final graph (`last`) unless the user steps back; the step is the page's (a
-    // link or the autosave restores it), kept while the report changes under it.
-    let step = RwSignal::new(ctx.step.get_untracked().map_or(last, |k| k.min(last)));
+    let step = replay_step(ctx, last);
     let zoom = RwSignal::new(1.0f64);
-    Effect::new(move |_| {
-        let k = step.get();
-        let shared = (k < last).then_some(k);
-        if ctx.step.get_untracked() != shared {
-            ctx.step.set(shared);
-        }
-    });
     let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
     let ids: Vec<String> = vertices.iter().map(|v| v.id.clone()).collect();
     let finals: Vec<String> = vertices.iter().map(|v| v.class.clone()).collect();
@@ -484,38 +478,16 @@ fn GraphView(
         view! { <li><span class="swatch mark-expandable"></span>"more around it: pick it, then Expand neighbours"</li> }
     });
     let controls = (last > 0).then(|| {
-        let title = move || {
-            let k = step.get();
-            match titles.get(k) {
-                Some(t) => format!("Step {} of {last}: {t}", k + 1),
-                None => format!("The final graph (after {last} steps)"),
-            }
+        let title = move |k: usize| match titles.get(k) {
+            Some(t) => format!("Step {} of {last}: {t}", k + 1),
+            None => format!("The final graph (after {last} steps)"),
         };
-        view! {
-            <div class="step-control" role="group" aria-label="Step through the replay">
-                <button type="button" on:click=move |_| step.update(|k| *k = k.saturating_sub(1))
-                    disabled=move || step.get() == 0>"◀ Previous"</button>
-                <input type="range" min="0" max=last.to_string() aria-label="Step"
-                    prop:value=move || step.get().to_string()
-                    on:input=move |ev| set_step(step, &event_target_value(&ev), last) />
-                <button type="button" on:click=move |_| step.update(|k| *k = (*k + 1).min(last))
-                    disabled=move || step.get() == last>"Next ▶"</button>
-                <span class="step-title" aria-live="polite">{title}</span>
-            </div>
-        }
+        view! { <StepControl step=step last=last title=title /> }
     });
     let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
-        "ArrowLeft" => {
-            ev.prevent_default();
-            step.update(|k| *k = k.saturating_sub(1));
-        }
-        "ArrowRight" => {
-            ev.prevent_default();
-            step.update(|k| *k = (*k + 1).min(last));
-        }
         "+" | "=" => zoom.update(|z| *z = zoomed(*z, 1)),
         "-" => zoom.update(|z| *z = zoomed(*z, -1)),
-        _ => {}
+        _ => step_key(&ev, step, last),
     };
     // The final graph as a file (the same DOT and SVG as `shapex graph` writes).
     let export = StoredValue::new((vertices.clone(), edges.clone(), drawing.clone()));
@@ -586,6 +558,152 @@ fn GraphView(
         </div>
     }
     .into_any()
+}
+
+/// The step a replay of `last` steps shows: the end (`last`) unless the user steps
+/// back. The step is the page's (a link or the autosave restores it), kept while the
+/// report changes under it, so every replay view shares it.
+fn replay_step(ctx: Ctx, last: usize) -> RwSignal<usize> {
+    let step = RwSignal::new(ctx.step.get_untracked().map_or(last, |k| k.min(last)));
+    Effect::new(move |_| {
+        let k = step.get();
+        let shared = (k < last).then_some(k);
+        if ctx.step.get_untracked() != shared {
+            ctx.step.set(shared);
+        }
+    });
+    step
+}
+
+/// The one Step control of every replay (a graph's refinement, a lattice's search,
+/// VEC's two evaluations): previous and next, a slider from step 1 to the end, and
+/// what step `k` is (`title(k)`).
+#[component]
+fn StepControl(
+    step: RwSignal<usize>,
+    last: usize,
+    title: impl Fn(usize) -> String + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="step-control" role="group" aria-label="Step through the replay">
+            <button type="button" on:click=move |_| step.update(|k| *k = k.saturating_sub(1))
+                disabled=move || step.get() == 0>"◀ Previous"</button>
+            <input type="range" min="0" max=last.to_string() aria-label="Step"
+                prop:value=move || step.get().to_string()
+                on:input=move |ev| set_step(step, &event_target_value(&ev), last) />
+            <button type="button" on:click=move |_| step.update(|k| *k = (*k + 1).min(last))
+                disabled=move || step.get() == last>"Next ▶"</button>
+            <span class="step-title" aria-live="polite">{move || title(step.get())}</span>
+        </div>
+    }
+}
+
+/// The arrow keys on a replay's view step it.
+fn step_key(ev: &web_sys::KeyboardEvent, step: RwSignal<usize>, last: usize) {
+    match ev.key().as_str() {
+        "ArrowLeft" => {
+            ev.prevent_default();
+            step.update(|k| *k = k.saturating_sub(1));
+        }
+        "ArrowRight" => {
+            ev.prevent_default();
+            step.update(|k| *k = (*k + 1).min(last));
+        }
+        _ => {}
+    }
+}
+
+/// Computations side by side, replayed in lockstep by the Step control: at step k
+/// each lane shows its steps up to k — the last one highlighted, its source under the
+/// caret's highlight when clicked — or, once it has no step k, how it ended. The
+/// summary (results, a signature) stands above.
+#[component]
+fn TraceView(trace: view::Trace, empty: &'static str) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    if trace.lanes.is_empty() {
+        return view! { <p class="empty">{empty}</p> }.into_any();
+    }
+    let last = trace.steps();
+    let step = replay_step(ctx, last);
+    let summary = trace
+        .summary
+        .iter()
+        .map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> })
+        .collect::<Vec<_>>();
+    let lanes = StoredValue::new(trace.lanes);
+    let title = move |k: usize| {
+        if k >= last {
+            return format!("The end (after {last} steps)");
+        }
+        let ended: Vec<String> = lanes.with_value(|ls| {
+            ls.iter()
+                .filter(|l| l.steps.len() <= k)
+                .map(|l| l.title.clone())
+                .collect()
+        });
+        match ended.as_slice() {
+            [] => format!("Step {} of {last}", k + 1),
+            e => format!("Step {} of {last} — finished: {}", k + 1, e.join("; ")),
+        }
+    };
+    let columns = move || {
+        let k = step.get();
+        lanes.with_value(|ls| ls.iter().map(|l| lane_at(ctx, l, k)).collect::<Vec<_>>())
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| step_key(&ev, step, last);
+    view! {
+        <div class="trace-view">
+            {(last > 0).then(|| view! { <StepControl step=step last=last title=title /> })}
+            <dl class="trace-summary">{summary}</dl>
+            <div class="trace-lanes" tabindex="0" on:keydown=on_key>{columns}</div>
+        </div>
+    }
+    .into_any()
+}
+
+/// Steps a lane shows before the current one.
+const TRACE_WINDOW: usize = 12;
+
+/// One lane at replay step `k`: its last steps up to k, then its end once reached.
+fn lane_at(ctx: Ctx, lane: &view::Lane, k: usize) -> impl IntoView {
+    let shown = lane.steps.len().min(k + 1);
+    let from = shown.saturating_sub(TRACE_WINDOW);
+    let steps = lane.steps[from..shown]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let current = from + i + 1 == shown && k < lane.steps.len();
+            let range = s.range;
+            // Selects the subterm the step reduces.
+            let jump = move |_| {
+                if let Some(r) = range {
+                    crate::editor::select(ctx, (r.line, r.col), (r.end_line, r.end_col));
+                }
+            };
+            view! {
+                <li class:current=current on:click=jump value=(from + i + 1).to_string()>{s.text.clone()}</li>
+            }
+        })
+        .collect::<Vec<_>>();
+    let ended = k >= lane.steps.len();
+    let omitted = lane.omitted.map(|n| {
+        format!(
+            " ({} steps in all; the first {} are listed)",
+            n,
+            lane.steps.len()
+        )
+    });
+    view! {
+        <section class="trace-lane">
+            <h3>{lane.title.clone()}</h3>
+            <ol class="trace-steps">{steps}</ol>
+            {ended.then(|| view! {
+                <p class=format!("trace-result result-{}", lane.class)>
+                    {format!("⇒ {}", lane.result)}{omitted.clone()}
+                </p>
+            })}
+        </section>
+    }
 }
 
 /// Asks the analysis for a lattice node's neighbours: its id joins the `expand`

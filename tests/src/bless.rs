@@ -93,17 +93,18 @@ pub fn bless(source: &str, spec: &FixtureSpec, report: &Report) -> String {
             .map(|c| format!("expect-error: {}", code_pattern(c)))
             .collect();
         let line_text = &source[text.clone()];
-        let (code, comment) = split_comment(line_text);
+        let (code, comment) = split_comment(line_text, &spec.lexical);
         // A `/* … */` comment is closed: what follows it would be code.
         let open_comment = comment.is_some() && !line_text[code.len()..].starts_with("/*");
         let added = if open_comment {
             format!(" {}", directives.join(" "))
         } else {
-            format!("  % {}", directives.join(" "))
+            let marker = spec.lexical.comments.first().unwrap_or(&"%");
+            format!("  {marker} {}", directives.join(" "))
         };
         edits.push((text.end..text.end, added));
     }
-    apply(source, &lines, edits)
+    apply(source, &lines, edits, &spec.lexical)
 }
 
 /// An `expect-error:` CODE that matches `code`: the code itself, or when it has
@@ -143,7 +144,12 @@ fn line_ranges(source: &str) -> Vec<Range<usize>> {
 
 /// Applies the edits (each within one line) line by line. A line whose comment the
 /// edits leave blank loses the comment and the spaces before it.
-fn apply(source: &str, lines: &[Range<usize>], mut edits: Vec<(Range<usize>, String)>) -> String {
+fn apply(
+    source: &str,
+    lines: &[Range<usize>],
+    mut edits: Vec<(Range<usize>, String)>,
+    lexical: &shapex::report::Lexical,
+) -> String {
     if edits.is_empty() {
         return source.to_string();
     }
@@ -178,7 +184,7 @@ fn apply(source: &str, lines: &[Range<usize>], mut edits: Vec<(Range<usize>, Str
             continue;
         }
         text.push_str(&source[at..line.end]);
-        if let (code, Some(comment)) = split_comment(&text) {
+        if let (code, Some(comment)) = split_comment(&text, lexical) {
             if comment.trim().is_empty() && !code.trim().is_empty() {
                 text = code.trim_end().to_string();
             }

@@ -56,6 +56,16 @@ pub fn check_spec(path: &str, spec: &FixtureSpec, report: &Report) -> Vec<Mismat
             );
         }
     }
+    let blanks = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (line, key, text) in &spec.facts {
+        match report.facts.get(key) {
+            Some(found) if blanks(found) == blanks(text) => {}
+            found => push(
+                *line,
+                format!("expected fact {key} {text:?}, found {found:?}"),
+            ),
+        }
+    }
     for e in &spec.lines {
         for message in check_line(e, report) {
             push(e.line, message);

@@ -14,7 +14,7 @@
 //!              | "expect-no-diagnostics"
 //! expect      := "expect:" item (";" item)* [ "check:" STATUS ] [ remark ]
 //! item        := NAME SHAPE
-//! SHAPE       := "<" dim ("," dim)* ">"      extents, compared after canonicalisation
+//! SHAPE       := "<" [dim ("," dim)*] ">"    extents, compared after canonicalisation
 //!                                             (MATLAB's have two or more; Language
 //!                                             T's one per dimension: `<R>`, `<M,O>`)
 //!              | "illegal"                    the illegal shape class π̄
@@ -35,6 +35,9 @@
 //! expect-warning:= "expect-warning:" CODE  a warning with CODE on this line; a file's
 //!                                          warnings whose code some expect-warning of
 //!                                          the file names must all be claimed
+//! "expect-fact:" KEY TEXT                 a comment of its own: the report's fact KEY
+//!                                          (a top-level JSON field such as VEC's
+//!                                          `shape_signature`) is TEXT, blanks aside
 //! "expect-unreachable"                     every statement starting on this line is one
 //!                                          no execution reaches (the report's
 //!                                          `nonviable`, JSON `"reachable": false`)
@@ -60,7 +63,7 @@
 //! The parse keeps the byte range of every shape, status and `expect-error:` in the
 //! source, so [`crate::bless`] can rewrite exactly those and nothing else.
 
-use shapex::report::CheckStatus;
+use shapex::report::{CheckStatus, Lexical};
 use shapex::{LanguageInfo, Options};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -153,12 +156,17 @@ pub struct SyntaxIssue {
 pub struct FixtureSpec {
     /// The id of the language the fixture is written in (from its extension).
     pub lang: String,
+    /// Where its comments start (the language's).
+    pub lexical: Lexical,
     /// Every option of the language: the value the front matter gives, else the
     /// default.
     pub settings: BTreeMap<String, String>,
     pub differential: bool,
     pub no_diagnostics: bool,
     pub lines: Vec<LineExpect>,
+    /// `expect-fact: KEY TEXT`: the report's fact KEY (its JSON field) is TEXT,
+    /// compared with runs of blanks as one space; (line, key, text).
+    pub facts: Vec<(u32, String, String)>,
     pub issues: Vec<SyntaxIssue>,
 }
 
@@ -186,6 +194,7 @@ impl FixtureSpec {
     pub fn parse(source: &str, lang: &LanguageInfo) -> FixtureSpec {
         let mut spec = FixtureSpec {
             lang: lang.id.to_string(),
+            lexical: lang.lexical,
             settings: lang
                 .options
                 .iter()
@@ -196,7 +205,7 @@ impl FixtureSpec {
         let mut in_header = true;
         for (i, text) in source.lines().enumerate() {
             let line = i as u32 + 1;
-            let (code, comment) = split_comment(text);
+            let (code, comment) = split_comment(text, &lang.lexical);
             let comment = comment.map(str::trim);
             if !code.trim().is_empty() {
                 in_header = false;
@@ -207,6 +216,16 @@ impl FixtureSpec {
             }
             if comment.contains("expect-no-diagnostics") {
                 spec.no_diagnostics = true;
+            }
+            if let Some(fact) = comment.strip_prefix(FACT) {
+                match fact.trim().split_once(char::is_whitespace) {
+                    Some((key, text)) => spec.facts.push((line, key.into(), text.trim().into())),
+                    None => spec.issues.push(SyntaxIssue {
+                        line,
+                        message: format!("{FACT} needs a key and a text"),
+                    }),
+                }
+                continue;
             }
             match parse_directives(source, line, comment) {
                 Ok(Some(e)) => spec.lines.push(e),
@@ -284,28 +303,27 @@ fn front_matter_setting(comment: &str) -> Option<(&str, &str)> {
 /// starts at `%`, `#`, `//` or `/*` (see below for its `*/`), the
 /// markers of every registered language (`//` and `/*` are no MATLAB operator). Quotes
 /// start a string only where an operand may begin, since `'` is also transpose.
-pub fn split_comment(text: &str) -> (&str, Option<&str>) {
+pub fn split_comment<'t>(text: &'t str, lexical: &Lexical) -> (&'t str, Option<&'t str>) {
     let mut prev: Option<char> = None;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        match (c, next) {
-            ('%' | '#', _) => return (&text[..i], Some(&text[i + 1..])),
-            ('/', Some('/')) => return (&text[..i], Some(&text[i + 2..])),
-            ('/', Some('*')) => {
-                // The comment's text ends before its `*/` when nothing follows; else it
-                // runs to the end of the line, `*/` and what follows included (a `%`
-                // comment with directives, or code: `*/` ends a remark).
-                let body = &text[i + 2..];
-                let body = match body.find("*/") {
-                    Some(end) if body[end + 2..].trim().is_empty() => &body[..end],
-                    _ => body,
-                };
+        let rest = &text[i..];
+        if let Some(marker) = lexical.comments.iter().find(|m| rest.starts_with(**m)) {
+            let body = &text[i + marker.len()..];
+            if *marker != "/*" {
                 return (&text[..i], Some(body));
             }
-            ('"', _) => skip_string(&mut chars, '"'),
-            ('\'', _) if starts_string(prev) => skip_string(&mut chars, '\''),
-            _ => {}
+            // The comment's text ends before its `*/` when nothing follows; else it
+            // runs to the end of the line, `*/` and what follows included (a `%`
+            // comment with directives, or code: `*/` ends a remark).
+            let body = match body.find("*/") {
+                Some(end) if body[end + 2..].trim().is_empty() => &body[..end],
+                _ => body,
+            };
+            return (&text[..i], Some(body));
+        }
+        if lexical.quotes.contains(&c) && (c != '\'' || starts_string(prev)) {
+            skip_string(&mut chars, c);
         }
         if !c.is_whitespace() {
             prev = Some(c);
@@ -392,6 +410,8 @@ fn is_empty(e: &LineExpect) -> bool {
 }
 
 const UNREACHABLE: &str = "expect-unreachable";
+/// A whole comment `expect-fact: KEY TEXT` (its text may hold anything).
+const FACT: &str = "expect-fact:";
 
 fn find_directive(text: &str) -> Option<usize> {
     [
@@ -490,6 +510,10 @@ fn parse_shape(text: &str) -> Result<(ShapePattern, &str), String> {
     }
     if let Some(r) = text.strip_prefix('<') {
         let end = closing_angle(r).ok_or("unclosed `<` in shape")?;
+        // `<>`: no dimensions (a VEC scalar's shape, `un`).
+        if r[..end].trim().is_empty() {
+            return Ok((ShapePattern::Dims(Vec::new()), &r[end + 1..]));
+        }
         let dims = split_top_level(&r[..end])
             .into_iter()
             .map(parse_dim)
@@ -579,6 +603,15 @@ mod tests {
         FixtureSpec::parse(src, &language("matlab"))
     }
 
+    const MATLAB: Lexical = Lexical {
+        comments: &["%", "#"],
+        quotes: &['"', '\''],
+    };
+    const T: Lexical = Lexical {
+        comments: &["%", "#", "//", "/*"],
+        quotes: &[],
+    };
+
     fn one(src: &str) -> LineExpect {
         let spec = parse(src);
         assert!(spec.issues.is_empty(), "{:?}", spec.issues);
@@ -664,10 +697,10 @@ mod tests {
 
     #[test]
     fn quotes_hide_comment_markers_but_transpose_does_not() {
-        assert_eq!(split_comment("s = 'a%b'; % c").1, Some(" c"));
-        assert_eq!(split_comment("t = a'; % c").1, Some(" c"));
-        assert_eq!(split_comment("t = a' * b'; # c").1, Some(" c"));
-        assert_eq!(split_comment("s = \"x#y\";").1, None);
+        assert_eq!(split_comment("s = 'a%b'; % c", &MATLAB).1, Some(" c"));
+        assert_eq!(split_comment("t = a'; % c", &MATLAB).1, Some(" c"));
+        assert_eq!(split_comment("t = a' * b'; # c", &MATLAB).1, Some(" c"));
+        assert_eq!(split_comment("s = \"x#y\";", &MATLAB).1, None);
     }
 
     #[test]
@@ -728,10 +761,12 @@ mod tests {
 
     #[test]
     fn language_t_comments_carry_directives() {
-        assert_eq!(split_comment("copy(x, y); // c").1, Some(" c"));
-        assert_eq!(split_comment("/* i'th row */").1, Some(" i'th row "));
-        assert_eq!(split_comment("f(a, c); ==> Illegal % c").1, Some(" c"));
-        assert_eq!(split_comment("f(a); /* r */ % c").1, Some(" r */ % c"));
+        assert_eq!(language("matlab").lexical, MATLAB);
+        assert_eq!(language("t").lexical, T);
+        assert_eq!(split_comment("copy(x, y); // c", &T).1, Some(" c"));
+        assert_eq!(split_comment("/* i'th row */", &T).1, Some(" i'th row "));
+        assert_eq!(split_comment("f(a, c); ==> Illegal % c", &T).1, Some(" c"));
+        assert_eq!(split_comment("f(a); /* r */ % c", &T).1, Some(" r */ % c"));
         let spec = FixtureSpec::parse(
             "% header\nproc p(in a[N]) /* expect-error: t.exit */\ncopy(x, y); // expect-error: t.size*\nf(); /* note */ % expect: check: proven\n",
             &language("t"),

@@ -81,11 +81,12 @@ impl DiffProgram {
     /// A hand-written straight-line fixture: one statement per line; comment and
     /// blank lines are kept for numbering but not run.
     pub fn from_source(name: &str, source: &str) -> DiffProgram {
+        let lexical = crate::language("matlab").lexical;
         let stmts = source
             .lines()
             .enumerate()
             .filter_map(|(i, text)| {
-                let code = crate::expect::split_comment(text).0.trim();
+                let code = crate::expect::split_comment(text, &lexical).0.trim();
                 (!code.is_empty()).then(|| DiffStmt {
                     line: i as u32 + 1,
                     code: code.to_string(),

@@ -98,10 +98,17 @@ fn function_header(code: &str) -> Option<(&str, bool)> {
 
 /// The line numbers (1-based) of `main`'s body: after its `function` line, up to the
 /// next `function` line (or the end of the file). Errors unless the file's first
+/// MATLAB's comments, as the language declares them (`language_t_comments_carry_directives`
+/// checks the declaration).
+const MATLAB: shapex::report::Lexical = shapex::report::Lexical {
+    comments: &["%", "#"],
+    quotes: &['"', '\''],
+};
+
 /// function is `main` without parameters.
 fn main_body(source: &str) -> Result<std::ops::Range<u32>, String> {
     let mut headers = source.lines().enumerate().filter_map(|(i, text)| {
-        let (code, _) = split_comment(text);
+        let (code, _) = split_comment(text, &MATLAB);
         function_header(code).map(|h| (i as u32 + 1, h))
     });
     let (first, (name, params)) = headers
@@ -239,7 +246,7 @@ fn rewrite(source: &str) -> Result<Rewritten, String> {
     for (i, text) in source.lines().enumerate() {
         let line = i as u32 + 1;
         let expect = expects.get(&line).filter(|_| body.contains(&line));
-        let (code, _) = split_comment(text);
+        let (code, _) = split_comment(text, &MATLAB);
         match expect {
             Some(e) if e.unreachable => {
                 let indent = &code[..code.len() - code.trim_start().len()];

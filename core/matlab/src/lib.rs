@@ -115,6 +115,7 @@ fn info() -> LanguageInfo {
         extensions: &["m"],
         tagline: "Paste MATLAB and see, statement by statement, the array shapes it computes — and why a line fails.",
         prints_shapes: true,
+        lexical: shapex_report::language::Lexical { comments: &["%", "#"], quotes: &['"', '\''] },
         options: vec![OptionSpec {
             key: "mode",
             label: "Semantics",
@@ -261,6 +262,7 @@ impl Matlab {
             diagnostics: parsed.diagnostics,
             statements: outline(&parsed.file),
             views: Vec::new(),
+            ..Report::default()
         };
         let (mut ir, mut calls, mut extents) = (view::Text::default(), None, None);
         let mut values = view::Table::default();

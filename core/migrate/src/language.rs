@@ -79,6 +79,7 @@ fn info() -> LanguageInfo {
             hidden: true,
         }],
         prints_shapes: true,
+        lexical: shapex_report::language::Lexical { comments: &["#"], quotes: &['"', '\''] },
         views: vec![ViewSpec {
             id: TYPES,
             title: "Types",
@@ -190,6 +191,7 @@ pub(crate) fn types_report(
             id: TYPES.to_string(),
             payload: Payload::Table(table),
         }],
+        ..Report::default()
     };
     report.resolve_positions(source);
     report

@@ -145,6 +145,20 @@ pub struct LanguageInfo {
     /// Its reports print array shapes (`<3,4>`), so the app offers the Notation
     /// control (`<3,4>` or `3×4`) while it is selected.
     pub prints_shapes: bool,
+    /// How its comments and strings look to a tool that reads comments without
+    /// parsing (the fixtures' expectation comments).
+    pub lexical: Lexical,
+}
+
+/// Where a language's comments start, seen without parsing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Lexical {
+    /// What starts a comment to the end of the line (`%`, `#`, `--`); `/*` starts one
+    /// that may close with `*/` on the same line.
+    pub comments: &'static [&'static str],
+    /// What delimits a string, in which no comment starts. A `'` starts a string only
+    /// where no value precedes it (after one, MATLAB's `'` is a transpose).
+    pub quotes: &'static [char],
 }
 
 /// One option of a language, offered as a choice between named values.

@@ -8,7 +8,7 @@ pub mod legend;
 mod statement;
 pub mod view;
 
-pub use language::{Face, Language, LanguageInfo, Memo, OptionSpec, Options, Sources};
+pub use language::{Face, Language, LanguageInfo, Lexical, Memo, OptionSpec, Options, Sources};
 pub use shapex_text::{
     common_ends, Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind,
 };
@@ -35,6 +35,25 @@ pub struct Report {
     /// The language's views, in tab order.
     #[serde(default)]
     pub views: Vec<View>,
+    /// What the language concludes about the program as a whole, by name (VEC's
+    /// `shape_program`, `shape_signature`, `result`): text the CLI's JSON prints as
+    /// top-level fields beside the contract's, which a fact never replaces.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub facts: BTreeMap<String, String>,
+    /// What pointing at a piece of the source shows (a subterm's type and shape), for
+    /// a face's hover: the innermost hover containing the pointer wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hovers: Vec<Hover>,
+}
+
+/// A hover: the text shown while the pointer is over `span`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hover {
+    pub span: Span,
+    /// Filled from `span` by [`Report::resolve_positions`].
+    #[serde(flatten)]
+    pub range: Range,
+    pub text: String,
 }
 
 impl Report {
@@ -65,6 +84,9 @@ impl Report {
         }
         for s in &mut self.statements {
             s.range = Range::of(s.span, &index);
+        }
+        for h in &mut self.hovers {
+            h.range = Range::of(h.span, &index);
         }
         self.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     }

@@ -31,6 +31,9 @@ pub enum Payload {
     /// A finite lattice: nodes, cover edges, and states to step through (the
     /// migration lattice).
     Lattice(Lattice),
+    /// Computations stepped through side by side, in lockstep (VEC's data and shape
+    /// evaluations).
+    Trace(Trace),
 }
 
 /// What a language declares about one of its views, before any analysis runs.
@@ -315,6 +318,48 @@ pub struct Lattice {
     /// States to step through (e.g. the migration search), each marking nodes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<Step>,
+}
+
+/// Computations replayed in lockstep: step k of the replay shows step k of every lane,
+/// or a lane's end once it has no step k (so a lane that finishes sooner is seen to
+/// finish first), under lines that sum the computations up.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    /// Label and text lines shown above the lanes (a result, a signature).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary: Vec<(String, String)>,
+    pub lanes: Vec<Lane>,
+}
+
+impl Trace {
+    /// The replay's last step: the longest lane's length.
+    pub fn steps(&self) -> usize {
+        self.lanes.iter().map(|l| l.steps.len()).max().unwrap_or(0)
+    }
+}
+
+/// One computation: its steps, then how it ended.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lane {
+    pub title: String,
+    pub steps: Vec<TraceStep>,
+    /// How it ended (`<~2, <~1, un>>`, `err (shape error: …)`, `unknown (out of fuel)`).
+    pub result: String,
+    /// The result's kind for colouring: `value`, `error` or `unknown`.
+    pub class: String,
+    /// Steps were taken past the last one listed (the steps the computation took in
+    /// all, when it did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<u64>,
+}
+
+/// One step of a lane: what happened, and where in the source.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    pub text: String,
+    /// In JSON, `line`, `col`, `end_line`, `end_col` at the step's top level.
+    #[serde(default, flatten)]
+    pub range: Option<Range>,
 }
 
 /// The Shapes table over statements, for any language whose statements define

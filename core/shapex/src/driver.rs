@@ -40,7 +40,8 @@ macro_rules! registry {
 registry![
     shapex_matlab::Matlab,
     shapex_t::LanguageT,
-    shapex_migrate::Migrate
+    shapex_migrate::Migrate,
+    shapex_vec::LanguageVec,
 ];
 
 impl Analyzer {

@@ -21,7 +21,22 @@ struct FileJson<'a> {
     /// The language's views that were asked for ([`Views`]), in tab order: what a
     /// language without statements (a graph, a lattice) has to say.
     views: Vec<&'a View>,
+    /// The language's facts about the whole program ([`Report::facts`]), each a
+    /// top-level field; one that would reuse a field above is left out.
+    #[serde(flatten)]
+    facts: BTreeMap<&'a str, &'a str>,
 }
+
+/// The fields of [`FileJson`] a fact may not take.
+const CONTRACT: &[&str] = &[
+    "file",
+    "lang",
+    "settings",
+    "parse_ok",
+    "diagnostics",
+    "statements",
+    "views",
+];
 
 /// Which of a report's views the JSON carries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -149,6 +164,12 @@ pub fn to_json_value(file: &str, report: &Report, views: &Views) -> serde_json::
                 reachable: !s.nonviable,
                 symbols: &s.symbols,
             })
+            .collect(),
+        facts: report
+            .facts
+            .iter()
+            .filter(|(k, _)| !CONTRACT.contains(&k.as_str()))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect(),
     };
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
@@ -312,6 +333,18 @@ mod tests {
         assert_eq!(values["views"][0]["payload"]["kind"], "table");
         let none = to_json_value("v.m", &report, &Views::parse("none"));
         assert!(ids(&none).is_empty());
+    }
+
+    #[test]
+    fn facts_are_top_level_fields_that_never_replace_the_contract() {
+        let mut report = report_with_error();
+        report.facts = [("result", "<~2, un>"), ("lang", "nope")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into();
+        report.lang = "vec".into();
+        let json = to_json_value("f.vec", &report, &Views::All);
+        assert_eq!(json["result"], "<~2, un>");
+        assert_eq!(json["lang"], "vec");
     }
 
     #[test]

@@ -45,6 +45,7 @@ fn info() -> LanguageInfo {
         tagline: "Write procedures with sized signatures and watch Derby & Zorn's abstract extent graph being built and solved — and where two sizes may differ.",
         options: Vec::new(),
         prints_shapes: false,
+        lexical: shapex_report::language::Lexical { comments: &["%", "#", "//", "/*"], quotes: &[] },
         views: vec![ViewSpec {
             id: EXTENT_GRAPH,
             title: "Extent graph",
@@ -144,6 +145,7 @@ pub fn report(source: &str, analysis: &Analysis, written: &Written) -> Report {
             id: EXTENT_GRAPH.to_string(),
             payload: Payload::Graph(extent_graph(analysis, &index)),
         }],
+        ..Report::default()
     };
     report.resolve_positions(source);
     report

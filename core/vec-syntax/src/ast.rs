@@ -73,6 +73,57 @@ impl Term {
     pub fn is_error(&self) -> bool {
         matches!(self.kind, TermKind::Error)
     }
+
+    /// The direct subterms, in source order: what a walk over every node needs, so
+    /// that walks need not list the kinds.
+    pub fn children(&self) -> Vec<&Term> {
+        match &self.kind {
+            TermKind::Var(_) | TermKind::Nat(_) | TermKind::Size(_) | TermKind::Error => vec![],
+            TermKind::Pair(a, b)
+            | TermKind::App { fun: a, arg: b, .. }
+            | TermKind::Check { cond: a, body: b }
+            | TermKind::Let {
+                value: a, body: b, ..
+            } => vec![a, b],
+            TermKind::Vector(items) => items.iter().collect(),
+            TermKind::Lam { body, .. } | TermKind::Rec { body, .. } => vec![body],
+            TermKind::Ifs {
+                cond,
+                then,
+                otherwise,
+            }
+            | TermKind::If {
+                cond,
+                then,
+                otherwise,
+            } => vec![cond, then, otherwise],
+        }
+    }
+
+    /// [`Term::children`], mutable.
+    pub fn children_mut(&mut self) -> Vec<&mut Term> {
+        match &mut self.kind {
+            TermKind::Var(_) | TermKind::Nat(_) | TermKind::Size(_) | TermKind::Error => vec![],
+            TermKind::Pair(a, b)
+            | TermKind::App { fun: a, arg: b, .. }
+            | TermKind::Check { cond: a, body: b }
+            | TermKind::Let {
+                value: a, body: b, ..
+            } => vec![a, b],
+            TermKind::Vector(items) => items.iter_mut().collect(),
+            TermKind::Lam { body, .. } | TermKind::Rec { body, .. } => vec![body],
+            TermKind::Ifs {
+                cond,
+                then,
+                otherwise,
+            }
+            | TermKind::If {
+                cond,
+                then,
+                otherwise,
+            } => vec![cond, then, otherwise],
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -68,11 +68,13 @@
 //! shadows the earlier one. Resolving names is the analysis's work, not this crate's.
 
 pub mod ast;
+mod highlight;
 mod parser;
 mod prelude;
 #[cfg(test)]
 mod tests;
 
+pub use highlight::tokens;
 pub use parser::parse;
 pub use prelude::{prelude, PRELUDE};
 

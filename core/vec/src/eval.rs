@@ -207,6 +207,9 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Value(v) => write!(f, "{v}"),
+            Outcome::ShapeError { detail, .. } if detail == "err" => {
+                f.write_str("err (shape error)")
+            }
             Outcome::ShapeError { detail, .. } => write!(f, "err (shape error: {detail})"),
             Outcome::DataError { detail, .. } => write!(f, "data error: {detail}"),
             Outcome::OutOfFuel {

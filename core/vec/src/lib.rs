@@ -1,7 +1,7 @@
 //! Type inference for Sekanina's VEC and SIZE languages (spec 003 §§1–2, with SIZE_C's
 //! forms of §4.1 and the data conditional of §5.1), over the AST of
-//! `shapex-vec-syntax` (issue #23 item 2). Not a registered language yet: [`check`]
-//! is what a plug-in will call.
+//! `shapex-vec-syntax` (issue #23 item 2), and the rest of the language: evaluation,
+//! the shape translations and the plug-in.
 //!
 //! * [`types`]: the types and schemes as trees, the strata of spec §2.1 (datum, data,
 //!   θ, phrase) as predicates, printing in the grammar's syntax;
@@ -13,6 +13,9 @@
 //!   is its entry;
 //! * [`shape`]: the shape translation `#` of Chapter 4 (issue #23 item 4): [`translate`]
 //!   gives a program's shape program, which [`evaluate`] runs without data;
+//! * [`size_c`]: `#_C` of Chapter 5 with the built-in skeletons, and SIZE_C's
+//!   simplifying reduction: [`translate_c`], [`size_c::simplify`], the signatures;
+//! * [`language`]: the plug-in, [`LanguageVec`], registered in the façade's driver;
 //! * [`print`]: terms, types and definitions in the grammar's syntax.
 //!
 //! The thesis is simply typed; its library is used at several types, so definitions
@@ -44,17 +47,21 @@ pub mod eval;
 #[cfg(test)]
 mod examples;
 mod infer;
+pub mod language;
 pub mod print;
 pub mod shape;
+pub mod size_c;
 #[cfg(test)]
 mod tests;
 pub mod types;
 mod unify;
 
 pub use eval::{Evaluation, Options, Outcome, Value};
+pub use language::LanguageVec;
 pub use shape::{shape_of, translate, translate_type, ShapeProgram, ShapeTranslation};
 use shapex_text::{Diagnostic, Span};
 use shapex_vec_syntax::ast::Program;
+pub use size_c::{translate_c, SizeC};
 pub use types::{Kind, Scheme, Ty};
 
 /// The diagnostic codes.

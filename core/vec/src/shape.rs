@@ -119,11 +119,39 @@ impl fmt::Display for ShapeProgram {
     }
 }
 
+/// The shapes of the skeletons that are exact in closed form (Chapter 5's `#_C`
+/// forms, spec §4.6), which `#prelude` uses instead of translating their `rec`
+/// definitions: the hybrid of spec §8 item 8, so a shape costs O(1) steps per
+/// skeleton, not O(n), and the shape computation finishes before the data's. `fold`
+/// keeps its translated recursion: its closed form rejects shape-changing folds
+/// (folding `cons`), which would break Theorem 4.3.
+const CLOSED_FORMS: &str = "\
+def map = \\f x. <fst x, f (snd x)>
+def zip = \\x y. check fst x = fst y then <fst x, <snd x, snd y>>
+def append = \\x y. check snd x = snd y then <fst x ~+ fst y, snd x>
+def transpose = \\x. <fst (snd x), <fst x, snd (snd x)>>
+";
+
 /// `#program`, after `#prelude` (see the module's documentation).
 pub fn translate(program: &Program) -> ShapeProgram {
     let mut tr = ShapeTranslation::default();
     let prelude = shapex_vec_syntax::prelude();
-    let prelude = prelude.defs.iter().map(|d| tr.def(d)).collect();
+    let closed = shapex_vec_syntax::parse(CLOSED_FORMS).program;
+    let prelude = prelude
+        .defs
+        .iter()
+        .map(|d| {
+            let shape = tr.def(d);
+            match closed.def(&d.name.name) {
+                Some(c) => Def {
+                    ty: shape.ty,
+                    span: d.span,
+                    ..c.clone()
+                },
+                None => shape,
+            }
+        })
+        .collect();
     let defs = program.defs.iter().map(|d| tr.def(d)).collect();
     let main = program.main.as_ref().map(|t| tr.term(t));
     ShapeProgram {

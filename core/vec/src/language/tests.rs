@@ -1,0 +1,133 @@
+use super::*;
+
+fn codes(r: &Report) -> Vec<&str> {
+    r.diagnostics.iter().map(|d| d.code.as_str()).collect()
+}
+
+fn trace(r: &Report) -> &shapex_report::view::Trace {
+    match r.view(ids::EVALUATION) {
+        Some(Payload::Trace(t)) => t,
+        other => panic!("no trace: {other:?}"),
+    }
+}
+
+#[test]
+fn a_shape_error_is_found_from_the_shapes_before_the_data_reaches_it() {
+    let src =
+        "def mat1 = make ~2 (make ~3 1)\ndef mat2 = make ~3 (make ~1 2)\nmultiply mat2 mat1\n";
+    let r = analyze(src, "");
+    assert_eq!(codes(&r), [codes::SHAPE_ERROR]);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.range.line, 3, "{d:?}");
+    let t = trace(&r);
+    let (data, shape) = (&t.lanes[0], &t.lanes[1]);
+    assert!(data.title.starts_with("Data") && shape.title.starts_with("Shape"));
+    assert_eq!(
+        (data.class.as_str(), shape.class.as_str()),
+        ("error", "error")
+    );
+    assert!(
+        shape.steps.len() < data.steps.len(),
+        "the shape program should finish first: {} against {} steps",
+        shape.steps.len(),
+        data.steps.len()
+    );
+    assert_eq!(r.statements.last().unwrap().check, CheckStatus::Error);
+}
+
+#[test]
+fn a_well_shaped_program_is_proven_with_its_shape_and_facts() {
+    let r = analyze("def a = [[1,2,3],[4,5,6]]\ntranspose a\n", "");
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let last = r.statements.last().unwrap();
+    assert_eq!(last.check, CheckStatus::Proven);
+    assert_eq!(
+        last.defs[0].shape,
+        ShapeView::Dims {
+            dims: Some(vec![DimView::Known(3), DimView::Known(2)]),
+            max: None
+        }
+    );
+    assert_eq!(r.facts["result"], "[[1, 4], [2, 5], [3, 6]]");
+    assert_eq!(r.facts["shape_signature"], "<~3, <~2, un>>");
+    assert!(r.facts["shape_program"].contains("def a ="));
+}
+
+#[test]
+fn a_data_error_is_not_a_shape_error_and_fuel_ends_in_unknown() {
+    let r = analyze("(/) <1, 0>\n", "");
+    assert_eq!(codes(&r), [codes::DATA_ERROR]);
+    assert_eq!(r.statements[0].check, CheckStatus::None);
+    let r = analyze("(rec f. \\x. f x) 1\n", "");
+    assert_eq!(codes(&r), [codes::OUT_OF_FUEL]);
+    assert_eq!(r.diagnostics[0].severity, Severity::Warning);
+    assert_eq!(trace(&r).lanes[0].class, "unknown");
+}
+
+#[test]
+fn declared_input_shapes_give_the_result_shape_without_data() {
+    let ok = analyze("multiply\n", "<~2, <~3, un>>\n<~3, <~1, un>>");
+    assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
+    let summary = &trace(&ok).summary;
+    let from = summary.iter().find(|(k, _)| k == "From the input shapes");
+    assert_eq!(from.map(|(_, v)| v.as_str()), Some("<~2, <~1, un>>"));
+    let bad = analyze("multiply\n", "<~2, <~3, un>>\n<~2, <~1, un>>");
+    assert_eq!(codes(&bad), [codes::SHAPE_ERROR]);
+    let wrong = analyze("multiply\n", "<~2, un>\n<~1");
+    assert_eq!(codes(&wrong), [codes::INPUTS]);
+}
+
+#[test]
+fn type_errors_are_not_evaluated_into_false_claims() {
+    let r = analyze("def x = hd 1\nx\n", "");
+    assert!(
+        codes(&r).iter().all(|c| c.starts_with("vec.type")),
+        "{:?}",
+        codes(&r)
+    );
+    assert!(r.statements.iter().all(|s| s.check != CheckStatus::Proven));
+}
+
+#[test]
+fn hovers_give_each_subterm_its_type_and_shape_type() {
+    let src = "def v = [1, 2]\n";
+    let r = analyze(src, "");
+    let h = r
+        .hovers
+        .iter()
+        .find(|h| &src[h.span.start..h.span.end] == "[1, 2]")
+        .expect("a hover on the vector");
+    assert!(
+        h.text.contains("vec nat") && h.text.contains("sz * un"),
+        "{}",
+        h.text
+    );
+}
+
+#[test]
+fn every_code_is_explained() {
+    let codes = [
+        codes::SHAPE_ERROR,
+        codes::EVAL_SHAPE_ERROR,
+        codes::DATA_ERROR,
+        codes::OUT_OF_FUEL,
+        codes::INPUTS,
+        crate::codes::MISMATCH,
+        crate::codes::VECTOR_OF_FUNCTIONS,
+        crate::codes::EQ_NOT_THETA,
+        crate::codes::IFS_CONDITION,
+        crate::codes::INFINITE,
+        crate::codes::UNBOUND,
+        crate::codes::EMPTY_VECTOR,
+        crate::codes::TOO_LARGE,
+        "syntax.expected",
+        "syntax.comment",
+        "syntax.nesting",
+        "syntax.numeral",
+        "syntax.let-arity",
+        "syntax.expression-not-last",
+    ];
+    for c in codes {
+        assert!(explain(c).is_some(), "{c}");
+    }
+}
