@@ -681,6 +681,112 @@ async fn extent_graph(env: &Env) -> Result<()> {
 }
 
 #[test]
+fn e2e_vec_steps_the_data_and_its_shape_in_lockstep() {
+    run(|env| Box::pin(vec_lockstep(env)));
+}
+
+/// Issue #23: a VEC example opens in its Evaluation view with the two evaluations side
+/// by side; at the step where the shape computation has ended, the data computation
+/// has not, and the shape error is in the Problems list before any data is needed;
+/// the Signatures view shows `#_C multiply` simplified.
+async fn vec_lockstep(env: &Env) -> Result<()> {
+    const LANES: &str = "return [...document.querySelectorAll('.trace-lane')].map(l =>
+        [l.querySelector('h3').textContent, l.querySelectorAll('.trace-steps li').length,
+         l.querySelector('.trace-result')?.textContent ?? null]);";
+    const SLIDER: &str =
+        "const r = document.querySelector('.step-control input[type=range]'); return r ? [Number(r.value), Number(r.max)] : null;";
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.choose_example("vec-multiply-mismatch").await?;
+    let lanes = app
+        .session
+        .wait_until("the two evaluations and their ends", ANALYSIS, || async {
+            let v = app.session.js(LANES, vec![]).await?;
+            let ended = v
+                .as_array()
+                .is_some_and(|ls| ls.len() == 2 && ls.iter().all(|l| l[2].is_string()));
+            Ok(ended.then_some(v))
+        })
+        .await?;
+    ensure(
+        lanes[0][0].as_str().is_some_and(|t| t.starts_with("Data"))
+            && lanes[1][0].as_str().is_some_and(|t| t.starts_with("Shape")),
+        || format!("the lanes are not data then shape: {lanes}"),
+    )?;
+    let shown = app.diagnostics().await?;
+    ensure(
+        shown
+            .iter()
+            .any(|d| d.text.contains("shape error found from the shapes alone")),
+        || format!("no static shape error listed: {shown:?}"),
+    )?;
+    // Step to where the shape lane has ended: the data lane has not.
+    let last = app.session.js(SLIDER, vec![]).await?;
+    let last = last[1].as_u64().ok_or("no Step control")?;
+    app.session
+        .js(
+            "const r = document.querySelector('.step-control input[type=range]');
+             r.value = '0'; r.dispatchEvent(new Event('input', {bubbles: true})); return null;",
+            vec![],
+        )
+        .await?;
+    let first = app
+        .session
+        .wait_until("step 1 of the replay", ANALYSIS, || async {
+            let v = app.session.js(LANES, vec![]).await?;
+            Ok((v[0][2].is_null() && v[1][2].is_null()).then_some(v))
+        })
+        .await?;
+    ensure(first[0][1].as_u64() == Some(1), || {
+        format!("step 1 shows not one data step: {first}")
+    })?;
+    // Forward until the shape lane ends.
+    let mut k = 0;
+    let at = loop {
+        k += 1;
+        ensure(k <= last, || "the shape lane never ended".to_string())?;
+        app.session
+            .js(
+                "[...document.querySelectorAll('.step-control button')].find(b => b.textContent.includes('Next')).click(); return null;",
+                vec![],
+            )
+            .await?;
+        let v = app
+            .session
+            .wait_until("the next step", ANALYSIS, || async {
+                let r = app.session.js(SLIDER, vec![]).await?;
+                if r[0].as_u64() != Some(k) {
+                    return Ok(None);
+                }
+                Ok(Some(app.session.js(LANES, vec![]).await?))
+            })
+            .await?;
+        if v[1][2].is_string() {
+            break v;
+        }
+    };
+    ensure(at[0][2].is_null() && k < last, || {
+        format!("when the shape lane ended (step {k} of {last}) the data lane had too: {at}")
+    })?;
+    app.choose_example("vec-multiply-signature").await?;
+    app.session
+        .wait_until("the simplified signature of multiply", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "return document.querySelector('#tab-signatures.active') !== null
+                       && document.body.textContent.includes('check fst (snd x) = fst y then <fst x, <fst (snd y), un>>');",
+                    vec![],
+                )
+                .await?;
+            Ok((v.as_bool() == Some(true)).then_some(()))
+        })
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
+
+#[test]
 fn e2e_a_pytorch_model_is_typed_and_its_error_found() {
     run(|env| Box::pin(pytorch_model(env)));
 }

@@ -385,8 +385,7 @@ fn item_diagnostic(item: &Item) -> Option<Diagnostic> {
     if let Some(Outcome::ShapeError { span, detail, .. }) = shape {
         let agreed = match data {
             Some(Outcome::ShapeError { .. }) => {
-                let steps = item.data.map_or(0, |r| r.steps);
-                format!("; the data evaluation fails there too, after {steps} steps")
+                "; the data evaluation fails too, later".to_string()
             }
             Some(Outcome::DataError { detail, .. }) => {
                 format!("; the data evaluation fails first, with a data error ({detail})")

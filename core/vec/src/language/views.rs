@@ -132,7 +132,7 @@ fn lane(title: String, report: Option<&ItemReport>, index: &LineIndex) -> Lane {
                 range: Some(Range::of(s.span, index)),
             })
             .collect(),
-        result: format!("{} (after {} steps)", r.outcome, r.steps),
+        result: r.outcome.to_string(),
         class: class.into(),
         omitted: r.trace_truncated.then_some(r.steps),
     }
@@ -158,11 +158,54 @@ pub(crate) fn shape_program(a: &Analysis) -> Text {
         text.push('\n');
         sources.push(lines_of(t.span));
     }
+    let used = used_prelude(a);
+    if !used.is_empty() {
+        text.push_str("-- the shapes of the prelude's definitions it uses (map, zip, append and transpose in closed form)\n");
+        sources.push(None);
+        for d in used {
+            text.push_str(&crate::print::def(d));
+            text.push('\n');
+            sources.push(None);
+        }
+    }
     Text {
         text,
         marker: Some("--".into()),
         sources,
     }
+}
+
+/// The translated prelude definitions the shape program names, directly or through
+/// others, in the prelude's order. A name a program binds or defines itself counts
+/// too: listing one definition more is harmless.
+fn used_prelude<'s>(a: &'s Analysis) -> Vec<&'s shapex_vec_syntax::ast::Def> {
+    fn names(t: &Term, out: &mut Vec<String>) {
+        if let shapex_vec_syntax::ast::TermKind::Var(x) = &t.kind {
+            out.push(x.name.clone());
+        }
+        t.children().into_iter().for_each(|c| names(c, out));
+    }
+    let mut pending = Vec::new();
+    a.shape
+        .defs
+        .iter()
+        .for_each(|d| names(&d.body, &mut pending));
+    if let Some(t) = &a.shape.main {
+        names(t, &mut pending);
+    }
+    let mut used = std::collections::HashSet::new();
+    while let Some(name) = pending.pop() {
+        if let Some(d) = a.shape.prelude.iter().rev().find(|d| d.name.name == name) {
+            if used.insert(name) {
+                names(&d.body, &mut pending);
+            }
+        }
+    }
+    a.shape
+        .prelude
+        .iter()
+        .filter(|d| used.contains(&d.name.name))
+        .collect()
 }
 
 /// Each definition's simplified `#_C` signature, or why it has none.
