@@ -24,8 +24,21 @@ fn poly(kinds: &[Kind], ty: Ty) -> Scheme {
     }
 }
 
-/// The scheme of the combinator `name`, or `None` when it is not one.
+/// The mark of a name that is the combinator before it whatever the scope (`snd#`):
+/// what the shape translations insert, so a program's own `snd` (a binder or a
+/// definition) cannot capture it. No source can spell such a name, and the printer
+/// leaves the mark out.
+pub const PRIMITIVE: char = '#';
+
+/// `name` without the [`PRIMITIVE`] mark.
+pub fn primitive(name: &str) -> &str {
+    name.strip_suffix(PRIMITIVE).unwrap_or(name)
+}
+
+/// The scheme of the combinator `name` (marked [`PRIMITIVE`] or not), or `None` when
+/// it is not one.
 pub fn scheme(name: &str) -> Option<Scheme> {
+    let name = primitive(name);
     use Kind::{Any, Data, Theta};
     let sz_sz = || Ty::arrow(Ty::Sz, Ty::Sz);
     Some(match name {

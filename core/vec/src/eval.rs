@@ -777,7 +777,8 @@ impl<'a, 'o> Machine<'a, 'o> {
                 };
             }
         }
-        Ok(Ctl::Return(match name {
+        // A name marked as a combinator is never a local's or a definition's.
+        Ok(Ctl::Return(match crate::combinators::primitive(name) {
             "un" => Val::Un,
             "zero" => Val::Size(0),
             "err" => {
@@ -787,7 +788,7 @@ impl<'a, 'o> Machine<'a, 'o> {
                     detail: "err".into(),
                 })
             }
-            _ => match Prim::from_name(name) {
+            name => match Prim::from_name(name) {
                 Some(p) => Val::Prim(p),
                 None => return stuck(span, format!("`{name}` is not defined")),
             },

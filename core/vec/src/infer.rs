@@ -288,6 +288,11 @@ impl Infer {
     }
 
     fn var(&mut self, name: &str, span: Span) -> Id {
+        if name.ends_with(combinators::PRIMITIVE) {
+            if let Some(scheme) = combinators::scheme(name) {
+                return self.arena.instantiate(&scheme);
+            }
+        }
         if let Some((_, id)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return *id;
         }

@@ -80,12 +80,13 @@ fn close(paren: bool, out: &mut String) {
 fn print_term(t: &Term, prec: Prec, out: &mut String) {
     match &t.kind {
         TermKind::Var(x) => {
-            if OPERATORS.contains(&x.name.as_str()) {
+            let name = crate::combinators::primitive(&x.name);
+            if OPERATORS.contains(&name) {
                 out.push('(');
-                out.push_str(&x.name);
+                out.push_str(name);
                 out.push(')');
             } else {
-                out.push_str(&x.name);
+                out.push_str(name);
             }
         }
         TermKind::Nat(n) => out.push_str(&n.to_string()),

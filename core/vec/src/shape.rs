@@ -397,7 +397,13 @@ impl B {
             span: self.0,
         }
     }
+    /// A variable the translation binds itself (`x`), or a combinator it inserts,
+    /// marked so that no name of the program captures it.
     fn var(self, name: &str) -> Term {
+        if crate::combinators::NAMES.contains(&name) {
+            let marked = format!("{name}{}", crate::combinators::PRIMITIVE);
+            return self.term(TermKind::Var(self.ident(&marked)));
+        }
         self.term(TermKind::Var(self.ident(name)))
     }
     fn app(self, fun: Term, arg: Term) -> Term {

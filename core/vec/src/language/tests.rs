@@ -131,3 +131,16 @@ fn every_code_is_explained() {
         assert!(explain(c).is_some(), "{c}");
     }
 }
+
+#[test]
+fn a_program_s_own_names_never_capture_the_combinators_the_shapes_insert() {
+    // `#cons` inserts `snd`, `fst`, `eq` and `succ`: the program's own are others.
+    let r = analyze(
+        "def snd = \\x. x\ndef succ = \\x. x\ndef v = [1, 2]\nv\n",
+        "",
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.statements.last().unwrap().defs[0].display, "<~2, un>");
+    let r = analyze("def f = \\fst eq. [fst, eq]\nf 1 2\n", "");
+    assert_eq!(r.statements.last().unwrap().defs[0].display, "<~2, un>");
+}
