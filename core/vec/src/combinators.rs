@@ -30,8 +30,17 @@ fn poly(kinds: &[Kind], ty: Ty) -> Scheme {
 /// leaves the mark out.
 pub const PRIMITIVE: char = '#';
 
-/// `name` without the [`PRIMITIVE`] mark.
+/// The `err` the shape of a data conditional gives when its branches' shapes differ
+/// (`#if`, spec 003 §5.1 option 2): not a shape error of the program, which may take
+/// either branch, but the shapes' inability to say which: an `err` of its own origin
+/// ([`crate::eval::Origin::Undecided`]).
+pub const UNDECIDED: &str = "err#if";
+
+/// `name` without the [`PRIMITIVE`] mark (an [`UNDECIDED`] is an `err`).
 pub fn primitive(name: &str) -> &str {
+    if name == UNDECIDED {
+        return "err";
+    }
     name.strip_suffix(PRIMITIVE).unwrap_or(name)
 }
 

@@ -153,6 +153,9 @@ pub enum Origin {
     Cons,
     /// SIZE_C's `a = b` of unequal sizes (`pred (not (eq a b))` is `pred zero`).
     Equal,
+    /// The shape of a data conditional whose branches have different shapes: the
+    /// shapes cannot say which branch runs (not a shape error of the program).
+    Undecided,
 }
 
 impl fmt::Display for Origin {
@@ -163,6 +166,7 @@ impl fmt::Display for Origin {
             Origin::Tl => "tl of a singleton",
             Origin::Cons => "cons of entries of different shapes",
             Origin::Equal => "= of unequal values",
+            Origin::Undecided => "a data conditional's branches of different shapes",
         })
     }
 }
@@ -776,6 +780,13 @@ impl<'a, 'o> Machine<'a, 'o> {
                     Err(a) => Err(a.clone()),
                 };
             }
+        }
+        if name == crate::combinators::UNDECIDED {
+            return Err(Abort::Shape {
+                origin: Origin::Undecided,
+                span,
+                detail: "the branches of `if` have different shapes".into(),
+            });
         }
         // A name marked as a combinator is never a local's or a definition's.
         Ok(Ctl::Return(match crate::combinators::primitive(name) {

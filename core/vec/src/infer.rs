@@ -288,7 +288,7 @@ impl Infer {
     }
 
     fn var(&mut self, name: &str, span: Span) -> Id {
-        if name.ends_with(combinators::PRIMITIVE) {
+        if name.ends_with(combinators::PRIMITIVE) || name == combinators::UNDECIDED {
             if let Some(scheme) = combinators::scheme(name) {
                 return self.arena.instantiate(&scheme);
             }

@@ -20,7 +20,7 @@
 
 mod views;
 
-use crate::eval::{Evaluation, Outcome, Report as ItemReport, Value};
+use crate::eval::{Evaluation, Origin, Outcome, Report as ItemReport, Value};
 use crate::shape::{self, ShapeProgram};
 use crate::Typed;
 use shapex_report::view::{Payload, View, ViewSpec};
@@ -50,6 +50,7 @@ pub mod codes {
     pub const EVAL_SHAPE_ERROR: &str = "vec.eval.shape-error";
     pub const DATA_ERROR: &str = "vec.eval.data-error";
     pub const OUT_OF_FUEL: &str = "vec.eval.out-of-fuel";
+    pub const UNDECIDED: &str = "vec.shape.undecided";
     pub const INPUTS: &str = "vec.inputs";
 }
 
@@ -345,7 +346,7 @@ fn evaluation_diagnostics(a: &Analysis) -> Vec<Diagnostic> {
         if ill_typed(a, item.span) {
             continue;
         }
-        out.extend(item_diagnostic(&item));
+        out.extend(verdict(&item).1);
     }
     if let Some(Err(message)) = &a.applied {
         out.push(Diagnostic::error(
@@ -368,10 +369,15 @@ fn evaluation_diagnostics(a: &Analysis) -> Vec<Diagnostic> {
     out
 }
 
-/// The one diagnostic an item's two evaluations call for, if any. It is on the
-/// failing subterm when that lies in the item, else on the item: a failure inside a
-/// prelude definition has a span in the prelude's text, not the program's.
-fn item_diagnostic(item: &Item) -> Option<Diagnostic> {
+/// What an item's two evaluations establish: its check and the diagnostic it calls
+/// for, if any. A shape error of the shape program is definite (Theorem 4.3: the
+/// term has no value, or an ill-shaped one — a ragged vector, N1) except where the
+/// shapes could not decide (a data conditional's branches of different shapes, or a
+/// data evaluation that ended with a well-shaped value, which the theorem rules out):
+/// there the data evaluation decides. The diagnostic is on the failing subterm when
+/// that lies in the item, else on the item: a failure inside a prelude definition has
+/// a span in the prelude's text, not the program's.
+fn verdict(item: &Item) -> (CheckStatus, Option<Diagnostic>) {
     let data = item.data.map(|r| &r.outcome);
     let shape = item.shape.map(|r| &r.outcome);
     let name = item.name;
@@ -382,42 +388,91 @@ fn item_diagnostic(item: &Item) -> Option<Diagnostic> {
             item.span
         }
     };
-    if let Some(Outcome::ShapeError { span, detail, .. }) = shape {
-        let agreed = match data {
-            Some(Outcome::ShapeError { .. }) => {
-                "; the data evaluation fails too, later".to_string()
-            }
-            Some(Outcome::DataError { detail, .. }) => {
-                format!("; the data evaluation fails first, with a data error ({detail})")
-            }
-            Some(Outcome::OutOfFuel { .. }) => {
-                "; the data evaluation ran out of fuel before reaching it".to_string()
-            }
-            _ => String::new(),
-        };
-        return Some(Diagnostic::error(
-            codes::SHAPE_ERROR,
-            format!("`{name}` has no value: a shape error found from the shapes alone ({detail}){agreed}"),
-            within(span),
-        ));
+    let ragged = matches!(data, Some(Outcome::Value(v)) if shape::shape_of(v).is_err());
+    let well_shaped = matches!(data, Some(Outcome::Value(v)) if shape::shape_of(v).is_ok());
+    match shape {
+        Some(Outcome::ShapeError {
+            origin: Origin::Undecided,
+            span,
+            detail,
+        }) if !matches!(data, Some(Outcome::ShapeError { .. })) => {
+            let (check, _) = by_data(item, data, &within);
+            let d = Diagnostic::warning(
+                codes::UNDECIDED,
+                format!("`{name}`: the shapes alone cannot decide ({detail}); the data evaluation decides"),
+                within(span),
+            );
+            return (check, Some(d));
+        }
+        Some(Outcome::ShapeError { span, detail, .. }) if !well_shaped => {
+            let why = match data {
+                Some(Outcome::ShapeError { .. }) => {
+                    "; the data evaluation fails too, later".to_string()
+                }
+                Some(Outcome::DataError { detail, .. }) => {
+                    format!("; the data evaluation fails first, with a data error ({detail})")
+                }
+                Some(Outcome::OutOfFuel { .. }) => {
+                    "; the data evaluation ran out of fuel before reaching it".to_string()
+                }
+                _ => String::new(),
+            };
+            let what = if ragged {
+                "is ill-shaped, a vector whose entries have different shapes (Sekanina §6, N1)"
+            } else {
+                "has no value"
+            };
+            let d = Diagnostic::error(
+                codes::SHAPE_ERROR,
+                format!(
+                    "`{name}` {what}: a shape error found from the shapes alone ({detail}){why}"
+                ),
+                within(span),
+            );
+            return (CheckStatus::Error, Some(d));
+        }
+        _ => {}
     }
-    match data? {
-        Outcome::ShapeError { span, detail, .. } => Some(Diagnostic::error(
-            codes::EVAL_SHAPE_ERROR,
-            format!("`{name}` fails with a shape error ({detail})"),
-            within(span),
-        )),
-        Outcome::DataError { span, detail } => Some(Diagnostic::error(
-            codes::DATA_ERROR,
-            format!("`{name}` fails with a data error, not a shape error: {detail}"),
-            within(span),
-        )),
-        o @ Outcome::OutOfFuel { .. } => Some(Diagnostic::warning(
-            codes::OUT_OF_FUEL,
-            format!("`{name}`: {o}"),
-            item.span,
-        )),
-        _ => None,
+    by_data(item, data, &within)
+}
+
+/// What the data evaluation alone establishes.
+fn by_data(
+    item: &Item,
+    data: Option<&Outcome>,
+    within: &dyn Fn(&Span) -> Span,
+) -> (CheckStatus, Option<Diagnostic>) {
+    let name = item.name;
+    match data {
+        Some(Outcome::ShapeError { span, detail, .. }) => (
+            CheckStatus::Error,
+            Some(Diagnostic::error(
+                codes::EVAL_SHAPE_ERROR,
+                format!("`{name}` fails with a shape error ({detail})"),
+                within(span),
+            )),
+        ),
+        // The run ends with a data error: no shape error, and no value either.
+        Some(Outcome::DataError { span, detail }) => (
+            CheckStatus::None,
+            Some(Diagnostic::error(
+                codes::DATA_ERROR,
+                format!("`{name}` fails with a data error, not a shape error: {detail}"),
+                within(span),
+            )),
+        ),
+        Some(o @ Outcome::OutOfFuel { .. }) => (
+            CheckStatus::Runtime,
+            Some(Diagnostic::warning(
+                codes::OUT_OF_FUEL,
+                format!("`{name}`: {o}"),
+                item.span,
+            )),
+        ),
+        // A function has no shape to check until it is applied.
+        Some(Outcome::Value(Value::Function(_))) => (CheckStatus::None, None),
+        Some(Outcome::Value(_)) => (CheckStatus::Proven, None),
+        Some(Outcome::Stuck { .. }) | None => (CheckStatus::None, None),
     }
 }
 
@@ -466,30 +521,28 @@ fn statement(
     ty: Option<String>,
 ) -> StatementReport {
     let ill = ill_typed(a, span);
-    let shape = item.and_then(|i| i.shape).filter(|_| !ill);
-    let data = item.and_then(|i| i.data).filter(|_| !ill);
-    let check = match (shape.map(|r| &r.outcome), data.map(|r| &r.outcome)) {
-        (Some(Outcome::ShapeError { .. }), _) | (_, Some(Outcome::ShapeError { .. })) => {
-            CheckStatus::Error
-        }
-        // A function has no shape to check until it is applied.
-        (_, Some(Outcome::Value(Value::Function(_)))) => CheckStatus::None,
-        (_, Some(Outcome::Value(_))) => CheckStatus::Proven,
-        // The run ends with a data error: no shape error, and no value either.
-        (_, Some(Outcome::DataError { .. })) => CheckStatus::None,
-        (Some(_), _) => CheckStatus::Runtime,
-        _ => CheckStatus::None,
-    };
-    let (view, display) = match shape.map(|r| &r.outcome) {
+    let item = item.filter(|_| !ill);
+    let check = item.map_or(CheckStatus::None, |i| verdict(i).0);
+    let data = item.and_then(|i| i.data).map(|r| &r.outcome);
+    let (view, display) = match item.and_then(|i| i.shape).map(|r| &r.outcome) {
         Some(Outcome::Value(v)) => (shape_view(v), format!("{v}")),
-        Some(Outcome::ShapeError { .. }) => (ShapeView::Illegal { illegal: true }, "err".into()),
-        _ => (
-            ShapeView::Dims {
-                dims: None,
-                max: None,
-            },
-            ty.unwrap_or_else(|| "ill-typed".into()),
-        ),
+        Some(Outcome::ShapeError { .. }) if check == CheckStatus::Error => {
+            (ShapeView::Illegal { illegal: true }, "err".into())
+        }
+        // The shapes could not decide: the data's value has the shape.
+        _ => match data.and_then(|o| match o {
+            Outcome::Value(v) => shape::shape_of(v).ok(),
+            _ => None,
+        }) {
+            Some(s) => (shape_view(&s), s.to_string()),
+            None => (
+                ShapeView::Dims {
+                    dims: None,
+                    max: None,
+                },
+                ty.unwrap_or_else(|| "ill-typed".into()),
+            ),
+        },
     };
     StatementReport {
         span,
@@ -554,6 +607,7 @@ pub fn explain(code: &str) -> Option<&'static str> {
         codes::SHAPE_ERROR => "The shape program #t (Sekanina, Fig 4.1) evaluated to `err` without looking at any data: by Theorem 4.3, a value of the term would have a shape that #t computes, so the term has no value. It fails with a shape error — unless a data error (division by zero) or a loop that never ends comes first, which the shapes cannot see (§6, N2 and N3). With declared input shapes, the final term's shape program was applied to those shapes.",
         codes::EVAL_SHAPE_ERROR => "The data evaluation reached `err`: `pred zero`, `tl` of a singleton, an explicit `err` or a failed `check`. The message says which and with which operands.",
         codes::DATA_ERROR => "The evaluation failed on its data (division by zero): a data error, not a shape error. The shape program cannot see it, since shapes carry no data (Sekanina, §6, N3).",
+        codes::UNDECIDED => "The shape program reached a data conditional `if t then a else b` whose branches have different shapes (Sekanina §5.1, option 2: check that they are equal). Shapes carry no data, so they cannot say which branch runs: this is not a shape error of the program, and the data evaluation decides (the thesis: such a term \"cannot be analysed correctly\").",
         codes::OUT_OF_FUEL => "The evaluation took more steps (or nested deeper) than its budget allows: its result is unknown, not an error. A `rec` that never ends looks like this.",
         "syntax.expected" => "The VEC grammar could not read the item (the message says what it expected and where). The item is skipped up to the next line that starts in the first column or with `def`, and the rest of the file is still analysed. The syntax is listed in the app's help and in shapex-vec-syntax: `\\x. t`, `rec f. t`, `ifs c then a else b`, `<a, b>`, `[a, b]`, `~3`, `def name x = t`.",
         "syntax.comment" => "A block comment `{-` has no closing `-}`: the rest of the file is the comment.",

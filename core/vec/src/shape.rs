@@ -265,7 +265,7 @@ impl ShapeTranslation {
                     x.push('\'');
                 }
                 let test = b.app(b.app(b.var("eq"), t1.clone()), t2);
-                let body = b.ifs(test, t1, b.var("err"));
+                let body = b.ifs(test, t1, b.var(crate::combinators::UNDECIDED));
                 return b.app(b.lam(&x, body), c);
             }
             TermKind::Check { cond, body } => TermKind::Check {

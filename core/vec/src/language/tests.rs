@@ -111,6 +111,7 @@ fn every_code_is_explained() {
         codes::EVAL_SHAPE_ERROR,
         codes::DATA_ERROR,
         codes::OUT_OF_FUEL,
+        codes::UNDECIDED,
         codes::INPUTS,
         crate::codes::MISMATCH,
         crate::codes::VECTOR_OF_FUNCTIONS,
@@ -143,4 +144,26 @@ fn a_program_s_own_names_never_capture_the_combinators_the_shapes_insert() {
     assert_eq!(r.statements.last().unwrap().defs[0].display, "<~2, un>");
     let r = analyze("def f = \\fst eq. [fst, eq]\nf 1 2\n", "");
     assert_eq!(r.statements.last().unwrap().defs[0].display, "<~2, un>");
+}
+
+#[test]
+fn a_data_conditional_the_shapes_cannot_decide_is_no_false_error() {
+    // Sekanina §5.1: `#(if t then [1,2,3] else [1,2,3,4])` cannot be analysed; the
+    // term has a value.
+    let r = analyze("def u = \\t. if t then [1,2,3] else [1,2,3,4]\nu 0\n", "");
+    assert_eq!(codes(&r), [codes::UNDECIDED]);
+    assert_eq!(r.diagnostics[0].severity, Severity::Warning);
+    let last = r.statements.last().unwrap();
+    assert_eq!(
+        (last.check, last.defs[0].display.as_str()),
+        (CheckStatus::Proven, "<~3, un>")
+    );
+    // A ragged vector is a value with no shape: a shape error in the thesis's sense.
+    let r = analyze("[[1],[2,2]]\n", "");
+    assert_eq!(codes(&r), [codes::SHAPE_ERROR]);
+    assert!(
+        r.diagnostics[0].message.contains("ill-shaped"),
+        "{}",
+        r.diagnostics[0].message
+    );
 }
