@@ -89,8 +89,8 @@ fn summary(a: &Analysis, item: &Item) -> Vec<(String, String)> {
         ));
     }
     if item.name == RESULT {
-        if let Some(s) = &a.signatures.main {
-            out.push(("Signature (#_C, simplified)".to_string(), signature_text(s)));
+        if let Some(s) = main_signature(a) {
+            out.push(("Signature (#_C, simplified)".to_string(), s));
         }
     }
     match &a.applied {
@@ -99,6 +99,24 @@ fn summary(a: &Analysis, item: &Item) -> Vec<(String, String)> {
         None => {}
     }
     out
+}
+
+/// The final term's simplified signature, printed. `#_C`'s `fold` is conservative (it
+/// rejects a fold that changes its accumulator's shape, spec 003 §4.6), so an `err`
+/// the shape program `#t` does not confirm is said to be `#_C`'s alone.
+fn main_signature(a: &Analysis) -> Option<String> {
+    let s = a.signatures.main.as_ref()?;
+    Some(checked_signature(s, a.shapes.main.as_ref()))
+}
+
+/// `s` printed, an `err` that the item's shape evaluation `shape` does not confirm
+/// said to be `#_C`'s alone.
+fn checked_signature(s: &Result<String, String>, shape: Option<&ItemReport>) -> String {
+    let confirmed = matches!(shape.map(|r| &r.outcome), Some(Outcome::ShapeError { .. }));
+    match s {
+        Ok(t) if t == "err" && !confirmed => "err under #_C only, which rejects folds that change their accumulator's shape; the shape program #t says otherwise".to_string(),
+        s => signature_text(s),
+    }
 }
 
 fn signature_text(s: &Result<String, String>) -> String {
@@ -216,12 +234,13 @@ pub(crate) fn signatures(a: &Analysis) -> Text {
     );
     let mut sources = vec![None];
     for (name, span, s) in &a.signatures.defs {
-        text.push_str(&format!("#{name} = {}\n", signature_text(s)));
+        let shown = checked_signature(s, a.shapes.def(name));
+        text.push_str(&format!("#{name} = {shown}\n"));
         let r = Range::of(*span, &index);
         sources.push(Some((r.line, r.end_line)));
     }
-    if let (Some(s), Some(main)) = (&a.signatures.main, &a.program.main) {
-        text.push_str(&format!("#{RESULT} = {}\n", signature_text(s)));
+    if let (Some(s), Some(main)) = (main_signature(a), &a.program.main) {
+        text.push_str(&format!("#{RESULT} = {s}\n"));
         let r = Range::of(main.span, &index);
         sources.push(Some((r.line, r.end_line)));
     }
@@ -283,8 +302,8 @@ pub(crate) fn types(a: &Analysis) -> Table {
 pub(crate) fn facts(a: &Analysis) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     out.insert("shape_program".to_string(), a.shape.to_string());
-    if let Some(s) = &a.signatures.main {
-        out.insert("shape_signature".to_string(), signature_text(s));
+    if let Some(s) = main_signature(a) {
+        out.insert("shape_signature".to_string(), s);
     }
     if let Some(r) = &a.data.main {
         out.insert("result".to_string(), r.outcome.to_string());
