@@ -167,3 +167,91 @@ fn a_data_conditional_the_shapes_cannot_decide_is_no_false_error() {
         r.diagnostics[0].message
     );
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+mod soup {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(
+            &[
+                "def ",
+                "rec ",
+                "ifs ",
+                "if ",
+                " then ",
+                " else ",
+                "check ",
+                "let ",
+                " in ",
+                "x",
+                "f",
+                "zero",
+                "1",
+                "0",
+                "~2",
+                "(",
+                ")",
+                "[",
+                "]",
+                "<",
+                ">",
+                ",",
+                ".",
+                "=",
+                "<=",
+                "\\",
+                "/",
+                "+",
+                "~+",
+                "::",
+                " ",
+                "\n",
+                "\n  ",
+                "map ",
+                "zip ",
+                "transpose ",
+                "multiply ",
+                "append ",
+                "fold ",
+                "make ",
+                "eq",
+                "hd ",
+                "tl ",
+                "succ ",
+                "pred ",
+                "err",
+                "un",
+                "fst ",
+                "snd ",
+                "[1,2]",
+                "[[1],[2,3]]",
+            ][..],
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+        /// Any text is analysed without a panic, every span within it, every claim of
+        /// an error backed by a diagnostic on its statement's line.
+        #[test]
+        fn any_text_is_analysed(tokens in prop::collection::vec(token(), 0..60), inputs in prop::collection::vec(token(), 0..6)) {
+            let source = tokens.concat();
+            let r = analyze(&source, &inputs.concat());
+            for d in &r.diagnostics {
+                prop_assert!(d.span.start <= d.span.end && d.span.end <= source.len());
+            }
+            for h in &r.hovers {
+                prop_assert!(h.span.end <= source.len());
+            }
+            for s in r.statements.iter().filter(|s| s.check == CheckStatus::Error) {
+                prop_assert!(
+                    r.diagnostics.iter().any(|d| d.severity == Severity::Error && d.span.start >= s.span.start && d.span.end <= s.span.end),
+                    "an error without a diagnostic in {:?}: {:?}", source, s
+                );
+            }
+        }
+    }
+}
