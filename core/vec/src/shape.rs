@@ -347,32 +347,13 @@ fn cons(span: Span) -> Term {
 
 /// Whether `name` occurs in `t` at all (free or bound): enough to pick a fresh name.
 fn mentions(t: &Term, name: &str) -> bool {
-    match &t.kind {
+    let binds = match &t.kind {
         TermKind::Var(x) => x.name == name,
-        TermKind::Nat(_) | TermKind::Size(_) | TermKind::Error => false,
-        TermKind::Pair(a, b)
-        | TermKind::App { fun: a, arg: b, .. }
-        | TermKind::Check { cond: a, body: b } => mentions(a, name) || mentions(b, name),
-        TermKind::Vector(items) => items.iter().any(|i| mentions(i, name)),
-        TermKind::Lam { param, body } | TermKind::Rec { param, body } => {
-            param.name.name == name || mentions(body, name)
-        }
-        TermKind::Ifs {
-            cond,
-            then,
-            otherwise,
-        }
-        | TermKind::If {
-            cond,
-            then,
-            otherwise,
-        } => mentions(cond, name) || mentions(then, name) || mentions(otherwise, name),
-        TermKind::Let {
-            name: n,
-            value,
-            body,
-        } => n.name == name || mentions(value, name) || mentions(body, name),
-    }
+        TermKind::Lam { param, .. } | TermKind::Rec { param, .. } => param.name.name == name,
+        TermKind::Let { name: n, .. } => n.name == name,
+        _ => false,
+    };
+    binds || t.children().into_iter().any(|c| mentions(c, name))
 }
 
 fn param(p: &Param) -> Param {

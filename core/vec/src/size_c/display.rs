@@ -61,27 +61,13 @@ fn equality(t: &Term) -> Option<(&Term, &Term)> {
 fn free_in(t: &Term, x: &str) -> bool {
     match &t.kind {
         TermKind::Var(y) => y.name == x,
-        TermKind::Nat(_) | TermKind::Size(_) | TermKind::Error => false,
-        TermKind::Pair(a, b)
-        | TermKind::App { fun: a, arg: b, .. }
-        | TermKind::Check { cond: a, body: b } => free_in(a, x) || free_in(b, x),
-        TermKind::Vector(items) => items.iter().any(|i| free_in(i, x)),
         TermKind::Lam { param, body } | TermKind::Rec { param, body } => {
             param.name.name != x && free_in(body, x)
         }
-        TermKind::Ifs {
-            cond,
-            then,
-            otherwise,
-        }
-        | TermKind::If {
-            cond,
-            then,
-            otherwise,
-        } => free_in(cond, x) || free_in(then, x) || free_in(otherwise, x),
         TermKind::Let { name, value, body } => {
             free_in(value, x) || (name.name != x && free_in(body, x))
         }
+        _ => t.children().into_iter().any(|c| free_in(c, x)),
     }
 }
 
