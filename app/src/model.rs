@@ -723,7 +723,7 @@ pub(crate) mod tests {
     fn the_innermost_hover_under_the_pointer_wins() {
         let src = "x\n\tf (g a)\n";
         let mut report = Report {
-            hovers: [(2, 10, "outer"), (6, 9, "inner")]
+            hovers: [(3, 10, "outer"), (6, 9, "inner")]
                 .map(|(start, end, text)| shapex::report::Hover {
                     span: shapex::Span::new(start, end),
                     text: text.into(),

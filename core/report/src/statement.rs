@@ -231,6 +231,10 @@ impl ShapeView {
                 let dims = bounded(dims, max.as_deref());
                 match notation {
                     Notation::Paper if !display.is_empty() => display.to_string(),
+                    // No extents (a VEC scalar's `un`): × has nothing to join.
+                    Notation::Times if dims.is_empty() && !display.is_empty() => {
+                        display.to_string()
+                    }
                     Notation::Paper => format!("<{}>", join_dims(&dims, ",", false)),
                     Notation::Times => join_dims(&dims, "×", true),
                 }

@@ -18,6 +18,7 @@
 //! with a shape error unless a data error or a non-ending loop comes first. "Proven"
 //! is said only of an item whose data evaluation ended with a value.
 
+mod signature;
 mod views;
 
 use crate::eval::{Evaluation, Origin, Outcome, Report as ItemReport, Value};
@@ -108,7 +109,8 @@ fn info() -> LanguageInfo {
                 empty: "No definitions yet: each definition appears here with its type, its shape type #τ, its value and its shape.",
             },
         ],
-        prints_shapes: false,
+        // `<~2, <~3, un>>` (the thesis's, shown as written) or `2×3`.
+        prints_shapes: true,
         lexical: Lexical {
             comments: &["--", "{-"],
             quotes: &[],
@@ -522,10 +524,18 @@ fn statement(
 ) -> StatementReport {
     let ill = ill_typed(a, span);
     let item = item.filter(|_| !ill);
-    let check = item.map_or(CheckStatus::None, |i| verdict(i).0);
+    let mut check = item.map_or(CheckStatus::None, |i| verdict(i).0);
+    // The final term's shape program failed on the declared input shapes.
+    let applied_err =
+        matches!(&a.applied, Some(Ok(r)) if matches!(r.outcome, Outcome::ShapeError { .. }));
+    if name == RESULT && kind == "term" && applied_err {
+        check = CheckStatus::Error;
+    }
     let data = item.and_then(|i| i.data).map(|r| &r.outcome);
     let (view, display) = match item.and_then(|i| i.shape).map(|r| &r.outcome) {
-        Some(Outcome::Value(v)) => (shape_view(v), format!("{v}")),
+        Some(Outcome::Value(v)) if !matches!(v, Value::Function(_)) => {
+            (shape_view(v), format!("{v}"))
+        }
         Some(Outcome::ShapeError { .. }) if check == CheckStatus::Error => {
             (ShapeView::Illegal { illegal: true }, "err".into())
         }
@@ -535,13 +545,30 @@ fn statement(
             _ => None,
         }) {
             Some(s) => (shape_view(&s), s.to_string()),
-            None => (
-                ShapeView::Dims {
-                    dims: None,
-                    max: None,
-                },
-                ty.unwrap_or_else(|| "ill-typed".into()),
-            ),
+            // A function: its result's shape over its inputs', from its signature.
+            None => match a.signatures.dims.iter().find(|(s, _, _)| *s == span) {
+                Some((_, params, dims)) if !ill => {
+                    let extents: Vec<String> = dims.iter().map(ToString::to_string).collect();
+                    let shown = match params.as_slice() {
+                        [] => format!("<{}>", extents.join(", ")),
+                        ps => format!("\\{}. <{}>", ps.join(" "), extents.join(", ")),
+                    };
+                    (
+                        ShapeView::Dims {
+                            dims: Some(dims.iter().map(dim_view).collect()),
+                            max: None,
+                        },
+                        shown,
+                    )
+                }
+                _ => (
+                    ShapeView::Dims {
+                        dims: None,
+                        max: None,
+                    },
+                    ty.unwrap_or_else(|| "ill-typed".into()),
+                ),
+            },
         },
     };
     StatementReport {
@@ -591,6 +618,12 @@ pub fn shape_view(v: &Value) -> ShapeView {
         dims: None,
         max: None,
     }
+}
+
+/// An extent as the house shows it: a number, or its symbolic text (`x_1+y_1`).
+fn dim_view(d: &shapex_dims::Dim) -> DimView {
+    d.as_known()
+        .map_or_else(|| DimView::Symbolic(d.to_string()), DimView::Known)
 }
 
 /// `shapex explain CODE` for the plug-in's codes.

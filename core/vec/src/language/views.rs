@@ -5,6 +5,7 @@ use super::{items, Analysis, Item, RESULT};
 use crate::eval::{Outcome, Report as ItemReport};
 use crate::shape::{shape_of, translate_scheme};
 use crate::size_c::Unsupported;
+use shapex_dims::Dim;
 use shapex_report::view::{Cell, CellValue, Lane, Row, Table, Text, Trace, TraceStep};
 use shapex_text::{LineIndex, Range, Span};
 use shapex_vec_syntax::ast::{Program, Term};
@@ -16,6 +17,9 @@ use std::collections::BTreeMap;
 pub(crate) struct Signatures {
     pub defs: Vec<(String, Span, Result<String, String>)>,
     pub main: Option<Result<String, String>>,
+    /// The result's extents over the parameters' (`signature::result_dims`), by the
+    /// span of the definition or final term whose signature gives them.
+    pub dims: Vec<(Span, Vec<String>, Vec<Dim>)>,
 }
 
 impl Signatures {
@@ -26,19 +30,36 @@ impl Signatures {
         let text = |s: Result<Term, Unsupported>| {
             s.map(|t| crate::size_c::display(&t)).map_err(|u| u.reason)
         };
-        let defs = program
+        let mut dims = Vec::new();
+        let mut defs = Vec::new();
+        for d in program
             .defs
             .iter()
             .filter(|d| !d.name.name.is_empty() && !d.is_error())
-            .filter_map(|d| {
-                let c = size_c.defs.iter().find(|c| c.span == d.span)?;
-                let simplified = c.shape.clone().map(|t| crate::size_c::simplify(&t));
-                Some((c.name.clone(), c.span, text(simplified)))
-            })
-            .collect();
+        {
+            let Some(c) = size_c.defs.iter().find(|c| c.span == d.span) else {
+                continue;
+            };
+            let simplified = c.shape.clone().map(|t| crate::size_c::simplify(&t));
+            if let Some((ps, ds)) = simplified
+                .as_ref()
+                .ok()
+                .and_then(super::signature::result_dims)
+            {
+                dims.push((c.span, ps, ds));
+            }
+            defs.push((c.name.clone(), c.span, text(simplified)));
+        }
+        let main = size_c.main_signature();
+        if let (Some(Ok(t)), Some(m)) = (&main, &program.main) {
+            if let Some((ps, ds)) = super::signature::result_dims(t) {
+                dims.push((m.span, ps, ds));
+            }
+        }
         Signatures {
             defs,
-            main: size_c.main_signature().map(text),
+            main: main.map(text),
+            dims,
         }
     }
 }
