@@ -83,7 +83,7 @@ fn info() -> LanguageInfo {
             label: "Input shapes",
             choices: Vec::new(),
             help: vec![("", "When the program's final term is a function (multiply), the shapes of its arguments, one per line — <~2, <~3, un>> is a 2×3 matrix of numbers — and the shape of its result is computed from them alone, with no data.")],
-            placeholder: "<~2, <~3, un>>\n<~3, <~1, un>>",
+            placeholder: "one shape per line, e.g. <~2, <~3, un>>",
             multiline: true,
             hidden: false,
         }],

@@ -77,9 +77,19 @@ pub(crate) fn evaluation(a: &Analysis) -> Trace {
     } else {
         format!("`{}`", item.name)
     };
+    // With declared input shapes, the shape lane is the final term's shape applied
+    // to them: the computation that has something to show.
+    let shape = match &a.applied {
+        Some(Ok(r)) if item.name == RESULT => lane(
+            format!("Shape: #({what}) applied to the input shapes, no data"),
+            Some(r),
+            &index,
+        ),
+        _ => lane(format!("Shape: #({what}), no data"), item.shape, &index),
+    };
     let lanes = vec![
         lane(format!("Data: {what} with its data"), item.data, &index),
-        lane(format!("Shape: #({what}), no data"), item.shape, &index),
+        shape,
     ];
     Trace {
         summary: summary(a, item),
