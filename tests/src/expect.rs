@@ -788,7 +788,7 @@ mod tests {
     #[test]
     fn malformed_expectations_are_issues_not_silence() {
         for bad in [
-            "c = 1; % expect: c <>",
+            "c = 1; % expect: c <3,>",
             "c = 1; % expect: c 3x4",
             "c = 1; % expect: c <3,4> check: maybe",
             "c = 1; % expect: c <3,4> because",
@@ -797,6 +797,18 @@ mod tests {
             let spec = parse(bad);
             assert_eq!(spec.issues.len(), 1, "{bad}: {spec:?}");
         }
+    }
+
+    #[test]
+    fn no_extents_is_a_shape_and_facts_are_read_whole() {
+        let spec = parse("c = 1; % expect: c <>\n% expect-fact: result <~2, un> and more\n");
+        assert!(spec.issues.is_empty(), "{:?}", spec.issues);
+        assert_eq!(spec.lines[0].defs[0].shape, ShapePattern::Dims(Vec::new()));
+        assert_eq!(
+            spec.facts,
+            [(2, "result".to_string(), "<~2, un> and more".to_string())]
+        );
+        assert_eq!(parse("% expect-fact: result\n").issues.len(), 1);
     }
 
     #[test]
