@@ -5,6 +5,8 @@
 //! locally, fail under `CI`).
 
 pub mod bless;
+pub mod builtin_calls;
+pub mod calls;
 pub mod check;
 pub mod expect;
 pub mod fixtures;

@@ -207,7 +207,7 @@ impl Language for Matlab {
     }
 
     fn explain(&self, code: &str) -> Option<String> {
-        codes::explain(code)
+        codes::explain(code).or_else(|| self.builtins.describe(code))
     }
 }
 

@@ -62,13 +62,19 @@ pub enum Extent {
     Size(Arg, usize),
     /// `nargin`: the number of arguments of the call.
     Nargin,
+    /// `?r`: an unknown extent, the same in every output of one call that names it.
+    Named(String),
+    /// `atmost(e)`: an unknown extent between 0 and e; the bound holds after the call.
+    AtMost(Box<Extent>),
+    Min(Box<Extent>, Box<Extent>),
+    Max(Box<Extent>, Box<Extent>),
     Add(Box<Extent>, Box<Extent>),
     Sub(Box<Extent>, Box<Extent>),
     Mul(Box<Extent>, Box<Extent>),
 }
 
 /// A shape predicate on an argument, for conditional rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Pred {
     /// The argument is a cell array.
     IsCell(Arg),
@@ -82,6 +88,8 @@ pub enum Pred {
     IsMatrix(Arg),
     /// The argument has a zero extent.
     IsEmpty(Arg),
+    /// The argument is this text (compared ignoring case): `option(1, "rows")`.
+    Option(Arg, String),
 }
 
 /// The shape of one result, as a function of the argument shapes (and, where stated,
@@ -103,6 +111,18 @@ pub enum ShapeExpr {
     /// MATLAB's implicit expansion (each dimension equal or 1), in paper mode equal
     /// shapes or scalar expansion. Incompatible shapes are a shape error.
     Broadcast(Vec<ArgSel>),
+    /// `expand(i, j, …)`: as `broadcast`, with implicit expansion in either mode
+    /// (`bsxfun` expands in every MATLAB).
+    Expand(Vec<ArgSel>),
+    /// `samesize(i, j, …)`: element-wise over arguments of one size or scalars; shapes
+    /// only implicit expansion fits are a run-time check (Octave refuses them).
+    SameSize(Vec<ArgSel>),
+    /// `needs(c, s)`: the shape `s` when the arguments suit `c`, whose condition is the
+    /// call's (`lu` of an N-D array fails: `needs(transpose(0), …)`).
+    Needs {
+        needs: Box<ShapeExpr>,
+        shape: Box<ShapeExpr>,
+    },
     /// `fromdims(i..)`: an array created from the dimensions in arguments i, i+1, …
     /// (`zeros(n)` is n×n; `zeros(n, m, …)`; `zeros([n m …])` a single size vector; no
     /// dimension arguments gives 1×1). Trailing char arguments (class names such as
@@ -443,5 +463,126 @@ impl BuiltinTable {
             by_name,
             category_index,
         }
+    }
+}
+
+/// The shape errors a rule form can raise, in words (for `shapex explain BUILTIN`).
+fn errors_of(expr: &ShapeExpr, out: &mut Vec<String>) {
+    use ShapeExpr::*;
+    let mut say = |s: &str| {
+        if !out.iter().any(|o| o == s) {
+            out.push(s.to_string());
+        }
+    };
+    match expr {
+        Broadcast(_) => say("element-wise arguments whose sizes do not match (in modern mode each dimension equal or 1; in paper mode equal sizes or a scalar)"),
+        Expand(_) => say("element-wise arguments whose sizes do not match under implicit expansion (each dimension equal or 1)"),
+        SameSize(_) => say("arguments of different sizes when neither is a scalar (a run-time check where implicit expansion would fit: Octave refuses it, MATLAB may not)"),
+        Square(_) => say("an argument that is not a square matrix"),
+        Transpose(_) => say("an argument with more than two dimensions"),
+        MatMul(..) | MLDivide(..) | MRDivide(..) => say("matrices whose inner dimensions differ, or an argument with more than two dimensions"),
+        MPower(..) => say("neither operand a scalar, or the other not square"),
+        Concat { .. } => say("arguments whose other dimensions differ ([] is skipped)"),
+        Reshape { .. } => say("sizes whose product is not the number of elements"),
+        Repmat { .. } | FromDims { .. } => say("sizes that are not integers (a run-time check)"),
+        Permute { .. } => say("an order that is not a permutation of the dimensions"),
+        Diverges => say("it never returns normally: it raises an error"),
+        Checked { shape, requirement } => {
+            say(&format!("a run-time check that {requirement}"));
+            errors_of(shape, out);
+        }
+        ScalarOf(inner) => errors_of(inner, out),
+        Needs { needs, shape } => {
+            errors_of(needs, out);
+            errors_of(shape, out);
+        }
+        If {
+            then, otherwise, ..
+        } => {
+            errors_of(then, out);
+            errors_of(otherwise, out);
+        }
+        _ => {}
+    }
+}
+
+impl BuiltinTable {
+    /// What `shapex explain NAME` prints of a builtin: its category, the rule it follows
+    /// (its own or inherited) case by case, its results' class and the shape errors it
+    /// can raise, all read from the table.
+    pub fn describe(&self, name: &str) -> Option<String> {
+        let b = self.lookup(name)?;
+        let path: Vec<&str> = self
+            .ancestors(&b.category)
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        let source = match &b.source {
+            RuleSource::Own => "its own".to_string(),
+            RuleSource::Category(c) => format!("inherited from category {c}"),
+        };
+        let mut text = format!(
+            "the builtin `{name}` (builtins.txt line {}), category {}.\nrule ({source}): {}\n",
+            b.line,
+            path.join(" < "),
+            b.rule.text
+        );
+        for case in &b.rule.cases {
+            let guard = |c: Option<Count>, what: &str| {
+                c.map(|c| match c.max {
+                    Some(m) if m == c.min => format!("{what} {m}"),
+                    Some(m) => format!("{what} {}..{m}", c.min),
+                    None => format!("{what} {}..", c.min),
+                })
+            };
+            let when: Vec<String> = [
+                guard(case.guard.nargin, "arguments"),
+                guard(case.guard.nargout, "outputs"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let when = if when.is_empty() {
+                "any call".to_string()
+            } else {
+                when.join(", ")
+            };
+            let outputs = if case.outputs.is_empty() {
+                "no outputs".to_string()
+            } else {
+                format!(
+                    "{} output{}{}",
+                    case.outputs.len(),
+                    if case.outputs.len() == 1 { "" } else { "s" },
+                    if case.repeat_last {
+                        ", the last repeated"
+                    } else {
+                        ""
+                    }
+                )
+            };
+            text += &format!("  {when}: {outputs}\n");
+        }
+        let class = match self.class_rule(name) {
+            Some(ClassRule::Fixed(c)) => c.to_string(),
+            Some(r) => format!("{r:?} (from the arguments' classes)").to_lowercase(),
+            None => "not known".to_string(),
+        };
+        text += &format!("result class: {class}\n");
+        let mut errors = Vec::new();
+        for case in &b.rule.cases {
+            for o in &case.outputs {
+                errors_of(o, &mut errors);
+            }
+        }
+        if errors.is_empty() {
+            text += "shape errors: none the rule states";
+        } else {
+            text += "shape errors:";
+            for e in errors {
+                text += &format!("\n  - {e}");
+            }
+        }
+        Some(text)
     }
 }

@@ -163,14 +163,7 @@ fn build_case(p: P) -> Result<RuleCase, TableError> {
                     }
                 }
             }
-            Rule::outputs => {
-                for o in part.into_inner() {
-                    match o.as_rule() {
-                        Rule::repeat => repeat_last = true,
-                        _ => outputs.push(build_shape(o)?),
-                    }
-                }
-            }
+            Rule::outputs => (outputs, repeat_last) = build_outputs(part)?,
             _ => {}
         }
     }
@@ -179,6 +172,40 @@ fn build_case(p: P) -> Result<RuleCase, TableError> {
         outputs,
         repeat_last,
     })
+}
+
+/// A case's outputs, and whether the last repeats; a conditional list becomes a list
+/// of conditional shapes.
+fn build_outputs(p: P) -> Result<(Vec<ShapeExpr>, bool), TableError> {
+    let line = line_of(&p);
+    let mut outputs = Vec::new();
+    let mut repeat_last = false;
+    for o in p.into_inner() {
+        match o.as_rule() {
+            Rule::repeat => repeat_last = true,
+            Rule::if_outputs => {
+                let mut it = o.into_inner();
+                let (Some(pred), Some(t), Some(e)) = (it.next(), it.next(), it.next()) else {
+                    return Err(err(line, "`if` needs `then` and `else` outputs"));
+                };
+                let pred = build_pred(pred)?;
+                let ((then, rt), (otherwise, re)) = (build_outputs(t)?, build_outputs(e)?);
+                if rt || re {
+                    return Err(err(line, "a conditional output list cannot repeat"));
+                }
+                for k in 0..then.len().max(otherwise.len()) {
+                    let pick = |v: &[ShapeExpr]| v.get(k).cloned().unwrap_or(ShapeExpr::Unknown);
+                    outputs.push(ShapeExpr::If {
+                        pred: pred.clone(),
+                        then: Box::new(pick(&then)),
+                        otherwise: Box::new(pick(&otherwise)),
+                    });
+                }
+            }
+            _ => outputs.push(build_shape(o)?),
+        }
+    }
+    Ok((outputs, repeat_last))
 }
 
 fn build_count(p: P) -> Result<Count, TableError> {
@@ -293,6 +320,18 @@ fn build_shape(p: P) -> Result<ShapeExpr, TableError> {
         },
         Rule::square => ShapeExpr::Square(a(0)?),
         Rule::broadcast => ShapeExpr::Broadcast(x.sels.clone()),
+        Rule::expand => ShapeExpr::Expand(x.sels.clone()),
+        Rule::samesize => ShapeExpr::SameSize(x.sels.clone()),
+        Rule::needs => {
+            let mut shapes = x.shapes.into_iter();
+            let (Some(c), Some(s)) = (shapes.next(), shapes.next()) else {
+                return Err(err(line, "`needs` takes two shapes"));
+            };
+            ShapeExpr::Needs {
+                needs: Box::new(build_shape(c)?),
+                shape: Box::new(build_shape(s)?),
+            }
+        }
         Rule::fromdims => ShapeExpr::FromDims { first: from()? },
         Rule::collapse => ShapeExpr::Collapse {
             arg: a(0)?,
@@ -371,7 +410,17 @@ fn build_shape(p: P) -> Result<ShapeExpr, TableError> {
 
 fn build_pred(p: P) -> Result<Pred, TableError> {
     let line = line_of(&p);
-    let mut it = p.into_inner();
+    let mut it = p.into_inner().peekable();
+    if it.peek().is_some_and(|o| o.as_rule() == Rule::option) {
+        let mut o = it.next().into_iter().flat_map(|o| o.into_inner());
+        let a = o
+            .next()
+            .map(|n| arg(&n))
+            .transpose()?
+            .ok_or_else(|| err(line, "option without argument"))?;
+        let text = o.next().map_or("", |t| t.as_str()).trim_matches('"');
+        return Ok(Pred::Option(a, text.to_string()));
+    }
     let name = it
         .next()
         .map(|n| n.as_str().to_string())
@@ -431,6 +480,25 @@ fn build_factor(p: P) -> Result<Extent, TableError> {
     }
     if kind == Rule::extent {
         return build_extent(p);
+    }
+    if kind == Rule::ext_named {
+        return Ok(Extent::Named(
+            p.as_str().trim_start_matches('?').to_string(),
+        ));
+    }
+    if matches!(kind, Rule::ext_atmost | Rule::ext_min | Rule::ext_max) {
+        let mut es = Vec::new();
+        for e in p.into_inner() {
+            es.push(Box::new(build_extent(e)?));
+        }
+        let mut es = es.into_iter();
+        let first = es.next().ok_or_else(|| err(line, "missing extent"))?;
+        return Ok(match (kind, es.next()) {
+            (Rule::ext_atmost, _) => Extent::AtMost(first),
+            (Rule::ext_min, Some(b)) => Extent::Min(first, b),
+            (Rule::ext_max, Some(b)) => Extent::Max(first, b),
+            _ => return Err(err(line, "min and max take two extents")),
+        });
     }
     let mut it = p.into_inner();
     let mut next_arg = || -> Result<Arg, TableError> {

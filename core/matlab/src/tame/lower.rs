@@ -44,7 +44,7 @@ pub struct Lowered {
 }
 
 /// Builtins that make a program "wild" (thesis §1.4): they defeat static analysis.
-pub(crate) const WILD: &[&str] = &[
+pub const WILD: &[&str] = &[
     "eval",
     "evalin",
     "feval",
@@ -53,7 +53,10 @@ pub(crate) const WILD: &[&str] = &[
     "load",
     "cd",
     "addpath",
+    "rmpath",
     "inputname",
+    "evalc",
+    "run",
 ];
 
 /// Why a wild call cannot be analysed (Dubrau 2012, §1.4 and §2.11), in a sentence
@@ -67,7 +70,9 @@ fn wild_reason(func: &str) -> &'static str {
         "clear" => "removes variables whose names are known only at run time",
         "load" => "without an output creates the variables the file holds, unknown until it runs (`S = load(…)` is tame)",
         "cd" => "changes the current folder, and with it which function a name calls",
-        "addpath" => "changes the path, and with it which function a name calls",
+        "addpath" | "rmpath" => "changes the path, and with it which function a name calls",
+        "evalc" => "runs text as code, and the text is known only at run time",
+        "run" => "runs a script, which may create or change any variable",
         "inputname" => "reads the caller's variable names",
         _ => "has an effect the analysis cannot follow",
     }

@@ -36,16 +36,15 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         call,
         facts,
         open_view: false,
+        bounds: Default::default(),
     };
     let viewer = Eval {
+        table,
+        mode,
+        call,
+        facts,
         open_view: true,
-        ..Eval {
-            table,
-            mode,
-            call,
-            facts,
-            open_view: false,
-        }
+        bounds: Default::default(),
     };
     let open_operand = call
         .args
@@ -106,12 +105,14 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
                 | ShapeExpr::Concat { .. }
         );
         let mut outcome = ev.char_padding(ev.shape(expr, k));
+        outcome.assume.extend(ev.bounds.take());
         if keeps_rank && open_operand {
             // Whether the operation conforms depends on the trailing extents an input
             // of open rank may have (`x + zeros(0,1)` fails for a 1×1×2 x): the
             // condition is decided on the operands with those extents as one fresh
             // extent each; the result keeps the matrix view, its rank left open below.
-            let viewed = viewer.char_padding(viewer.shape(expr, k));
+            let mut viewed = viewer.char_padding(viewer.shape(expr, k));
+            viewed.assume.extend(viewer.bounds.take());
             // Open cases (placeholders tied to the operands by `assume`) are the viewed
             // ones, so later statements can use what this one established.
             outcome = if viewed.status == Truth::Refuted
@@ -143,7 +144,7 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         reopen(call, &mut value);
         ev.add_value_semantics(k, &mut value);
         result.values.push(value);
-        if k == 0 || outcome.theta != Constraint::True {
+        if k == 0 || outcome.theta != Constraint::True || !outcome.assume.is_empty() {
             result.outcomes.push(outcome);
         }
     }
@@ -269,6 +270,9 @@ struct Eval<'a> {
     /// Operands of open rank are seen through [`Eval::matrix_view`] (with their
     /// trailing extents as one fresh extent) by every rule.
     open_view: bool,
+    /// What `atmost(e)` extents of the output being evaluated promise (`u ≤ e`), which
+    /// hold once the call returns.
+    bounds: std::cell::RefCell<Vec<Constraint>>,
 }
 
 fn ext(rule: Rule) -> RuleInfo {
@@ -513,7 +517,39 @@ impl Eval<'_> {
                 ..self.shape(needs, k)
             },
             Square(a) => self.with_shape(square(&self.matrix_view(*a), f), *a),
-            Broadcast(sels) => self.broadcast(sels),
+            Broadcast(sels) => self.broadcast(sels, self.mode),
+            Expand(sels) => self.broadcast(sels, Mode::Modern),
+            SameSize(sels) => {
+                let strict = self.broadcast(sels, Mode::Paper);
+                if strict.status != Truth::Refuted {
+                    return strict;
+                }
+                let expanded = self.broadcast(sels, Mode::Modern);
+                if expanded.status == Truth::Refuted {
+                    return strict;
+                }
+                let what = "the arguments are of one size or scalars";
+                requiring(
+                    expanded,
+                    Constraint::Opaque(format!("{}: {what}", self.call.func)),
+                )
+            }
+            Needs { needs, shape } => {
+                let c = self.shape(needs, k);
+                if c.status == Truth::Refuted {
+                    return c;
+                }
+                let s = self.shape(shape, k);
+                let mut out = requiring(
+                    Outcome {
+                        shape: s.shape,
+                        ..c
+                    },
+                    s.theta,
+                );
+                out.assume.extend(s.assume);
+                out
+            }
             FromDims { first } => match self.dims_from(*first, false) {
                 Ok(Some(dims)) => requiring(shape::create(&dims), self.size_requirement(*first)),
                 // A size vector of unknown length: any rank.
@@ -565,7 +601,7 @@ impl Eval<'_> {
                 pred,
                 then,
                 otherwise,
-            } => match self.pred(*pred) {
+            } => match self.pred(pred) {
                 Truth::Proven => self.shape(then, k),
                 Truth::Refuted => self.shape(otherwise, k),
                 Truth::Unknown => {
@@ -624,9 +660,9 @@ impl Eval<'_> {
         }
     }
 
-    fn pred(&self, p: Pred) -> Truth {
+    fn pred(&self, p: &Pred) -> Truth {
         let f = self.facts;
-        match p {
+        match *p {
             Pred::IsCell(a) => class_is(self.arg(a), "cell"),
             Pred::IsChar(a) => class_is(self.arg(a), "char"),
             Pred::IsScalar(a) => self.arg_shape(a).is_scalar(f),
@@ -653,6 +689,14 @@ impl Eval<'_> {
                 },
                 None => Truth::Unknown,
             },
+            Pred::Option(a, ref text) => match self.arg(a) {
+                Some(v) => match &v.text {
+                    Some(t) => Truth::from_bool(t.eq_ignore_ascii_case(text)),
+                    None if v.class.is_some() && !v.is_char() => Truth::Refuted,
+                    None => Truth::Unknown,
+                },
+                None => Truth::Refuted,
+            },
             Pred::IsEmpty(a) => match self.arg_shape(a).as_tuple() {
                 Some(t) => f.ask(&Constraint::eq(&t.numel(), &Dim::zero())),
                 None => Truth::Unknown,
@@ -660,7 +704,7 @@ impl Eval<'_> {
         }
     }
 
-    fn broadcast(&self, sels: &[ArgSel]) -> Outcome {
+    fn broadcast(&self, sels: &[ArgSel], mode: Mode) -> Outcome {
         let n = self.call.args.len();
         let shapes: Vec<Shape> = sels
             .iter()
@@ -677,7 +721,7 @@ impl Eval<'_> {
         let mut out = shape::unary(&first, self.facts);
         let mut facts = self.facts.clone();
         for s in shapes {
-            let next = shape::elementwise(&out.shape, &s, self.mode, &facts);
+            let next = shape::elementwise(&out.shape, &s, mode, &facts);
             facts = next.facts_after(&facts);
             out = next;
         }
@@ -831,6 +875,19 @@ impl Eval<'_> {
                 None => self.fresh(k),
             },
             Extent::Nargin => Dim::known(self.call.args.len() as i64),
+            // One symbol per name in the call, whichever output names it.
+            Extent::Named(name) => {
+                let id = name.bytes().fold(0usize, |h, b| h * 31 + b as usize) % 1000;
+                self.fresh(1000 + id)
+            }
+            Extent::AtMost(bound) => {
+                let u = self.fresh(k);
+                let b = self.extent(bound, k + 8);
+                self.bounds.borrow_mut().push(Constraint::le(&u, &b));
+                u
+            }
+            Extent::Min(x, y) => Dim::min(&self.extent(x, k), &self.extent(y, k + 8)),
+            Extent::Max(x, y) => Dim::max(&self.extent(x, k), &self.extent(y, k + 8)),
             Extent::Add(x, y) => self.extent(x, k).add(&self.extent(y, k)),
             Extent::Sub(x, y) => self.extent(x, k).sub(&self.extent(y, k)),
             Extent::Mul(x, y) => self.extent(x, k).mul(&self.extent(y, k)),
@@ -1018,9 +1075,15 @@ impl Eval<'_> {
                     None => Shape::Unknown,
                 }
             }
-            (Truth::Refuted, Truth::Refuted, Some(0)) => {
-                Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one])
-            }
+            // `diag([])` is 0×0 (an m×0 or 0×n matrix's diagonal is 0×1).
+            (Truth::Refuted, Truth::Refuted, Some(0)) => match f.ask(&Constraint::and([
+                Constraint::eq(&t.extent(0), &Dim::zero()),
+                Constraint::eq(&t.extent(1), &Dim::zero()),
+            ])) {
+                Truth::Proven => Shape::empty(),
+                Truth::Refuted => Shape::tuple(vec![Dim::min(&t.extent(0), &t.extent(1)), one]),
+                Truth::Unknown => Shape::Unknown,
+            },
             _ => Shape::Unknown,
         };
         // `diag` needs a matrix (β): a trailing extent past 1 is an error.
