@@ -90,45 +90,32 @@ pub fn count(root: &Path, files: &[(PathBuf, String)], table: &BuiltinTable) -> 
         ..Counts::default()
     };
     for (i, (program, (_, text))) in lowered.iter().zip(files).enumerate() {
-        for f in &program.functions {
-            let mut stmts = Vec::new();
-            collect(&f.body, &mut stmts);
-            for s in stmts {
-                let ir::StmtKind::Call { func, .. } = &s.kind else {
-                    continue;
-                };
-                if !written(text, s, func) {
-                    continue;
-                }
-                let last = func.rsplit('.').next().unwrap_or(func).to_string();
-                let path = &files[i].0;
-                let kind = if table.lookup(func).is_some() {
-                    Known::Builtin
-                } else if func.contains('.')
-                    || program.functions.iter().any(|g| g.name == *func)
-                    || defined.contains(&(repo(path), last.clone()))
-                    || in_folder.contains(&(folder(path), last))
-                {
-                    Known::Defined
-                } else {
-                    Known::Unknown
-                };
-                let entry = counts.names.entry((kind, func.clone())).or_default();
-                entry.0 += 1;
-                entry.1.insert(i);
+        for s in program.statements() {
+            let ir::StmtKind::Call { func, .. } = &s.kind else {
+                continue;
+            };
+            if !written(text, s, func) {
+                continue;
             }
+            let last = func.rsplit('.').next().unwrap_or(func).to_string();
+            let path = &files[i].0;
+            let kind = if table.lookup(func).is_some() {
+                Known::Builtin
+            } else if func.contains('.')
+                || program.functions.iter().any(|g| g.name == *func)
+                || defined.contains(&(repo(path), last.clone()))
+                || in_folder.contains(&(folder(path), last))
+            {
+                Known::Defined
+            } else {
+                Known::Unknown
+            };
+            let entry = counts.names.entry((kind, func.clone())).or_default();
+            entry.0 += 1;
+            entry.1.insert(i);
         }
     }
     counts
-}
-
-fn collect<'a>(stmts: &'a [ir::Stmt], out: &mut Vec<&'a ir::Stmt>) {
-    for s in stmts {
-        out.push(s);
-        for c in s.children() {
-            collect(c, out);
-        }
-    }
 }
 
 /// Whether the call is written as its name in the source (`sum(x)`, `hold on`), not

@@ -11,7 +11,7 @@
 //! per form), and `SHAPEX_BUILTIN=name` only that builtin. The summary line gives the
 //! number of builtins and calls checked.
 
-use shapex::report::{CheckStatus, ShapeView};
+use shapex::report::{CheckStatus, DimView, ShapeView};
 use shapex_tests::builtin_calls::{self, Calls, Case, Spec};
 use shapex_tests::matlab_options;
 use shapex_tests::octave::{self, compare, Observed};
@@ -240,15 +240,32 @@ fn builtin_rules_agree_with_octave() {
     );
 }
 
-/// A bound the analysis shows (`1×:4`) must hold of the size Octave saw.
+/// A shape that is not definite must still hold where it says something: each known
+/// extent equals Octave's (a row stays a row), no extent lies past the rank shown, and
+/// each bound (`1×:4`) holds.
 fn bound_problem(shape: &ShapeView, obs: &Observed, line: u32, name: &str) -> Option<String> {
-    let ShapeView::Dims { max: Some(max), .. } = shape else {
+    let ShapeView::Dims {
+        dims: Some(dims),
+        max,
+    } = shape
+    else {
         return None;
     };
     let theirs = obs.sizes.get(&(line, name.to_string()))?;
-    let bad = max
+    let at = |i: usize| theirs.get(i).copied().unwrap_or(1);
+    let known = dims
         .iter()
-        .zip(theirs.iter().chain(std::iter::repeat(&1)))
-        .any(|(m, t)| m.is_some_and(|m| *t > m));
-    bad.then(|| format!("bound: we say {name} is at most {max:?}, Octave says {theirs:?}"))
+        .enumerate()
+        .any(|(i, d)| matches!(d, DimView::Known(k) if *k != at(i)));
+    let rank = theirs.iter().skip(dims.len()).any(|t| *t != 1);
+    let bound = max.as_ref().is_some_and(|max| {
+        max.iter()
+            .enumerate()
+            .any(|(i, m)| m.is_some_and(|m| at(i) > m))
+    });
+    (known || rank || bound).then(|| {
+        format!(
+            "partial shape: we say {name} is {dims:?} (at most {max:?}), Octave says {theirs:?}"
+        )
+    })
 }

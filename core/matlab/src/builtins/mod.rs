@@ -84,6 +84,8 @@ pub enum Pred {
     IsScalar(Arg),
     /// The argument is 1×n or n×1.
     IsVector(Arg),
+    /// The argument is 1×n (a scalar too).
+    IsRow(Arg),
     /// Two-dimensional (rank 2 and known not to have more dimensions).
     IsMatrix(Arg),
     /// The argument has a zero extent.

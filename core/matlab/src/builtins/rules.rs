@@ -436,6 +436,7 @@ fn build_pred(p: P) -> Result<Pred, TableError> {
         "isscalar" => Pred::IsScalar(a),
         "isvector" => Pred::IsVector(a),
         "ismatrix" => Pred::IsMatrix(a),
+        "isrow" => Pred::IsRow(a),
         _ => Pred::IsEmpty(a),
     })
 }

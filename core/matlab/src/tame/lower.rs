@@ -44,7 +44,7 @@ pub struct Lowered {
 }
 
 /// Builtins that make a program "wild" (thesis §1.4): they defeat static analysis.
-pub const WILD: &[&str] = &[
+pub(crate) const WILD: &[&str] = &[
     "eval",
     "evalin",
     "feval",

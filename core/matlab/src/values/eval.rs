@@ -100,6 +100,8 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
             expr,
             ShapeExpr::SameAs(_)
                 | ShapeExpr::Broadcast(..)
+                | ShapeExpr::Expand(..)
+                | ShapeExpr::SameSize(..)
                 | ShapeExpr::Collapse { .. }
                 | ShapeExpr::Repmat { .. }
                 | ShapeExpr::Concat { .. }
@@ -137,7 +139,14 @@ pub fn call(table: &BuiltinTable, mode: Mode, call: &Call, facts: &Facts) -> Cal
         // Element-wise results keep the trailing extents their operands of open rank
         // share (the others are 2-D, or the check fails).
         let mut open = call.args.iter().filter(|a| a.open_rank);
-        if matches!(expr, ShapeExpr::SameAs(_) | ShapeExpr::Broadcast(..)) && value.open_rank {
+        let elementwise = matches!(
+            expr,
+            ShapeExpr::SameAs(_)
+                | ShapeExpr::Broadcast(..)
+                | ShapeExpr::Expand(..)
+                | ShapeExpr::SameSize(..)
+        );
+        if elementwise && value.open_rank {
             let first = open.next().and_then(|a| a.trailing.clone());
             value.trailing = first.filter(|t| open.all(|a| a.trailing.as_ref() == Some(t)));
         }
@@ -681,6 +690,17 @@ impl Eval<'_> {
                 },
                 None => Truth::Unknown,
             },
+            Pred::IsRow(a) => match self.arg(a) {
+                Some(v) if v.open_rank => Truth::Unknown,
+                Some(v) => match v.shape.as_tuple() {
+                    Some(t) => f.ask(&Constraint::and([
+                        shape::beta(t),
+                        Constraint::eq(&t.extent(0), &Dim::one()),
+                    ])),
+                    None => Truth::Unknown,
+                },
+                None => Truth::Unknown,
+            },
             Pred::IsMatrix(a) => match self.arg(a) {
                 Some(v) if v.open_rank => Truth::Unknown,
                 Some(v) => match v.shape.as_tuple() {
@@ -720,10 +740,21 @@ impl Eval<'_> {
         };
         let mut out = shape::unary(&first, self.facts);
         let mut facts = self.facts.clone();
+        // Each step's condition, under the facts the steps before it established; the
+        // call needs them all (`normcdf(x, mu, sigma)`), not only the last one.
+        let mut thetas = vec![out.theta.clone()];
         for s in shapes {
             let next = shape::elementwise(&out.shape, &s, mode, &facts);
+            if next.status == Truth::Refuted {
+                return next;
+            }
             facts = next.facts_after(&facts);
+            thetas.push(next.theta.clone());
             out = next;
+        }
+        if thetas.len() > 2 {
+            out.theta = Constraint::and(thetas);
+            out.status = self.facts.ask(&out.theta);
         }
         out
     }
