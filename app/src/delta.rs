@@ -24,6 +24,10 @@ pub struct Delta {
     pub head: Report,
     pub statements: Vec<Run>,
     pub views: Vec<ViewDelta>,
+    /// The report's glossary, absent when it equals the base's: a keystroke rarely
+    /// changes which builtins a file calls, and a large file's glossary is tens of KB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glossary: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// Consecutive statements of the new report.
@@ -101,6 +105,7 @@ impl Move {
             rule,
             nonviable,
             symbols,
+            refs,
         } = old;
         let moved = shapex::Span::new(self.byte(span.start), self.byte(span.end));
         let lines = (self.line(range.line), self.line(range.end_line));
@@ -113,6 +118,7 @@ impl Move {
             && rule == &new.rule
             && defs == &new.defs
             && symbols == &new.symbols
+            && refs == &new.refs
     }
 }
 
@@ -173,10 +179,12 @@ impl Delta {
             views: Vec::new(),
             facts: new.facts.clone(),
             hovers: new.hovers.clone(),
+            glossary: Default::default(),
         };
         Delta {
             base: 0,
             head,
+            glossary: (base.glossary != new.glossary).then(|| new.glossary.clone()),
             statements: runs(&base.statements, &new.statements),
             views: new
                 .views
@@ -259,6 +267,9 @@ impl Delta {
         *base = Report {
             statements,
             views,
+            glossary: self
+                .glossary
+                .unwrap_or_else(|| std::mem::take(&mut base.glossary)),
             ..self.head
         };
     }

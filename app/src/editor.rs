@@ -50,6 +50,17 @@ fn term_hover(ctx: Ctx, line: u32, col: usize) -> Option<String> {
     })
 }
 
+/// The rule of the builtin whose call is under the pointer, while the report is of
+/// the text on screen.
+fn ref_hover(ctx: Ctx, index: &model::LineIndex, line: u32, col: usize) -> Option<String> {
+    ctx.report.with_untracked(|r| {
+        ctx.code.with_untracked(|c| {
+            let current = ctx.analysed.with_untracked(|a| a == c);
+            current.then(|| model::ref_hover(r, c, index, line, col))?
+        })
+    })
+}
+
 /// Focuses the editor with the caret at 1-based `line`/`col` and scrolls it into view.
 pub fn jump_to(ctx: Ctx, line: u32, col: u32) {
     select(ctx, (line, col), (line, col));
@@ -246,6 +257,7 @@ pub fn Editor(initial_code: String) -> impl IntoView {
                         .map(|t| t.text.clone())
                 })
                 .or_else(|| term_hover(ctx, line, col))
+                .or_else(|| index.with_untracked(|i| ref_hover(ctx, i, line, col)))
         };
         let tip = tip.unwrap_or_default();
         if el.title() != tip {

@@ -105,6 +105,11 @@ impl LineIndex {
         let end = self.starts.get(i + 1).map_or(source.len(), |next| next - 1);
         source.get(start..end).unwrap_or("")
     }
+
+    /// The byte offset where 0-based line `i` starts (the text's end past its end).
+    pub fn start(&self, i: usize) -> usize {
+        self.starts.get(i).copied().unwrap_or(usize::MAX)
+    }
 }
 
 /// The rows to render of a list of `total` rows, each `row` pixels tall, when the
@@ -558,6 +563,20 @@ pub fn hover_targets(source: &str, index: &LineIndex, lines: &[LineModel]) -> Ve
     out
 }
 
+/// The character of `text` under visual column `col` (0-based, tabs expanded): its
+/// index and its byte offset.
+fn char_under(text: &str, col: usize) -> Option<(usize, usize)> {
+    let mut x = 0;
+    for (i, (b, c)) in text.char_indices().enumerate() {
+        let next = if c == '\t' { x + TAB - x % TAB } else { x + 1 };
+        if (x..next).contains(&col) {
+            return Some((i, b));
+        }
+        x = next;
+    }
+    None
+}
+
 /// The text of the innermost of `hovers` under the pointer at 1-based `line`, visual
 /// column `col` (0-based, tabs expanded) of `source`, the text they were made for.
 pub fn term_hover(
@@ -571,18 +590,7 @@ pub fn term_hover(
         return None;
     }
     let text = index.line(source, line as usize - 1);
-    // The character under the visual column, as a 1-based column.
-    let mut x = 0;
-    let mut at = None;
-    for (i, c) in text.chars().enumerate() {
-        let next = if c == '\t' { x + TAB - x % TAB } else { x + 1 };
-        if (x..next).contains(&col) {
-            at = Some(i as u32 + 1);
-            break;
-        }
-        x = next;
-    }
-    let at = (line, at?);
+    let at = (line, char_under(text, col)?.0 as u32 + 1);
     hovers
         .iter()
         .filter(|h| {
@@ -591,6 +599,30 @@ pub fn term_hover(
         })
         .min_by_key(|h| h.span.end - h.span.start)
         .map(|h| h.text.clone())
+}
+
+/// The glossary text of the statement ref under the pointer (a MATLAB builtin's
+/// rule, over its name in a call), at 1-based `line`, visual column `col` of
+/// `source`, the text `report` was made for.
+pub fn ref_hover(
+    report: &Report,
+    source: &str,
+    index: &LineIndex,
+    line: u32,
+    col: usize,
+) -> Option<String> {
+    if report.glossary.is_empty() || line == 0 || line as usize > index.len() {
+        return None;
+    }
+    let i = line as usize - 1;
+    let at = index.start(i) + char_under(index.line(source, i), col)?.1;
+    report
+        .statements
+        .iter()
+        .filter(|s| (s.span.start..s.span.end).contains(&at))
+        .flat_map(|s| s.refs.iter().map(move |r| (s.ref_span(r), r)))
+        .find(|(span, _)| (span.start..span.end).contains(&at))
+        .and_then(|(_, r)| report.glossary.get(&r.entry).cloned())
 }
 
 /// The spaces rendered between code and its notes.
@@ -740,6 +772,24 @@ pub(crate) mod tests {
         assert_eq!(at(7).as_deref(), Some("inner"));
         assert_eq!(at(1), None);
         assert_eq!(term_hover(&report.hovers, src, &index, 9, 0), None);
+    }
+
+    /// Pointing at a builtin's name in a call shows its rule; an operator, a
+    /// variable and a function of the file show none.
+    #[test]
+    fn a_builtin_call_shows_its_rule() {
+        let src =
+            "function r = f(x)\n\tr = sum(x, 2) + g(x);\nend\nfunction y = g(x)\ny = x;\nend\n";
+        let report = shapex::analyze(src, &shapex::Options::new("matlab"));
+        let index = LineIndex::new(src);
+        let at = |col| ref_hover(&report, src, &index, 2, col);
+        // The tab spans visual columns 0..4: `r` is at 4, `sum` at 8..11, `+` at 16.
+        let sum = at(9).expect("a hover over sum");
+        assert!(sum.starts_with("sum: the builtin `sum`"), "{sum}");
+        assert!(sum.contains("collapse"), "{sum}");
+        for col in [4, 12, 16, 18] {
+            assert_eq!(at(col), None, "column {col}");
+        }
     }
 
     #[test]

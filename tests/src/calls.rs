@@ -17,6 +17,9 @@ pub enum Known {
     Builtin,
     /// A function of the corpus (of the file, or another file's name or function).
     Defined,
+    /// One of the Tamer's wild calls (`eval`, `cd`, `load` without an output): known,
+    /// and known to make what it may change unknown.
+    Wild,
     /// Neither.
     Unknown,
 }
@@ -91,16 +94,16 @@ pub fn count(root: &Path, files: &[(PathBuf, String)], table: &BuiltinTable) -> 
     };
     for (i, (program, (_, text))) in lowered.iter().zip(files).enumerate() {
         for s in program.statements() {
-            let ir::StmtKind::Call { func, .. } = &s.kind else {
+            let Some((_, func)) = s.written_call(text) else {
                 continue;
             };
-            if !written(text, s, func) {
-                continue;
-            }
+            let func = &func.to_string();
             let last = func.rsplit('.').next().unwrap_or(func).to_string();
             let path = &files[i].0;
             let kind = if table.lookup(func).is_some() {
                 Known::Builtin
+            } else if tame::WILD.contains(&func.as_str()) {
+                Known::Wild
             } else if func.contains('.')
                 || program.functions.iter().any(|g| g.name == *func)
                 || defined.contains(&(repo(path), last.clone()))
@@ -116,18 +119,4 @@ pub fn count(root: &Path, files: &[(PathBuf, String)], table: &BuiltinTable) -> 
         }
     }
     counts
-}
-
-/// Whether the call is written as its name in the source (`sum(x)`, `hold on`), not
-/// an operator or an `end` the lowering turned into a call.
-fn written(text: &str, s: &ir::Stmt, func: &str) -> bool {
-    let Some(src) = text.get(s.span.start..s.span.end) else {
-        return false;
-    };
-    src.strip_prefix(func).is_some_and(|rest| {
-        !rest
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
 }

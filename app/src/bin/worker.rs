@@ -264,6 +264,9 @@ mod tests {
                 report.apply(&mut page.report, &mut page.drawings);
                 page.held = generation;
                 let expected = whole(&source);
+                // The glossary travels only when it changes: the rebuilt one must be
+                // the report's own.
+                assert!(!expected.report.glossary.is_empty(), "{name}");
                 assert!(
                     page.report == expected.report,
                     "{name}, edit {edit:?}: the report rebuilt from the delta differs"

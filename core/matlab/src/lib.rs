@@ -358,6 +358,7 @@ impl Matlab {
             &mut report.statements,
             &mut report.diagnostics,
         );
+        builtin_refs(&linked, source, table, report);
         let values = match options.wants(VALUES) {
             true => values::values_table(
                 source,
@@ -415,6 +416,61 @@ impl Matlab {
         let mut program = linked.program;
         program.functions.truncate(linked.own);
         (program, contexts, values)
+    }
+}
+
+/// Each call of a builtin written by its name in the file (`sum(x)`, `hold on`; not an
+/// operator, not a function of the program by the same name) as a [`shapex_report::Ref`]
+/// on its source statement, and the builtin's rule (`BuiltinTable::describe`) once in
+/// the glossary: what a face's hover shows, as `shapex explain NAME` prints it.
+fn builtin_refs(
+    linked: &tame::link::Linked,
+    source: &str,
+    table: &BuiltinTable,
+    report: &mut Report,
+) {
+    let mut by_origin: HashMap<shapex_text::Span, usize> = HashMap::new();
+    for (i, st) in report.statements.iter().enumerate() {
+        by_origin.entry(st.span).or_insert(i);
+    }
+    let program = &linked.program;
+    let own = &program.functions[..linked.own.min(program.functions.len())];
+    let mut stack: Vec<&[tame::Stmt]> = own.iter().map(|f| &f.body[..]).collect();
+    while let Some(body) = stack.pop() {
+        for stmt in body {
+            stack.extend(stmt.children());
+            let Some((span, func)) = stmt.written_call(source) else {
+                continue;
+            };
+            let Some(&i) = by_origin.get(&stmt.origin) else {
+                continue;
+            };
+            if program.function(func).is_some() {
+                continue;
+            }
+            let entry = format!("builtin:{func}");
+            if !report.glossary.contains_key(&entry) {
+                let Some(text) = table.describe(func) else {
+                    continue;
+                };
+                report
+                    .glossary
+                    .insert(entry.clone(), format!("{func}: {text}"));
+            }
+            let st = &mut report.statements[i];
+            let Some(at) = span.start.checked_sub(st.span.start) else {
+                continue;
+            };
+            st.refs.push(shapex_report::Ref {
+                at: at as u32,
+                len: (span.end - span.start) as u32,
+                entry,
+            });
+        }
+    }
+    for st in &mut report.statements {
+        st.refs.sort_by_key(|r| r.at);
+        st.refs.dedup();
     }
 }
 

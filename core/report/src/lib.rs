@@ -13,7 +13,7 @@ pub use shapex_text::{
     common_ends, Diagnostic, Fix, LineIndex, Range, Severity, Span, Token, TokenKind,
 };
 pub use statement::{
-    bounded, CheckStatus, Def, DimView, Notation, ShapeView, StatementReport, SymbolNote,
+    bounded, CheckStatus, Def, DimView, Notation, Ref, ShapeView, StatementReport, SymbolNote,
 };
 pub use view::{Payload, View, ViewSpec};
 
@@ -44,6 +44,10 @@ pub struct Report {
     /// a face's hover: the innermost hover containing the pointer wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hovers: Vec<Hover>,
+    /// Texts the statements' [`Ref`]s point at, by key (a builtin's rule, once per
+    /// builtin the program calls, however often), for a face's hover.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub glossary: BTreeMap<String, String>,
 }
 
 /// A hover: the text shown while the pointer is over `span`.

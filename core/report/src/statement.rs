@@ -98,6 +98,30 @@ pub struct StatementReport {
     /// reader's hover and legend (see [`crate::legend`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<SymbolNote>,
+    /// The pieces of the statement that name an entry of the report's glossary (a
+    /// MATLAB builtin called here), for a face's hover.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<Ref>,
+}
+
+/// A piece of a statement that names an entry of [`crate::Report::glossary`]. Its
+/// place is in bytes from the statement's start, so it moves with the statement when
+/// an edit above moves it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ref {
+    /// Bytes from the statement's span start.
+    pub at: u32,
+    pub len: u32,
+    /// The glossary entry's key.
+    pub entry: String,
+}
+
+impl StatementReport {
+    /// The span of `r` in the source.
+    pub fn ref_span(&self, r: &Ref) -> Span {
+        let start = self.span.start + r.at as usize;
+        Span::new(start, start + r.len as usize)
+    }
 }
 
 /// One symbol a statement shows and what it stands for.

@@ -319,6 +319,24 @@ impl Stmt {
             _ => vec![],
         }
     }
+
+    /// For a call written as its function's name in `source` (`sum(x)`, `hold on`),
+    /// the span of that name and the name; `None` for any other statement, and for a
+    /// call the lowering made of an operator or an `end`.
+    pub fn written_call<'a>(&'a self, source: &str) -> Option<(Span, &'a str)> {
+        let StmtKind::Call { func, .. } = &self.kind else {
+            return None;
+        };
+        let rest = source
+            .get(self.span.start..self.span.end)?
+            .strip_prefix(func.as_str())?;
+        let joined = rest
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        let start = self.span.start;
+        (!joined).then(|| (Span::new(start, start + func.len()), func.as_str()))
+    }
 }
 
 impl Program {

@@ -43,8 +43,9 @@ pub struct Lowered {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Builtins that make a program "wild" (thesis §1.4): they defeat static analysis.
-pub(crate) const WILD: &[&str] = &[
+/// Builtins that make a program "wild" (Dubrau 2012 §1.4, §2.11): calls whose effect on
+/// the workspace, or on which function a name calls, the analysis cannot follow.
+pub const WILD: &[&str] = &[
     "eval",
     "evalin",
     "feval",
@@ -57,6 +58,7 @@ pub(crate) const WILD: &[&str] = &[
     "inputname",
     "evalc",
     "run",
+    "import",
 ];
 
 /// Why a wild call cannot be analysed (Dubrau 2012, §1.4 and §2.11), in a sentence
@@ -74,6 +76,7 @@ fn wild_reason(func: &str) -> &'static str {
         "evalc" => "runs text as code, and the text is known only at run time",
         "run" => "runs a script, which may create or change any variable",
         "inputname" => "reads the caller's variable names",
+        "import" => "makes a package's functions callable by their short names, which changes which function a name calls",
         _ => "has an effect the analysis cannot follow",
     }
 }

@@ -10,7 +10,7 @@ mod print;
 
 pub use clearing::{clearing, Clearing};
 pub use ir::*;
-pub(crate) use lower::WILD;
+pub use lower::WILD;
 pub use lower::{lower, lower_with_prefix, Lowered, TEMP_PREFIX};
 pub use print::{literal, print_program, print_with_origins};
 
