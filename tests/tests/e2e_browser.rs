@@ -1360,6 +1360,7 @@ async fn values_and_ir(env: &Env) -> Result<()> {
     ensure(!rows.to_string().contains("mc_t"), || {
         format!("a temporary shows in the Values view: {rows}")
     })?;
+    builtin_hover(&app).await?;
 
     // The caret on line 1: the IR lines lowered from it are highlighted, no other.
     click(&app, "#tab-ir").await?;
@@ -1420,6 +1421,35 @@ async fn values_and_ir(env: &Env) -> Result<()> {
     here.map_err(|e| format!("{e}: the IR lines of line 5 should be highlighted"))?;
     nonviable_lines_are_greyed(&app).await?;
     app.session.close().await;
+    Ok(())
+}
+
+/// Issue #24 item 4: the pointer over `zeros` in `x = zeros(3,4);` gives the editor
+/// the builtin's rule as its tooltip, and over `x` not.
+async fn builtin_hover(app: &App) -> Result<()> {
+    const TITLE_AT: &str = "const e = document.querySelector('#editor');
+        const p = document.querySelector('.editor-scroll .probe').getBoundingClientRect();
+        const r = e.getBoundingClientRect();
+        const [line, col] = arguments;
+        const cw = p.width / 10;
+        e.dispatchEvent(new MouseEvent('mousemove', { bubbles: true,
+            clientX: r.left + 10 + (col + 0.5) * cw,
+            clientY: r.top + 10 + (line - 0.5) * p.height }));
+        return e.title;";
+    let over = |line: u32, col: u32| async move {
+        app.session.js(TITLE_AT, vec![json!(line), json!(col)]).await
+    };
+    let zeros = over(1, 5).await?;
+    ensure(
+        zeros
+            .as_str()
+            .is_some_and(|t| t.starts_with("zeros: the builtin `zeros`") && t.contains("rule")),
+        || format!("the pointer over zeros shows {zeros}"),
+    )?;
+    let x = over(1, 0).await?;
+    ensure(!x.to_string().contains("builtin"), || {
+        format!("the pointer over the variable x shows {x}")
+    })?;
     Ok(())
 }
 
