@@ -1437,7 +1437,9 @@ async fn builtin_hover(app: &App) -> Result<()> {
             clientY: r.top + 10 + (line - 0.5) * p.height }));
         return e.title;";
     let over = |line: u32, col: u32| async move {
-        app.session.js(TITLE_AT, vec![json!(line), json!(col)]).await
+        app.session
+            .js(TITLE_AT, vec![json!(line), json!(col)])
+            .await
     };
     let zeros = over(1, 5).await?;
     ensure(

@@ -272,7 +272,15 @@ fn in_bounds(a: &IndexArg, extent: &Dim) -> Constraint {
             Constraint::or([Constraint::eq(len, &Dim::zero()), Constraint::le(m, extent)])
         }
         IndexArg::Array { max: Some(m), .. } => Constraint::le(m, extent),
-        IndexArg::Logical { .. } => Constraint::True,
+        // A mask no longer than the extent always fits; a longer one fails exactly when
+        // one of its extra elements is true, which only run time knows.
+        IndexArg::Logical { mask, .. } => {
+            let data = Constraint::Opaque(format!("the mask's true elements within 1..{extent}"));
+            match mask.as_tuple() {
+                Some(m) => Constraint::or([Constraint::le(&m.numel(), extent), data]),
+                None => data,
+            }
+        }
         IndexArg::Scalar(None)
         | IndexArg::Range { max: None, .. }
         | IndexArg::Array { max: None, .. } => {
@@ -296,17 +304,27 @@ fn linear_index_shape(
         IndexArg::Range { len, .. } => Shape::tuple(vec![Dim::one(), len.clone()]),
         IndexArg::Array { shape, .. } => shape.clone(),
         IndexArg::Logical { mask, count } => {
-            // a(mask) is a(find(mask)): a row only when the mask is a row.
-            let row = mask.as_tuple().is_some_and(|m| {
-                m.rank() == 2
-                    && facts
-                        .ask(&Constraint::eq(&m.extent(0), &Dim::one()))
+            // a(mask) is a(find(mask)): a row when the mask is a row, else a column.
+            let row = match mask.as_tuple() {
+                Some(m) => facts.ask(&Constraint::and([
+                    super::tuple::beta(m),
+                    Constraint::eq(&m.extent(0), &Dim::one()),
+                ])),
+                None => Truth::Unknown,
+            };
+            let base_is_vector = t.rank() == 2
+                && (0..2).any(|i| {
+                    facts
+                        .ask(&Constraint::eq(&t.extent(i), &Dim::one()))
                         .is_proven()
-            });
-            if row {
-                Shape::tuple(vec![Dim::one(), count.clone()])
-            } else {
-                Shape::tuple(vec![count.clone(), Dim::one()])
+                });
+            match row {
+                Truth::Proven => Shape::tuple(vec![Dim::one(), count.clone()]),
+                Truth::Refuted => Shape::tuple(vec![count.clone(), Dim::one()]),
+                // A vector keeps its own orientation whatever the mask's (below); a
+                // matrix takes the mask's, which is not known.
+                Truth::Unknown if base_is_vector => Shape::tuple(vec![count.clone(), Dim::one()]),
+                Truth::Unknown => return Shape::Unknown,
             }
         }
     };

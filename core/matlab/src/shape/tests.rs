@@ -474,7 +474,33 @@ fn indexing() {
         mask: a.clone(),
         count: Dim::sym("c1"),
     };
-    assert_eq!(index(&a, &[mask], &f).shape.to_string(), "<c1,1>");
+    assert_eq!(index(&a, &[mask.clone()], &f).shape.to_string(), "<c1,1>");
+    assert_eq!(index(&a, &[mask], &f).status, Truth::Proven);
+    // A mask that may be longer than the extent fails when an extra element is true,
+    // which only run time knows; one that is longer is still not an error (its extra
+    // elements may all be false).
+    let sym = |d: &[&str]| Shape::tuple(d.iter().map(|x| Dim::sym(x)).collect());
+    let long = IndexArg::Logical {
+        mask: sym(&["m1", "m2"]),
+        count: Dim::sym("c2"),
+    };
+    let rows = index(&a, &[long.clone(), IndexArg::Colon], &f);
+    assert_eq!(rows.status, Truth::Unknown, "{}", rows.theta);
+    let longer = IndexArg::Logical {
+        mask: k(&[1, 5]),
+        count: Dim::sym("c3"),
+    };
+    assert_eq!(
+        index(&a, &[longer, IndexArg::Colon], &f).status,
+        Truth::Unknown
+    );
+    let unknown = IndexArg::Logical {
+        mask: Shape::Unknown,
+        count: Dim::sym("c4"),
+    };
+    assert_eq!(index(&a, &[unknown], &f).status, Truth::Unknown);
+    // A matrix indexed by a mask of unknown orientation is a row or a column.
+    assert_eq!(index(&a, &[long], &f).shape, Shape::Unknown);
     // Fewer subscripts than dimensions: the last spans the rest.
     assert_eq!(
         index(&k(&[2, 3, 4]), &[IndexArg::Colon, IndexArg::Colon], &f).shape,

@@ -918,8 +918,14 @@ fn index_arg(env: &Env, index: &Index, fresh: impl FnOnce() -> Dim) -> IndexArg 
         return IndexArg::Colon;
     }
     if v.class == Some("logical") {
+        // A mask of open rank may have more elements than its first extents say.
+        let mask = if v.open_rank {
+            Shape::Unknown
+        } else {
+            v.shape.clone()
+        };
         return IndexArg::Logical {
-            mask: v.shape.clone(),
+            mask,
             count: fresh(),
         };
     }
