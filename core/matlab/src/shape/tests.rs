@@ -474,7 +474,10 @@ fn indexing() {
         mask: a.clone(),
         count: Dim::sym("c1"),
     };
-    assert_eq!(index(&a, &[mask.clone()], &f).shape.to_string(), "<c1,1>");
+    assert_eq!(
+        index(&a, std::slice::from_ref(&mask), &f).shape.to_string(),
+        "<c1,1>"
+    );
     assert_eq!(index(&a, &[mask], &f).status, Truth::Proven);
     // A mask that may be longer than the extent fails when an extra element is true,
     // which only run time knows; one that is longer is still not an error (its extra
