@@ -3,7 +3,7 @@
 
 use crate::editor::{Editor, ProblemsList};
 use crate::gallery;
-use crate::state::{File, Notation, ViewState};
+use crate::state::{File, Notation, Tabs, ViewState};
 use crate::tabs::FileTabs;
 use crate::views::{self, Views};
 use crate::{analysis, browser, model, share};

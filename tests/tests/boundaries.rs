@@ -89,9 +89,18 @@ fn the_core_has_the_promised_crates() {
         "shapex-migrate",
         "shapex",
         "shapex-cli",
+        "shapex-share",
     ] {
         assert!(packages.contains_key(name), "missing {name}: {packages:?}");
     }
+}
+
+/// The share-link format is a contract between the app and the CLI: data and its
+/// encoding, knowing no language.
+#[test]
+fn share_links_know_only_the_report() {
+    let packages = core_packages();
+    assert_eq!(project_deps(&packages["shapex-share"]), ["shapex-report"]);
 }
 
 #[test]

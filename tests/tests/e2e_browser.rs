@@ -84,6 +84,68 @@ async fn edit_fix_share(env: &Env) -> Result<()> {
     Ok(())
 }
 
+#[test]
+fn e2e_a_link_from_shapex_share_opens_its_file_in_its_view() {
+    run(|env| Box::pin(cli_share(env)));
+}
+
+/// A repro with a definite error, as a user would share it from a terminal.
+const REPRO: &str = "A = ones(3, 4);\nB = ones(5, 2);\nC = A * B;  % 'quotes' and ü\n";
+
+/// Issue #26 item 4: `shapex share FILE --view V --base URL` prints a link that opens
+/// the file's text under its name, in that view and notation, with its error found.
+async fn cli_share(env: &Env) -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("shapex-share-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("repro.m");
+    std::fs::write(&file, REPRO).map_err(|e| e.to_string())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "run",
+            "-q",
+            "-p",
+            "shapex-cli",
+            "--",
+            "share",
+            "--view",
+            "checks",
+        ])
+        .args(["--times", "--base", &env.server.base_url])
+        .arg(&file)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .map_err(|e| format!("cargo run shapex share: {e}"))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    ensure(out.status.success() && url.contains("#v2/"), || {
+        format!(
+            "shapex share printed {url:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let app = env.app().await?;
+    app.open(&url).await?;
+    let code = app.editor_text().await?;
+    ensure(code == REPRO, || format!("the link opened {code:?}"))?;
+    app.wait_for_analysis("", "the repro's error", on_line(3))
+        .await?;
+    let shown = app
+        .session
+        .js(
+            "return [document.querySelector('#tab-checks').getAttribute('aria-selected'),
+                     [...document.querySelectorAll('button.file-tab')].map(b => b.dataset.file),
+                     document.querySelector('select#notation').value];",
+            vec![],
+        )
+        .await?;
+    ensure(shown == json!(["true", ["repro.m"], "times"]), || {
+        format!("the link opened (checks selected, tabs, notation) {shown}")
+    })?;
+    app.session.close().await;
+    Ok(())
+}
+
 /// Three functions: each edit below touches one of them or moves them all.
 const FUNCTIONS: &str = "function r = first(a)\n  r = a * 2;\nend\n\
                          function s = second(b)\n  s = ones(3, 2) * b;\nend\n\

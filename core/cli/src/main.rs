@@ -116,6 +116,30 @@ enum Command {
         /// One file, or `-` for stdin.
         path: PathBuf,
     },
+    /// Print the playground link that opens a file in a view, with its language's
+    /// settings: the same link the app's Share button makes, so a repro travels from
+    /// a terminal to a browser in one command.
+    Share {
+        /// The view the link opens (an id from `shapex languages`, or `outline`,
+        /// `diagnostics`); by default the language's first.
+        #[arg(long)]
+        view: Option<String>,
+        /// The language; by default chosen by the file's extension. Required for stdin.
+        #[arg(long)]
+        lang: Option<String>,
+        /// A language option, `KEY=VALUE` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// Shapes shown as `3×n` instead of `<3,n>`.
+        #[arg(long)]
+        times: bool,
+        /// The playground's address (default: `$SHAPEX_PLAYGROUND`, else what
+        /// `scripts/serve` serves).
+        #[arg(long, value_name = "URL")]
+        base: Option<String>,
+        /// One file, or `-` for stdin.
+        path: PathBuf,
+    },
     /// List the registered languages with their extensions, options and views.
     Languages,
     /// Explain a diagnostic code (`shapex explain shape.mtimes`).
@@ -247,9 +271,100 @@ fn main() -> ExitCode {
             &settings,
             &path,
         ),
+        Command::Share {
+            view,
+            lang,
+            settings,
+            times,
+            base,
+            path,
+        } => share_command(
+            view.as_deref(),
+            lang.as_deref(),
+            &settings,
+            times,
+            base,
+            &path,
+        ),
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
     }
+}
+
+/// Where `scripts/serve` serves the playground.
+const LOCAL_PLAYGROUND: &str = "http://127.0.0.1:8080/";
+
+/// `shapex share`: the playground link of one file in one view.
+fn share_command(
+    view: Option<&str>,
+    lang: Option<&str>,
+    settings: &[String],
+    times: bool,
+    base: Option<String>,
+    path: &Path,
+) -> ExitCode {
+    let analyzer = Analyzer::new();
+    let (name, text, options) = match load_one(&analyzer, lang, settings, path) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let Some(info) = analyzer.language(&options.lang).map(|l| l.info()) else {
+        return ExitCode::from(2);
+    };
+    let views: Vec<&str> = info
+        .views
+        .iter()
+        .map(|v| v.id)
+        .chain(shapex_share::GENERIC_VIEWS.iter().map(|g| g.0))
+        .collect();
+    let view = match view {
+        Some(v) if !views.contains(&v) => {
+            eprintln!(
+                "shapex: {} has no view `{v}` (its views: {})",
+                info.id,
+                views.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+        Some(v) => v,
+        None => views[0],
+    };
+    let file_name = match path.as_os_str() == "-" {
+        true => String::new(),
+        false => path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
+    let state = shapex_share::ViewState {
+        code: text,
+        name: file_name,
+        lang: options.lang.clone(),
+        settings: options.settings.clone(),
+        view: view.to_string(),
+        notation: if times {
+            shapex_share::Notation::Times
+        } else {
+            shapex_share::Notation::default()
+        },
+        ..shapex_share::ViewState::default()
+    };
+    let fragment = match shapex_share::link::link(&state) {
+        Ok(fragment) => fragment,
+        Err(chars) => {
+            eprintln!(
+                "shapex: {name} is too large for a link ({} KB of link data; links up to {} KB): share the file instead",
+                chars.div_ceil(1024),
+                shapex_share::link::MAX_LINK_CHARS / 1024
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let base = base
+        .or_else(|| std::env::var("SHAPEX_PLAYGROUND").ok())
+        .unwrap_or_else(|| LOCAL_PLAYGROUND.to_string());
+    let base = base.split('#').next().unwrap_or_default();
+    write_out(&format!("{base}#{fragment}\n"))
 }
 
 fn graph_command(

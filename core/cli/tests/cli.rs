@@ -471,3 +471,62 @@ fn migrate_answers_the_three_questions_as_json_and_text() {
     assert_eq!(code, 2);
     assert!(err.contains("no migration questions"), "{err}");
 }
+
+/// `shapex share` prints the link the app's Share makes: it decodes to the file's
+/// text, name, language, settings and view; a view the language lacks, or stdin with
+/// no language, is a usage error.
+#[test]
+fn share_prints_a_link_that_carries_the_file_and_its_view() {
+    let dir = temp_dir("share");
+    let file = dir.join("repro.m");
+    let text = "A = ones(3, 4);\nC = A * A;  % ü\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, err) = shapex(
+        &[
+            "share",
+            "--view",
+            "ir",
+            "--set",
+            "mode=paper",
+            "--base",
+            "https://x.org/p/",
+            path,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let (base, fragment) = out.trim().split_once('#').expect("a fragment");
+    assert_eq!(base, "https://x.org/p/");
+    let state = shapex_share::link::decode(fragment).expect("the link decodes");
+    assert_eq!(
+        (
+            state.code.as_str(),
+            state.name.as_str(),
+            state.lang.as_str()
+        ),
+        (text, "repro.m", "matlab")
+    );
+    assert_eq!(state.view, "ir");
+    assert_eq!(
+        state.settings.get("mode").map(String::as_str),
+        Some("paper")
+    );
+    // By default, the language's first view and the local playground.
+    let (code, out, _) = shapex(&["share", path], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("http://127.0.0.1:8080/#v2/"), "{out}");
+    let state = shapex_share::link::decode(out.trim().split_once('#').unwrap().1).unwrap();
+    assert_eq!(state.view, "shapes");
+    let (code, _, err) = shapex(&["share", "--view", "lattice", path], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("matlab has no view `lattice`"), "{err}");
+    let (code, _, err) = shapex(&["share", "-"], "x = 1;\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("--lang"), "{err}");
+    let (code, out, _) = shapex(&["share", "--lang", "matlab", "-"], "x = 1;\n");
+    assert_eq!(code, 0);
+    let state = shapex_share::link::decode(out.trim().split_once('#').unwrap().1).unwrap();
+    assert_eq!((state.code.as_str(), state.name.as_str()), ("x = 1;\n", ""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
