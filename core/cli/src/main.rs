@@ -154,6 +154,10 @@ enum Format {
     Json,
     /// One JSON object per line, per file.
     Jsonl,
+    /// One SARIF 2.1.0 log for every file (code scanning): diagnostics as results of
+    /// their codes' rules, each statement's proven or run-time check of kind pass or
+    /// open.
+    Sarif,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -533,6 +537,8 @@ enum Output {
     Text(String),
     /// `--format json`: one object, or an element of the array of several.
     Json(serde_json::Value),
+    /// `--format sarif`: the file's results in the one log.
+    Sarif(Vec<serde_json::Value>),
 }
 
 /// Checks every file of `paths`; `resolve` holds the search folders when calls into
@@ -590,7 +596,7 @@ fn check(
             .fold(Options::new(id), |o, (k, v)| o.with(k, v));
         // The views the output shows are the ones built: text shows none.
         match (format, views) {
-            (Format::Text, _) => options.with_views([]),
+            (Format::Text | Format::Sarif, _) => options.with_views([]),
             (_, format::Views::All) => options,
             (_, format::Views::Only(ids)) => options.with_views(ids.iter().map(String::as_str)),
         }
@@ -670,6 +676,7 @@ fn render(format: Format, name: &str, report: &Report, views: &format::Views) ->
             line.push('\n');
             Output::Text(line)
         }
+        Format::Sarif => Output::Sarif(shapex::sarif::results(name, report)),
     }
 }
 
@@ -793,7 +800,7 @@ fn print_checked(format: Format, checked: &[Checked]) -> std::io::Result<()> {
                 .iter()
                 .filter_map(|c| match &c.output {
                     Output::Json(v) => Some(v.clone()),
-                    Output::Text(_) => None,
+                    Output::Text(_) | Output::Sarif(_) => None,
                 })
                 .collect();
             let value = match <[_; 1]>::try_from(values) {
@@ -801,6 +808,20 @@ fn print_checked(format: Format, checked: &[Checked]) -> std::io::Result<()> {
                 Err(many) => serde_json::Value::Array(many),
             };
             serde_json::to_writer_pretty(&mut out, &value)?;
+            writeln!(out)?;
+        }
+        Format::Sarif => {
+            let results = checked
+                .iter()
+                .flat_map(|c| match &c.output {
+                    Output::Sarif(r) => r.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let analyzer = Analyzer::new();
+            let explain = |code: &str| analyzer.languages().find_map(|l| l.explain(code));
+            let log = shapex::sarif::log(env!("CARGO_PKG_VERSION"), results, explain);
+            serde_json::to_writer_pretty(&mut out, &log)?;
             writeln!(out)?;
         }
     }

@@ -530,3 +530,84 @@ fn share_prints_a_link_that_carries_the_file_and_its_view() {
     assert_eq!((state.code.as_str(), state.name.as_str()), ("x = 1;\n", ""));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--format sarif` is one SARIF 2.1.0 log for every file, valid against the schema
+/// (shipped in `tests/sarif/`, formats such as `uri` checked too): errors and warnings
+/// as results of their codes' rules with `shapex explain`'s help, and the statements'
+/// checks as results of kind pass (proven) or open (run-time check).
+#[test]
+fn sarif_is_valid_against_the_schema() {
+    let schema_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/sarif/sarif-schema-2.1.0.json"
+    );
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the SARIF schema compiles");
+    let dir = temp_dir("sarif");
+    std::fs::write(
+        dir.join("bad one.m"),
+        "A = ones(3, 4);\nC = A * A;\nx = (1;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("sub/ok.m"),
+        "function y = f(n)\ny = zeros(n, 2) + 1;\nz = y(1, :);\nend\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("sub/l.t"), "x : int[3];\n").unwrap();
+    let (code, out, err) = shapex(&["check", "--format", "sarif", dir.to_str().unwrap()], "");
+    assert_eq!(code, 1, "an error in a file: {err}");
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON log");
+    let problems: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(problems.is_empty(), "{problems:#?}");
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let of = |id: &'static str| results.iter().filter(move |r| r["ruleId"] == id);
+    let mtimes = results
+        .iter()
+        .find(|r| {
+            r["ruleId"]
+                .as_str()
+                .is_some_and(|i| i.starts_with("shape.mtimes"))
+        })
+        .expect("the mtimes error");
+    assert_eq!(mtimes["level"], "error");
+    let place = &mtimes["locations"][0]["physicalLocation"];
+    let uri = place["artifactLocation"]["uri"].as_str().unwrap();
+    assert!(uri.ends_with("bad%20one.m"), "{uri}");
+    for r in results {
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert!(
+            uri.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~/%".contains(&b)),
+            "not a URI reference: {uri}"
+        );
+    }
+    assert_eq!(place["region"]["startLine"], 2);
+    let rule = &rules[mtimes["ruleIndex"].as_u64().unwrap() as usize];
+    assert_eq!(rule["id"], mtimes["ruleId"]);
+    assert!(rule["help"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("definite shape error"));
+    assert!(results.iter().any(|r| r["ruleId"]
+        .as_str()
+        .is_some_and(|i| i.starts_with("syntax."))));
+    assert!(of("check.proven").all(|r| r["kind"] == "pass" && r["level"] == "none"));
+    assert!(of("check.runtime").any(|r| r["kind"] == "open"));
+    // The validator can fail: a result without its message is refused.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(!validator.is_valid(&broken));
+    let _ = std::fs::remove_dir_all(&dir);
+}

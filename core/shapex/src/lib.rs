@@ -5,6 +5,7 @@
 
 pub mod driver;
 pub mod format;
+pub mod sarif;
 
 pub use driver::{analyze, faces, Analyzer, Session};
 pub use shapex_matlab::samples;
