@@ -14,7 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod graph;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use shapex::{format, Analyzer, Options, Report, Session, Sources};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Read, Write};
@@ -140,6 +140,14 @@ enum Command {
         /// One file, or `-` for stdin.
         path: PathBuf,
     },
+    /// Print a shell's completion script for shapex (`shapex completions bash >
+    /// ~/.local/share/bash-completion/completions/shapex`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, in roff (`shapex man | man -l -`).
+    Man,
     /// List the registered languages with their extensions, options and views.
     Languages,
     /// Explain a diagnostic code (`shapex explain shape.mtimes`).
@@ -290,6 +298,21 @@ fn main() -> ExitCode {
             base,
             &path,
         ),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "shapex", &mut out);
+            write_out(&String::from_utf8_lossy(&out))
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => write_out(&String::from_utf8_lossy(&out)),
+                Err(e) => {
+                    eprintln!("shapex: cannot render the manual: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Languages => languages(),
         Command::Explain { code } => explain(&code),
     }
@@ -905,6 +928,14 @@ fn slashed(dir: &Path) -> String {
 
 fn read_text(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // A NUL byte in the first 8 KB makes a file binary, as git and grep judge (a P-code
+    // or MAT file named `.m`): no source text, so no analysis whose errors would mislead.
+    if let Some(at) = bytes.iter().take(8192).position(|&b| b == 0) {
+        return Err(format!(
+            "{}: a binary file, not source text (a NUL byte at offset {at})",
+            path.display()
+        ));
+    }
     // Octave's own files include Latin-1 comments; keep going rather than refuse them.
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

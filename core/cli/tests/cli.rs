@@ -611,3 +611,114 @@ fn sarif_is_valid_against_the_schema() {
     assert!(!validator.is_valid(&broken));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bad input as a user meets it: every case is exit 2 with a message naming the input
+/// and what is wrong, for every command that reads files.
+#[test]
+fn bad_input_is_a_clear_message_and_exit_two() {
+    let dir = temp_dir("bad");
+    let binary = dir.join("p.m");
+    std::fs::write(&binary, b"v1.0\x00\x01\x02garbage").unwrap();
+    std::fs::write(dir.join("x.xyz"), "x = 1;\n").unwrap();
+    std::fs::write(dir.join("sub/ok.m"), "x = 1;\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("gone.m"), dir.join("sub/dangling.m")).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["check".into(), p("missing.m")],
+            "missing.m: No such file",
+        ),
+        (
+            vec!["check".into(), p("p.m")],
+            "p.m: a binary file, not source text",
+        ),
+        (vec!["share".into(), p("p.m")], "a binary file"),
+        (vec!["graph".into(), p("p.m")], "a binary file"),
+        (
+            vec!["check".into(), p("x.xyz")],
+            "no language claims the extension of",
+        ),
+        (
+            vec!["share".into(), p("x.xyz")],
+            "name its language with --lang",
+        ),
+        (
+            vec![
+                "check".into(),
+                "--lang".into(),
+                "cobol".into(),
+                p("sub/ok.m"),
+            ],
+            "unknown language `cobol`",
+        ),
+        (
+            vec![
+                "share".into(),
+                "--lang".into(),
+                "cobol".into(),
+                p("sub/ok.m"),
+            ],
+            "unknown language `cobol`",
+        ),
+        (vec!["check".into(), p("sub")], "dangling.m: No such file"),
+        (vec!["share".into(), p("sub")], "sub"),
+        (
+            vec![
+                "check".into(),
+                "--format".into(),
+                "yaml".into(),
+                p("sub/ok.m"),
+            ],
+            "invalid value 'yaml'",
+        ),
+        (
+            vec!["completions".into(), "tcsh".into()],
+            "invalid value 'tcsh'",
+        ),
+    ];
+    for (args, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = shapex(&args, "");
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?} says {err:?}, not {says:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--version`, shell completions and the man page come from the clap definition, so
+/// they name every subcommand.
+#[test]
+fn version_completions_and_man_page_name_every_subcommand() {
+    let (code, out, _) = shapex(&["--version"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (0, concat!("shapex ", env!("CARGO_PKG_VERSION")))
+    );
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = shapex(&["completions", shell], "");
+        assert_eq!(code, 0, "{shell}: {err}");
+        for sub in ["check", "graph", "migrate", "share", "explain", "languages"] {
+            assert!(out.contains(sub), "{shell} completions lack {sub}");
+        }
+    }
+    let (code, man, _) = shapex(&["man"], "");
+    assert_eq!(code, 0);
+    assert!(
+        man.contains(".TH shapex 1"),
+        "{}",
+        &man[..man.len().min(300)]
+    );
+    for sub in [
+        "check",
+        "graph",
+        "migrate",
+        "share",
+        "explain",
+        "languages",
+        "completions",
+    ] {
+        assert!(man.contains(sub), "the man page lacks {sub}");
+    }
+}
