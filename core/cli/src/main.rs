@@ -13,6 +13,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod graph;
+mod lsp;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use shapex::{format, Analyzer, Options, Report, Session, Sources};
@@ -139,6 +140,14 @@ enum Command {
         base: Option<String>,
         /// One file, or `-` for stdin.
         path: PathBuf,
+    },
+    /// Serve the Language Server Protocol on stdin/stdout (for editors): diagnostics as
+    /// you type, hover, inlay hints, go to definition, open in the playground.
+    Lsp {
+        /// The playground the "open in the playground" action links to (default:
+        /// `$SHAPEX_PLAYGROUND`, else what `scripts/serve` serves).
+        #[arg(long, value_name = "URL")]
+        base: Option<String>,
     },
     /// Print a shell's completion script for shapex (`shapex completions bash >
     /// ~/.local/share/bash-completion/completions/shapex`).
@@ -298,6 +307,13 @@ fn main() -> ExitCode {
             base,
             &path,
         ),
+        Command::Lsp { base } => match lsp::run(playground(base)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("shapex lsp: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "shapex", &mut out);
@@ -387,11 +403,16 @@ fn share_command(
             return ExitCode::from(2);
         }
     };
+    write_out(&format!("{}#{fragment}\n", playground(base)))
+}
+
+/// The playground's address: `base`, else `$SHAPEX_PLAYGROUND`, else `scripts/serve`'s,
+/// without a fragment.
+fn playground(base: Option<String>) -> String {
     let base = base
         .or_else(|| std::env::var("SHAPEX_PLAYGROUND").ok())
         .unwrap_or_else(|| LOCAL_PLAYGROUND.to_string());
-    let base = base.split('#').next().unwrap_or_default();
-    write_out(&format!("{base}#{fragment}\n"))
+    base.split('#').next().unwrap_or_default().to_string()
 }
 
 fn graph_command(

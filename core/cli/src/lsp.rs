@@ -1,0 +1,500 @@
+//! `shapex lsp`: a Language Server over stdio for every registered language, on the
+//! protocol crates rust-analyzer uses (`lsp-server`, `lsp-types`). Each open document is
+//! analysed on every change with its own `Session`, so an edit re-analyses only what
+//! it can have changed, as in the playground; the server answers from the last Report:
+//!
+//! - diagnostics, published after each change;
+//! - hover: a builtin's rule over its name in a call (the Report's glossary), else the
+//!   shapes the statement on that line defines, its check and its rule;
+//! - inlay hints: the shapes after each assignment (off with the initialization option
+//!   `{"inlayHints": false}`);
+//! - go to definition: a function of the file by its name;
+//! - a code action that opens the file in the playground (`window/showDocument` with the
+//!   share link `shapex share` prints).
+//!
+//! Positions are UTF-16 code units, the protocol's default; Reports count characters.
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::request::{
+    CodeActionRequest, ExecuteCommand, GotoDefinition, HoverRequest, InlayHintRequest,
+    Request as _, ShowDocument,
+};
+use lsp_types::{
+    CodeActionOrCommand, CodeActionProviderCapability, Command, DiagnosticSeverity,
+    ExecuteCommandOptions, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
+    InlayHint, InlayHintKind, InlayHintLabel, Location, MarkupContent, MarkupKind, OneOf, Position,
+    PublishDiagnosticsParams, Range, ServerCapabilities, ShowDocumentParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+use shapex::{Analyzer, Options, Report, Session};
+use std::collections::HashMap;
+use std::str::FromStr;
+
+/// The command the code action runs: open the document in the playground.
+const OPEN_IN_PLAYGROUND: &str = "shapex.openInPlayground";
+
+struct Document {
+    text: String,
+    lang: String,
+    session: Session,
+    report: Report,
+}
+
+struct Server<'a> {
+    analyzer: &'a Analyzer,
+    docs: HashMap<String, Document>,
+    inlay_hints: bool,
+    playground: String,
+}
+
+/// Serves on stdin/stdout until the client says `exit`.
+pub fn run(playground: String) -> Result<(), String> {
+    let (connection, io) = Connection::stdio();
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![OPEN_IN_PLAYGROUND.into()],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let init = serde_json::json!({
+        "capabilities": capabilities,
+        "serverInfo": { "name": "shapex", "version": env!("CARGO_PKG_VERSION") },
+    });
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    connection
+        .initialize_finish(id, init)
+        .map_err(|e| e.to_string())?;
+    let inlay_hints = params["initializationOptions"]["inlayHints"]
+        .as_bool()
+        .unwrap_or(true);
+    let analyzer = Analyzer::new();
+    let mut server = Server {
+        analyzer: &analyzer,
+        docs: HashMap::new(),
+        inlay_hints,
+        playground,
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(req) => {
+                if connection
+                    .handle_shutdown(&req)
+                    .map_err(|e| e.to_string())?
+                {
+                    break;
+                }
+                let response = server.request(&connection, req);
+                send(&connection, Message::Response(response));
+            }
+            Message::Notification(n) => server.notification(&connection, n),
+            Message::Response(_) => {}
+        }
+    }
+    drop(connection);
+    io.join().map_err(|e| e.to_string())
+}
+
+fn send(connection: &Connection, message: Message) {
+    // The client hung up: the loop ends when the receiver does.
+    let _ = connection.sender.send(message);
+}
+
+impl Server<'_> {
+    fn notification(&mut self, connection: &Connection, n: Notification) {
+        let uri = n.params["textDocument"]["uri"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let text = n.params["textDocument"]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                let lang_id = n.params["textDocument"]["languageId"].as_str();
+                self.open(&uri, text, lang_id);
+            }
+            DidChangeTextDocument::METHOD => {
+                let changes = n.params["contentChanges"].as_array();
+                let Some(text) = changes
+                    .and_then(|c| c.last())
+                    .and_then(|c| c["text"].as_str())
+                else {
+                    return;
+                };
+                self.change(&uri, text);
+            }
+            DidCloseTextDocument::METHOD => {
+                self.docs.remove(&uri);
+                publish(connection, &uri, &[], "");
+                return;
+            }
+            _ => return,
+        }
+        if let Some(doc) = self.docs.get(&uri) {
+            publish(connection, &uri, &doc.report.diagnostics, &doc.text);
+        }
+    }
+
+    /// A document's language: its extension's, else the client's language id when it
+    /// names a registered language.
+    fn open(&mut self, uri: &str, text: &str, lang_id: Option<&str>) {
+        let path = path_of(uri);
+        let lang = self
+            .analyzer
+            .language_for_path(&path)
+            .map(|i| i.id.to_string())
+            .or_else(|| {
+                lang_id
+                    .filter(|id| self.analyzer.language(id).is_some())
+                    .map(str::to_string)
+            });
+        let Some(lang) = lang else {
+            return;
+        };
+        self.docs.insert(
+            uri.to_string(),
+            Document {
+                text: String::new(),
+                lang,
+                session: Session::default(),
+                report: Report::default(),
+            },
+        );
+        self.change(uri, text);
+    }
+
+    fn change(&mut self, uri: &str, text: &str) {
+        let Some(doc) = self.docs.get_mut(uri) else {
+            return;
+        };
+        doc.text = text.to_string();
+        let options = Options::new(&doc.lang).with_views([]);
+        doc.report = self
+            .analyzer
+            .analyze_in(&mut doc.session, &doc.text, &options);
+        doc.session.free();
+    }
+
+    fn request(&mut self, connection: &Connection, req: Request) -> Response {
+        let uri = req.params["textDocument"]["uri"]
+            .as_str()
+            .unwrap_or_default();
+        let doc = self.docs.get(uri);
+        let position = || -> Option<(u32, u32)> {
+            let p = &req.params["position"];
+            Some((p["line"].as_u64()? as u32, p["character"].as_u64()? as u32))
+        };
+        let result = match (req.method.as_str(), doc) {
+            (HoverRequest::METHOD, Some(doc)) => {
+                let hover = position().and_then(|(l, c)| hover(doc, l, c));
+                serde_json::to_value(hover)
+            }
+            (InlayHintRequest::METHOD, Some(doc)) => {
+                let hints = if self.inlay_hints {
+                    inlay_hints(doc)
+                } else {
+                    Vec::new()
+                };
+                serde_json::to_value(hints)
+            }
+            (GotoDefinition::METHOD, Some(doc)) => {
+                let found = position().and_then(|(l, c)| definition(doc, uri, l, c));
+                serde_json::to_value(found)
+            }
+            (CodeActionRequest::METHOD, Some(_)) => {
+                let action = CodeActionOrCommand::Command(Command {
+                    title: "Open this in the Shape Explorer playground".into(),
+                    command: OPEN_IN_PLAYGROUND.into(),
+                    arguments: Some(vec![serde_json::json!(uri)]),
+                });
+                serde_json::to_value(vec![action])
+            }
+            (ExecuteCommand::METHOD, _) => {
+                let target = req.params["arguments"][0].as_str().unwrap_or_default();
+                match self.share_link(target) {
+                    Some(link) => {
+                        let show = ShowDocumentParams {
+                            uri: Uri::from_str(&link)
+                                .unwrap_or_else(|_| Uri::from_str("about:blank").unwrap()),
+                            external: Some(true),
+                            take_focus: Some(true),
+                            selection: None,
+                        };
+                        let request = Request::new(
+                            RequestId::from(format!("show-{}", req.id)),
+                            ShowDocument::METHOD.into(),
+                            show,
+                        );
+                        send(connection, Message::Request(request));
+                        Ok(serde_json::json!(link))
+                    }
+                    None => Ok(serde_json::Value::Null),
+                }
+            }
+            (_, None) => Ok(serde_json::Value::Null),
+            _ => {
+                return Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::MethodNotFound as i32,
+                    format!("shapex does not answer {}", req.method),
+                )
+            }
+        };
+        Response::new_ok(req.id, result.unwrap_or(serde_json::Value::Null))
+    }
+
+    /// The playground link of an open document, in its language's first view.
+    fn share_link(&self, uri: &str) -> Option<String> {
+        let doc = self.docs.get(uri)?;
+        let info = self.analyzer.language(&doc.lang)?.info();
+        let name = path_of(uri)
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let state = shapex_share::ViewState {
+            code: doc.text.clone(),
+            name,
+            lang: doc.lang.clone(),
+            view: info.views.first().map_or("outline", |v| v.id).to_string(),
+            ..shapex_share::ViewState::default()
+        };
+        let fragment = shapex_share::link::link(&state).ok()?;
+        Some(format!("{}#{fragment}", self.playground))
+    }
+}
+
+fn publish(connection: &Connection, uri: &str, diagnostics: &[shapex::Diagnostic], text: &str) {
+    let Ok(uri) = Uri::from_str(uri) else {
+        return;
+    };
+    let diagnostics = diagnostics
+        .iter()
+        .map(|d| lsp_types::Diagnostic {
+            range: range(
+                text,
+                d.range.line,
+                d.range.col,
+                d.range.end_line,
+                d.range.end_col,
+            ),
+            severity: Some(match d.severity {
+                shapex::Severity::Error => DiagnosticSeverity::ERROR,
+                shapex::Severity::Warning => DiagnosticSeverity::WARNING,
+                shapex::Severity::Info => DiagnosticSeverity::INFORMATION,
+            }),
+            code: Some(lsp_types::NumberOrString::String(d.code.clone())),
+            source: Some("shapex".into()),
+            message: match &d.help {
+                Some(help) => format!("{}\n{help}", d.message),
+                None => d.message.clone(),
+            },
+            ..Default::default()
+        })
+        .collect();
+    let params = PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version: None,
+    };
+    send(
+        connection,
+        Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)),
+    );
+}
+
+/// The hover at 0-based `line`, UTF-16 `character`: a builtin's rule over its name,
+/// else the statement of that line with its shapes, check and rule.
+fn hover(doc: &Document, line: u32, character: u32) -> Option<Hover> {
+    let at = byte_offset(&doc.text, line, character)?;
+    let r = &doc.report;
+    let glossary = r
+        .statements
+        .iter()
+        .filter(|s| (s.span.start..s.span.end).contains(&at))
+        .flat_map(|s| s.refs.iter().map(move |x| (s.ref_span(x), x)))
+        .find(|(span, _)| (span.start..span.end).contains(&at))
+        .and_then(|(_, x)| r.glossary.get(&x.entry).cloned());
+    let text = glossary.or_else(|| {
+        let s = r
+            .statements
+            .iter()
+            .filter(|s| !s.defs.is_empty() || s.condition.is_some())
+            .find(|s| s.range.line <= line + 1 && line < s.range.end_line.max(s.range.line))?;
+        let mut text: Vec<String> = s
+            .defs
+            .iter()
+            .map(|d| match &d.class {
+                Some(c) => format!("`{}`: {c} {}", d.name, d.display),
+                None => format!("`{}`: {}", d.name, d.display),
+            })
+            .collect();
+        let check = match &s.condition {
+            Some(c) => format!("{}: {c}", s.check.words()),
+            None => s.check.words().to_string(),
+        };
+        text.push(check);
+        if let Some(rule) = &s.rule {
+            text.push(format!("rule: {rule}"));
+        }
+        text.extend(
+            s.symbols
+                .iter()
+                .map(|n| format!("{} = {}", n.alias, n.meaning)),
+        );
+        Some(text.join("\n\n"))
+    })?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: None,
+    })
+}
+
+/// After each statement that defines variables, their shapes (`A: <3,4>`).
+fn inlay_hints(doc: &Document) -> Vec<InlayHint> {
+    doc.report
+        .statements
+        .iter()
+        .filter(|s| !s.defs.is_empty() && !s.nonviable)
+        .map(|s| {
+            let label: Vec<String> = s
+                .defs
+                .iter()
+                .map(|d| format!("{}: {}", d.name, d.display))
+                .collect();
+            // At the end of the statement's last line, after its `;` and comment.
+            let last = s.range.end_line.max(s.range.line);
+            let content = doc.text.split('\n').nth(last as usize - 1).unwrap_or("");
+            let end = position(
+                &doc.text,
+                last,
+                content.trim_end().chars().count() as u32 + 1,
+            );
+            InlayHint {
+                position: end,
+                label: InlayHintLabel::String(format!(" {}", label.join(", "))),
+                kind: Some(InlayHintKind::TYPE),
+                text_edits: None,
+                tooltip: None,
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            }
+        })
+        .collect()
+}
+
+/// The function of the file named by the word under the position.
+fn definition(
+    doc: &Document,
+    uri: &str,
+    line: u32,
+    character: u32,
+) -> Option<GotoDefinitionResponse> {
+    let at = byte_offset(&doc.text, line, character)?;
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let start = doc.text[..at]
+        .rfind(|c: char| !is_word(c))
+        .map_or(0, |i| i + 1);
+    let end = doc.text[at..]
+        .find(|c: char| !is_word(c))
+        .map_or(doc.text.len(), |i| at + i);
+    let word = &doc.text[start..end];
+    let f = doc
+        .report
+        .statements
+        .iter()
+        .find(|s| s.kind == "function" && s.label == word)?;
+    let r = f.range;
+    Some(GotoDefinitionResponse::Scalar(Location {
+        uri: Uri::from_str(uri).ok()?,
+        range: range(&doc.text, r.line, r.col, r.end_line, r.end_col),
+    }))
+}
+
+/// A Report's 1-based line and character columns as an LSP range (0-based, UTF-16).
+fn range(text: &str, line: u32, col: u32, end_line: u32, end_col: u32) -> Range {
+    Range::new(position(text, line, col), position(text, end_line, end_col))
+}
+
+fn position(text: &str, line: u32, col: u32) -> Position {
+    let line = line.max(1);
+    let content = text.split('\n').nth(line as usize - 1).unwrap_or("");
+    let units: usize = content
+        .chars()
+        .take(col.max(1) as usize - 1)
+        .map(char::len_utf16)
+        .sum();
+    Position::new(line - 1, units as u32)
+}
+
+/// The byte offset of a 0-based line and UTF-16 character.
+fn byte_offset(text: &str, line: u32, character: u32) -> Option<usize> {
+    let mut start = 0;
+    for _ in 0..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let content = &text[start..text[start..].find('\n').map_or(text.len(), |n| start + n)];
+    let mut units = 0;
+    for (i, c) in content.char_indices() {
+        if units >= character as usize {
+            return Some(start + i);
+        }
+        units += c.len_utf16();
+    }
+    Some(start + content.len())
+}
+
+/// The path a `file:` URI names (percent-decoded), else the URI as it is.
+fn path_of(uri: &str) -> String {
+    let Some(rest) = uri.strip_prefix("file://") else {
+        return uri.to_string();
+    };
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units() {
+        let text = "a = 'ü𝄞';\nb = 1;\n";
+        // 𝄞 is two UTF-16 units: the `'` after it is at unit 7, character 7 (1-based 8).
+        assert_eq!(position(text, 1, 8), Position::new(0, 8));
+        assert_eq!(byte_offset(text, 0, 8), Some(text.find("';").unwrap()));
+        assert_eq!(byte_offset(text, 1, 0), Some(text.find('b').unwrap()));
+        assert_eq!(path_of("file:///tmp/a%20b.m"), "/tmp/a b.m");
+    }
+}
