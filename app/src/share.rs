@@ -8,18 +8,6 @@ mod tests {
     use super::*;
     use crate::state::{Notation, Tabs, ViewState};
 
-    fn sample() -> ViewState {
-        ViewState {
-            code: "a = rand(3,2); % ü — 'quote' \"dq\" <b>\n\tc = a*b;\n".into(),
-            lang: "matlab".into(),
-            settings: [("mode".to_string(), "paper".to_string())].into(),
-            view: "checks".into(),
-            notation: Notation::Times,
-            step: Some(3),
-            ..ViewState::default()
-        }
-    }
-
     #[test]
     fn an_old_v2_link_opens_as_one_file() {
         // A `#v2/` link from before files: its JSON has `code` and no file names.
@@ -36,7 +24,11 @@ mod tests {
 
     #[test]
     fn several_files_round_trip_with_the_active_one() {
-        let mut s = sample();
+        let mut s = ViewState {
+            lang: "matlab".into(),
+            notation: Notation::Times,
+            ..ViewState::default()
+        };
         let file = |name: &str, code: &str| crate::state::File {
             name: name.into(),
             code: code.into(),
