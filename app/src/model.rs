@@ -616,13 +616,7 @@ pub fn ref_hover(
     }
     let i = line as usize - 1;
     let at = index.start(i) + char_under(index.line(source, i), col)?.1;
-    report
-        .statements
-        .iter()
-        .filter(|s| (s.span.start..s.span.end).contains(&at))
-        .flat_map(|s| s.refs.iter().map(move |r| (s.ref_span(r), r)))
-        .find(|(span, _)| (span.start..span.end).contains(&at))
-        .and_then(|(_, r)| report.glossary.get(&r.entry).cloned())
+    report.glossary_at(at).map(str::to_string)
 }
 
 /// The spaces rendered between code and its notes.

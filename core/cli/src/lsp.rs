@@ -318,13 +318,7 @@ fn publish(connection: &Connection, uri: &str, diagnostics: &[shapex::Diagnostic
 fn hover(doc: &Document, line: u32, character: u32) -> Option<Hover> {
     let at = byte_offset(&doc.text, line, character)?;
     let r = &doc.report;
-    let glossary = r
-        .statements
-        .iter()
-        .filter(|s| (s.span.start..s.span.end).contains(&at))
-        .flat_map(|s| s.refs.iter().map(move |x| (s.ref_span(x), x)))
-        .find(|(span, _)| (span.start..span.end).contains(&at))
-        .and_then(|(_, x)| r.glossary.get(&x.entry).cloned());
+    let glossary = r.glossary_at(at).map(str::to_string);
     let text = glossary.or_else(|| {
         let s = r
             .statements

@@ -66,6 +66,18 @@ impl Report {
         self.views.iter().find(|v| v.id == id).map(|v| &v.payload)
     }
 
+    /// The glossary text of the statement ref covering byte `at` of the source (a
+    /// MATLAB builtin's rule over its name in a call), for every face's hover.
+    pub fn glossary_at(&self, at: usize) -> Option<&str> {
+        self.statements
+            .iter()
+            .filter(|s| (s.span.start..s.span.end).contains(&at))
+            .flat_map(|s| s.refs.iter().map(move |r| (s.ref_span(r), r)))
+            .find(|(span, _)| (span.start..span.end).contains(&at))
+            .and_then(|(_, r)| self.glossary.get(&r.entry))
+            .map(String::as_str)
+    }
+
     pub fn setting(&self, key: &str) -> Option<&str> {
         self.settings.get(key).map(String::as_str)
     }
