@@ -522,6 +522,8 @@ fn analyse_on_change(ctx: Ctx) {
             lang: ctx.lang.get(),
             settings: ctx.settings.get(),
             views: Some(views),
+            // A check's hover offers sizes under which it fails, and a repro.
+            witness: true,
         };
         // An edit of any file re-analyses the active one, which may call it.
         let path = ctx.name.with(|n| {

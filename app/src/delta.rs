@@ -106,6 +106,7 @@ impl Move {
             nonviable,
             symbols,
             refs,
+            witness,
         } = old;
         let moved = shapex::Span::new(self.byte(span.start), self.byte(span.end));
         let lines = (self.line(range.line), self.line(range.end_line));
@@ -119,6 +120,7 @@ impl Move {
             && defs == &new.defs
             && symbols == &new.symbols
             && refs == &new.refs
+            && witness == &new.witness
     }
 }
 

@@ -357,7 +357,7 @@ fn problem(
     d: &shapex::Diagnostic,
     m: &model::ShownMessage,
     notation: shapex::report::Notation,
-    fixable: bool,
+    (fixable, repro): (bool, Option<&shapex::report::Fix>),
 ) -> impl IntoView {
     let (line, col) = (d.range.line, d.range.col);
     let sev = d.severity.as_str();
@@ -368,6 +368,12 @@ fn problem(
         .collect::<Vec<_>>();
     title.extend(d.help.as_deref().map(|h| notation.rewrite(h)));
     let fix = fix_button(ctx, d, fixable);
+    let repro = repro.filter(|_| fixable).cloned().map(|r| {
+        view! {
+            <button class="fix repro" title=format!("Write at the top of the file (Ctrl+Z undoes it):\n{}", r.replacement)
+                on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &r); }>"Write repro"</button>
+        }
+    });
     view! {
         <li class=format!("diagnostic {sev}") data-line=line.to_string() data-col=col.to_string()
             data-code=d.code.clone() title=title.join("\n") tabindex="0"
@@ -376,9 +382,17 @@ fn problem(
             <span class="pos">{format!("{line}:{col}")}</span>
             " "<span class=format!("sev sev-{sev}")>{sev}</span>
             " "<span class="msg">{notation.rewrite(&m.text)}</span>
-            {fix}
+            {fix}{repro}
         </li>
     }
+}
+
+/// The repro of the statement a diagnostic is on (its witness's, `--witness`).
+fn repro_of<'r>(r: &'r shapex::Report, d: &shapex::Diagnostic) -> Option<&'r shapex::report::Fix> {
+    r.statements
+        .iter()
+        .find(|s| s.span.start <= d.span.start && d.span.start < s.span.end.max(s.span.start + 1))
+        .and_then(|s| s.witness.as_ref()?.repro.as_ref())
 }
 
 /// The button that applies a diagnostic's suggested fix, when it has one and the
@@ -436,7 +450,7 @@ pub fn ProblemsList() -> impl IntoView {
                     .iter()
                     .zip(messages)
                     .take(shown.get())
-                    .map(|(d, m)| problem(ctx, d, m, notation, fixable))
+                    .map(|(d, m)| problem(ctx, d, m, notation, (fixable, repro_of(r, d))))
                     .collect::<Vec<_>>()
             })
         })

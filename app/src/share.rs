@@ -82,7 +82,7 @@ mod tests {
         let options = shapex::Options {
             lang: s.lang.clone(),
             settings: s.settings.clone(),
-            views: None,
+            ..shapex::Options::new(&s.lang)
         };
         let report = shapex::analyze(&s.code, &options);
         assert_eq!(report.setting("mode"), Some("paper"));

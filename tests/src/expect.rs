@@ -182,6 +182,7 @@ impl FixtureSpec {
             lang: self.lang.clone(),
             settings: self.settings.clone(),
             views: None,
+            witness: false,
         }
     }
 

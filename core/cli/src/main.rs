@@ -73,6 +73,11 @@ enum Command {
         /// `private/`, `--path`) are not followed, and their results are unknown.
         #[arg(long)]
         no_resolve: bool,
+        /// For each run-time check and definite error, sizes under which it fails
+        /// (and passes), found by the solver: in the text after the diagnostics, in
+        /// JSON as each statement's `witness` with a repro edit.
+        #[arg(long)]
+        witness: bool,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -251,6 +256,7 @@ fn main() -> ExitCode {
             entry,
             search,
             no_resolve,
+            witness,
             paths,
         } => {
             let mut settings = settings;
@@ -264,7 +270,7 @@ fn main() -> ExitCode {
                 format,
                 lang.as_deref(),
                 &settings,
-                &views,
+                (&views, witness),
                 jobs,
                 resolve,
                 &paths,
@@ -591,7 +597,7 @@ fn check(
     format: Format,
     lang: Option<&str>,
     settings: &[String],
-    views: &format::Views,
+    (views, witness): (&format::Views, bool),
     jobs: usize,
     resolve: Option<Vec<String>>,
     paths: &[PathBuf],
@@ -638,6 +644,7 @@ fn check(
         let options = pairs
             .iter()
             .fold(Options::new(id), |o, (k, v)| o.with(k, v));
+        let options = Options { witness, ..options };
         // The views the output shows are the ones built: text shows none.
         match (format, views) {
             (Format::Text | Format::Sarif, _) => options.with_views([]),

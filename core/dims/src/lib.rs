@@ -13,6 +13,8 @@
 //!   on the prover's work or on the stored facts was reached).
 //! - [`solve`] decides satisfiability of a set of constraints: a checked model, a
 //!   conflicting subset, or unknown with a reason.
+//! - [`witness`] gives sizes under which a condition fails, and under which it holds,
+//!   each a model of the facts checked against it.
 //! - [`smtlib::script`] renders a constraint set as an SMT-LIB2 script for an external
 //!   solver.
 
@@ -23,12 +25,14 @@ mod propagate;
 pub mod smtlib;
 mod solver;
 mod symbol;
+mod witness;
 
 pub use constraint::Constraint;
 pub use dim::{Atom, Dim, Mono};
 pub use facts::{Answer, Facts, Truth, Why};
-pub use solver::{solve, Model, Solution};
+pub use solver::{satisfy, solve, Model, Solution};
 pub use symbol::{Provenance, Site, Symbol, SymbolTable};
+pub use witness::{symbols, witness, Witness};
 
 #[cfg(test)]
 mod tests;

@@ -86,10 +86,33 @@ const TRIES: usize = 40;
 
 /// Satisfiability of the conjunction of `constraints` (see the module documentation).
 pub fn solve(constraints: &[Constraint]) -> Solution {
-    if constraints.iter().any(opaque) {
-        return Solution::Unknown(Why::Opaque);
+    match searched(constraints, MAX_NODES) {
+        Ok((Search::Exhausted, work)) => {
+            let all: Vec<usize> = (0..work.len()).collect();
+            Solution::Unsat(shrink(&work, all))
+        }
+        Ok((Search::Model(values), _)) => Solution::Sat(model(values)),
+        Ok((Search::Incomplete, _)) => Solution::Unknown(Why::Budget),
+        Err(why) => Solution::Unknown(why),
     }
-    // Each Dyn occurrence becomes an unknown of its own.
+}
+
+/// A model of `constraints` found within `nodes` search nodes, if any: [`solve`]
+/// without the proof of unsatisfiability, for callers that want only a model (a
+/// witness), where shrinking a conflict would be wasted work.
+pub fn satisfy(constraints: &[Constraint], nodes: u32) -> Option<Model> {
+    match searched(constraints, nodes.min(MAX_NODES)) {
+        Ok((Search::Model(values), _)) => Some(model(values)),
+        _ => None,
+    }
+}
+
+/// The search over `constraints` with each `Dyn` occurrence an unknown of its own, and
+/// the constraints it searched.
+fn searched(constraints: &[Constraint], nodes: u32) -> Result<(Search, Vec<Constraint>), Why> {
+    if constraints.iter().any(opaque) {
+        return Err(Why::Opaque);
+    }
     let next = Cell::new(0);
     let work: Vec<Constraint> = constraints
         .iter()
@@ -102,17 +125,16 @@ pub fn solve(constraints: &[Constraint]) -> Solution {
         })
         .collect();
     let all: Vec<usize> = (0..work.len()).collect();
-    match search(&work, &all, MAX_NODES) {
-        Search::Model(values) => {
-            let values = values
-                .into_iter()
-                .filter(|(s, _)| !matches!(s.provenance(), Provenance::DynOccurrence(_)))
-                .collect();
-            Solution::Sat(Model { values })
-        }
-        Search::Exhausted => Solution::Unsat(shrink(&work, all)),
-        Search::Incomplete => Solution::Unknown(Why::Budget),
-    }
+    Ok((search(&work, &all, nodes), work))
+}
+
+/// The model of a search's values, without the `Dyn` occurrences' unknowns.
+fn model(values: BTreeMap<Symbol, i64>) -> Model {
+    let values = values
+        .into_iter()
+        .filter(|(s, _)| !matches!(s.provenance(), Provenance::DynOccurrence(_)))
+        .collect();
+    Model { values }
 }
 
 /// Calls `meet` with the values, if any.

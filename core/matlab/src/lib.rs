@@ -16,6 +16,7 @@ pub mod samples;
 pub mod shape;
 pub mod tame;
 pub mod values;
+mod witness;
 
 use builtins::BuiltinTable;
 use serde::{Deserialize, Serialize};
@@ -351,13 +352,18 @@ impl Matlab {
         let entry = entry.and_then(|e| checked_entry(e, &linked, &mut report.diagnostics));
         let table = &self.builtins;
         let memo = &mut memo.functions;
-        let result = values::analyze_linked(&linked, entry, source, table, mode, memo);
+        let result =
+            values::analyze_linked(&linked, entry, source, table, (mode, options.witness), memo);
         values::fill_report(
             source,
             &result,
             &mut report.statements,
             &mut report.diagnostics,
         );
+        if options.witness {
+            let program = (&linked.program, entry.is_none() && mode == Mode::Modern);
+            witness::fill_witnesses(source, program, &result, &mut report.statements);
+        }
         builtin_refs(&linked, source, table, report);
         let values = match options.wants(VALUES) {
             true => values::values_table(

@@ -204,6 +204,10 @@ pub struct Options {
     /// filled, and no view changes what they say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub views: Option<BTreeSet<String>>,
+    /// Whether to find witnesses (`StatementReport::witness`): sizes under which each
+    /// run-time check and definite error fails. Off by default, since each is a search.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub witness: bool,
 }
 
 impl Options {
@@ -212,6 +216,7 @@ impl Options {
             lang: lang.to_string(),
             settings: BTreeMap::new(),
             views: None,
+            witness: false,
         }
     }
 

@@ -14,6 +14,7 @@ pub use shapex_text::{
 };
 pub use statement::{
     bounded, CheckStatus, Def, DimView, Notation, Ref, ShapeView, StatementReport, SymbolNote,
+    Witness,
 };
 pub use view::{Payload, View, ViewSpec};
 
@@ -100,6 +101,9 @@ impl Report {
         }
         for s in &mut self.statements {
             s.range = Range::of(s.span, &index);
+            if let Some(fix) = s.witness.as_mut().and_then(|w| w.repro.as_mut()) {
+                fix.range = Range::of(fix.span, &index);
+            }
         }
         for h in &mut self.hovers {
             h.range = Range::of(h.span, &index);

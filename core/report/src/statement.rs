@@ -2,7 +2,8 @@
 //! defines with their shapes, and the status of its conformance condition θ.
 
 use serde::{Deserialize, Serialize};
-use shapex_text::{Range, Span};
+use shapex_text::{Fix, Range, Span};
+use std::collections::BTreeMap;
 
 /// One extent of a shape as shown to users and in the CLI JSON: a known integer or a
 /// symbolic expression (`"n"`, `"p1+q1"`).
@@ -102,6 +103,52 @@ pub struct StatementReport {
     /// MATLAB builtin called here), for a face's hover.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<Ref>,
+    /// For a run-time check or a definite error: concrete sizes under which the
+    /// statement fails (and, for a check, under which it passes), found by the `dims`
+    /// solver and checked against the condition. Filled when [`crate::Options`] ask
+    /// for witnesses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<Witness>,
+}
+
+/// Sizes, by the names the statement's condition and shapes use for them (`n`,
+/// `x_1`), under which a statement fails, and under which its check passes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Witness {
+    /// Sizes under which it fails: every run with them that reaches the statement
+    /// fails there. Empty for a statement that fails whatever the sizes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails: Option<BTreeMap<String, i64>>,
+    /// Sizes under which its check passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<BTreeMap<String, i64>>,
+    /// An edit that writes the failing sizes into the program as a runnable repro,
+    /// where the language can build one (every size one of the program's inputs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repro: Option<Fix>,
+}
+
+impl Witness {
+    /// `fails when n = 3, x_1 = 2; passes when n = 2, x_1 = 2`.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(f) = &self.fails {
+            parts.push(format!("fails when {}", Witness::sizes(f)));
+        }
+        if let Some(p) = &self.passes {
+            parts.push(format!("passes when {}", Witness::sizes(p)));
+        }
+        parts.join("; ")
+    }
+
+    /// `n = 3, x_1 = 2`, or `any sizes` for an empty assignment.
+    pub fn sizes(sizes: &BTreeMap<String, i64>) -> String {
+        if sizes.is_empty() {
+            return "any sizes".to_string();
+        }
+        let parts: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        parts.join(", ")
+    }
 }
 
 /// A piece of a statement that names an entry of [`crate::Report::glossary`]. Its
@@ -336,6 +383,9 @@ impl Def {
         }
         if let Some(r) = &s.rule {
             t.push_str(&format!("\nrule: {r}"));
+        }
+        if let Some(w) = &s.witness {
+            t.push_str(&format!("\nwitness: {}", w.text()));
         }
         for n in &s.symbols {
             t.push_str(&format!("\n{}", n.legend()));

@@ -112,6 +112,31 @@ struct StatementJson<'a> {
     /// alias the text format and the app show them by; absent when there are none.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     symbols: &'a [SymbolNote],
+    /// With `--witness`, for a run-time check or definite error: sizes under which it
+    /// fails (and passes), and the edit that writes them into the file as a repro.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<WitnessJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct WitnessJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fails: Option<&'a BTreeMap<String, i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passes: Option<&'a BTreeMap<String, i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repro: Option<FixJson<'a>>,
+}
+
+fn fix_json(f: &crate::report::Fix) -> FixJson<'_> {
+    FixJson {
+        title: &f.title,
+        replacement: &f.replacement,
+        line: f.range.line,
+        col: f.range.col,
+        end_line: f.range.end_line,
+        end_col: f.range.end_col,
+    }
 }
 
 fn is_true(b: &bool) -> bool {
@@ -138,14 +163,7 @@ pub fn to_json_value(file: &str, report: &Report, views: &Views) -> serde_json::
                 end_line: d.range.end_line,
                 end_col: d.range.end_col,
                 help: d.help.as_deref(),
-                fix: d.fix.as_ref().map(|f| FixJson {
-                    title: &f.title,
-                    replacement: &f.replacement,
-                    line: f.range.line,
-                    col: f.range.col,
-                    end_line: f.range.end_line,
-                    end_col: f.range.end_col,
-                }),
+                fix: d.fix.as_ref().map(fix_json),
             })
             .collect(),
         statements: report
@@ -163,6 +181,11 @@ pub fn to_json_value(file: &str, report: &Report, views: &Views) -> serde_json::
                 rule: s.rule.as_deref(),
                 reachable: !s.nonviable,
                 symbols: &s.symbols,
+                witness: s.witness.as_ref().map(|w| WitnessJson {
+                    fails: w.fails.as_ref(),
+                    passes: w.passes.as_ref(),
+                    repro: w.repro.as_ref().map(fix_json),
+                }),
             })
             .collect(),
         facts: report
@@ -198,6 +221,16 @@ pub fn to_text(file: &str, report: &Report) -> String {
                 out.push_str(&format!("    where {l}\n"));
                 explained.push(l);
             }
+        }
+    }
+    for s in &report.statements {
+        if let Some(w) = &s.witness {
+            out.push_str(&format!(
+                "{file}:{}:{}: witness: {}\n",
+                s.range.line,
+                s.range.col,
+                w.text()
+            ));
         }
     }
     out

@@ -492,8 +492,9 @@ fn key(a: &ValueAnalysis, user: &UserFunctions, f: &Function, place: Place) -> (
         .collect();
     dispatched.sort_unstable();
     let head = format!(
-        "{}|{}|{:?}|{}|{}|{}|{:?}",
+        "{}|{}|{}|{:?}|{}|{}|{}|{:?}",
         a.mode.as_str(),
+        a.witness,
         a.temp_prefix,
         shares_workspace,
         callees.join(","),

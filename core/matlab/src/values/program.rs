@@ -58,6 +58,7 @@ pub fn analyze_program_in(
         origins: &Origins::new(),
         dispatched: Rc::default(),
         entry: None,
+        witness: false,
     };
     analyze_own(&linked, source, table, mode, memo)
 }
@@ -68,13 +69,14 @@ type Origins = HashMap<String, Rc<Origin>>;
 /// [`analyze_program_in`] of the file whose program `linked` extends with the
 /// functions of the other files it calls: the file's own functions are analysed (the
 /// one `entry` names from its arguments), the others only in the contexts they are
-/// called in.
+/// called in. With `witness`, each run-time check and definite error of the file's
+/// statements carries its witness ([`StmtResult::witnesses`]).
 pub fn analyze_linked(
     linked: &Linked,
     entry: Option<&Entry>,
     source: &str,
     table: &BuiltinTable,
-    mode: Mode,
+    (mode, witness): (Mode, bool),
     memo: &mut FunctionMemo,
 ) -> ProgramResult {
     let own = Own {
@@ -83,19 +85,21 @@ pub fn analyze_linked(
         origins: &linked.origins,
         dispatched: Rc::new(linked.dispatched.clone()),
         entry,
+        witness,
     };
     analyze_own(&own, source, table, mode, memo)
 }
 
 /// What [`analyze_own`] analyses: the first `own` functions of `program` (the file's),
 /// the others' origins and which of them an object's method may stand in for, and the
-/// entry point the user named.
+/// entry point the user named, and whether to find witnesses.
 struct Own<'p> {
     program: &'p Program,
     own: usize,
     origins: &'p Origins,
     dispatched: Rc<HashSet<String>>,
     entry: Option<&'p Entry>,
+    witness: bool,
 }
 
 /// Analyses the file's functions, calling the others in context.
@@ -110,6 +114,7 @@ fn analyze_own(
     let source: Rc<str> = Rc::from(source);
     let mut analysis = ValueAnalysis::new(program, table, mode, analyze_context, solve_unit);
     analysis.dispatched = linked.dispatched.clone();
+    analysis.witness = linked.witness;
     analysis.entry = linked.entry.and_then(|e| {
         let f = program.functions[..linked.own]
             .iter()
@@ -131,6 +136,7 @@ fn analyze_own(
                     fuel: contexts::DISPLAY_FUEL.saturating_add(1),
                 });
                 called.entry = analysis.entry.clone();
+                called.witness = analysis.witness;
                 analyze_function(&called, program, f, &source, old)
             }
             None => analyze_function(&analysis, program, f, &source, old),
@@ -221,7 +227,7 @@ pub(super) fn analyze_function(
     let unseen =
         |n: &str| is_temp(n) || f.variables.binary_search_by(|v| v.as_str().cmp(n)).is_err();
     gloss::gloss_all(&f.body, &unseen, &mut statements);
-    statements.iter_mut().for_each(StmtResult::settle);
+    statements.iter_mut().for_each(|s| s.settle(a.witness));
     let result = FunctionResult {
         name: f.name.clone(),
         statements,

@@ -11,8 +11,8 @@ use crate::flow::State;
 use crate::shape::{Outcome, RuleInfo, Shape};
 use crate::tame::StmtId;
 use crate::Mode;
-use shapex_dims::{Constraint, Facts, Truth};
-use shapex_report::Diagnostic;
+use shapex_dims::{Constraint, Facts, Truth, Witness};
+use shapex_report::{CheckStatus, Diagnostic};
 use shapex_text::Span;
 use std::rc::Rc;
 
@@ -43,6 +43,10 @@ pub struct StmtResult {
     /// given `facts_before`, for a run-time check (`None` otherwise: θ itself is shown).
     /// Filled by [`StmtResult::settle`].
     pub residuals: Vec<Option<Constraint>>,
+    /// Per outcome of `effect` (same order), for a run-time check or a definite error:
+    /// sizes under which it fails and under which it passes, given `facts_before`
+    /// (`shapex_dims::witness`). Filled by [`StmtResult::settle`].
+    pub witnesses: Vec<Option<Witness>>,
     /// For a result taken from a simulated loop iteration: which one (1-based), and the
     /// loop variable's value in it when known (`t = 3`).
     pub iteration: Option<(usize, Option<String>)>,
@@ -52,18 +56,31 @@ pub struct StmtResult {
 }
 
 impl StmtResult {
-    /// Computes `residuals` and drops `facts_before`: once per analysis of the
+    /// Computes `residuals` (and, with `witness`, `witnesses`: each a search, which
+    /// costs as much again as the analysis over a corpus, so only when asked for) and
+    /// drops `facts_before`: once per analysis of the
     /// function, not once per report the memo reuses its result for (simplifying every
     /// run-time check of a 10,000-line file on each keystroke cost a sixth of it), and
     /// a kept result no longer holds a copy of the facts per statement.
-    pub fn settle(&mut self) {
+    pub fn settle(&mut self, witness: bool) {
         let facts = self.facts_before.take();
+        self.witnesses = self
+            .effect
+            .outcomes
+            .iter()
+            .map(|o| match (&facts, o.check()) {
+                (Some(f), CheckStatus::Runtime | CheckStatus::Error) if witness && self.viable => {
+                    Some(shapex_dims::witness(f, &o.theta))
+                }
+                _ => None,
+            })
+            .collect();
         self.residuals = self
             .effect
             .outcomes
             .iter()
             .map(|o| match (&facts, o.check()) {
-                (Some(f), shapex_report::CheckStatus::Runtime) => Some(f.simplify(&o.theta)),
+                (Some(f), CheckStatus::Runtime) => Some(f.simplify(&o.theta)),
                 _ => None,
             })
             .collect();

@@ -40,6 +40,10 @@ pub struct ValueAnalysis<'a> {
     /// Other files' functions a call with an argument that may be an object may not
     /// run (`tame::link::Linked::dispatched`).
     pub dispatched: Rc<HashSet<String>>,
+    /// Whether the statements analysed carry witnesses ([`super::StmtResult::settle`]):
+    /// set for the file's own functions when the options ask for them, never for a
+    /// callee analysed in context (its lines show no witness).
+    pub witness: bool,
     /// The file's functions that may change their caller's workspace
     /// (`assignin('caller', …)`, `evalin('caller', …)`): after a call to one, no
     /// variable of the caller is known.
@@ -183,6 +187,7 @@ impl<'a> ValueAnalysis<'a> {
             temp_prefix: String::new(),
             nesting: Default::default(),
             dispatched: Default::default(),
+            witness: false,
             reaches_caller: Vec::new(),
             callees,
             frame,

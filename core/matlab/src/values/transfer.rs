@@ -1163,6 +1163,7 @@ pub(super) fn collect(
             effect,
             facts_before: before.map(|env| env.facts),
             residuals: Vec::new(),
+            witnesses: Vec::new(),
             iteration: None,
             glossary: Vec::new(),
         });
