@@ -518,12 +518,15 @@ fn analyse_on_change(ctx: Ctx) {
         // Only the view on screen is built: a 10,000-line file's views cost as much
         // as its re-analysis. Another tab asks again (the analysis is kept).
         let views = language.with(|l| ctx.view.with(|v| views::built(l, v)));
+        const WITNESS_BYTES: usize = 64 * 1024;
         let options = shapex::Options {
             lang: ctx.lang.get(),
             settings: ctx.settings.get(),
             views: Some(views),
-            // A check's hover offers sizes under which it fails, and a repro.
-            witness: true,
+            // A check's hover offers sizes under which it fails, and a repro. Each
+            // is a search (the analysis ×2.5 over the fixtures), so not on a file so
+            // long that a keystroke's re-analysis would miss its budget.
+            witness: ctx.code.with_untracked(|c| c.len() <= WITNESS_BYTES),
         };
         // An edit of any file re-analyses the active one, which may call it.
         let path = ctx.name.with(|n| {
