@@ -98,6 +98,15 @@ impl Subject for Calculus<'_> {
         }
     }
 
+    fn diagnostics_under(&self, types: Vec<TensorType>) -> Vec<Diagnostic> {
+        self.run(&types, &mut Gen::inert()).diagnostics
+    }
+
+    /// The calculus has no runtime of its own: its checker is its semantics.
+    fn call(&self, _types: &[TensorType]) -> Option<String> {
+        None
+    }
+
     fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)> {
         let again = self.run(&types, &mut Gen::inert());
         let mut out: Vec<(String, TensorType)> = again

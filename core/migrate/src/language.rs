@@ -122,7 +122,11 @@ impl Language for Migrate {
                 let subject = Calculus::new(source, &parsed.program, &checked);
                 crate::questions::ask(source, &subject, options)
             });
-            let mut report = report(source, &parsed.program, parsed.diagnostics, checked);
+            let mut report = report(source, &parsed.program, parsed.diagnostics, checked.clone());
+            if options.witness && questions.is_some() {
+                let subject = Calculus::new(source, &parsed.program, &checked);
+                crate::questions::witnesses(source, &subject, options, &mut report.statements);
+            }
             if let Some(q) = questions {
                 report.diagnostics.extend(q.diagnostics);
                 report.views.extend(q.views);

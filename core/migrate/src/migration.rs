@@ -734,3 +734,4 @@ impl Resolver<'_> {
 
 #[cfg(test)]
 mod tests;
+mod witness;

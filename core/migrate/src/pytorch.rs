@@ -5,8 +5,10 @@
 //! errors, and "not supported" notes where a value became `Dyn`.
 
 use crate::forward::{check_model, check_symbolic, Checked};
-use crate::gen::Gen;
+use crate::gen::{Gen, Origin};
 use crate::language::{def, shape_view, types_report};
+use crate::modules::layers::Layer;
+use crate::modules::value::ModuleKind;
 use crate::modules::{build, Built};
 use crate::subject::{Recheck, Subject, Summary};
 use crate::types::TensorType;
@@ -95,6 +97,13 @@ pub fn report(source: &str, options: &Options) -> Report {
     }
     let index = LineIndex::new(source);
     let mut statements = statements(&checked, &diagnostics);
+    if let Some(q) = &questions {
+        needs_checks(&mut statements, &q.answers.constraints);
+        if options.witness {
+            let subject = Forward::new(source, &built, &checked);
+            crate::questions::witnesses(source, &subject, options, &mut statements);
+        }
+    }
     for b in branches.values() {
         let dead = match (b.then_possible, b.else_possible) {
             (false, true) => &b.then_spans,
@@ -179,6 +188,36 @@ fn statements(checked: &Checked, diagnostics: &[Diagnostic]) -> Vec<StatementRep
     }
     out.sort_by_key(|s| (s.span.start, s.span.end));
     out
+}
+
+/// A statement whose operations Gen had to ask something of, over the annotations'
+/// `Dyn` sizes, needs that checked when it runs: its condition is what they ask
+/// (whether the earlier lines already imply it is not decided here; "run-time check"
+/// promises nothing).
+fn needs_checks(statements: &mut [StatementReport], ops: &[Origin]) {
+    for s in statements.iter_mut() {
+        if s.kind != "assign" || s.check != CheckStatus::None {
+            continue;
+        }
+        let mut needs: Vec<String> = Vec::new();
+        let inside = |o: &&Origin| o.span.start >= s.span.start && o.span.end <= s.span.end;
+        for c in ops
+            .iter()
+            .filter(inside)
+            .flat_map(|o| o.constraint.conjuncts())
+        {
+            let c = c.to_string();
+            // `#1 == x[2]-1` names a window's output; it asks nothing.
+            let names_fresh = c.starts_with('#') && c.contains(" == ");
+            if !names_fresh && !needs.contains(&c) {
+                needs.push(c);
+            }
+        }
+        if !needs.is_empty() {
+            s.check = CheckStatus::Runtime;
+            s.condition = Some(needs.join(" ∧ "));
+        }
+    }
 }
 
 fn table(index: &LineIndex, checked: &Checked) -> Table {
@@ -308,6 +347,48 @@ impl Subject for Forward<'_, '_> {
             (None, Some(t)) if !t.is_static() => Recheck::LosesTrack(None),
             _ => Recheck::Follows,
         }
+    }
+
+    fn diagnostics_under(&self, types: Vec<TensorType>) -> Vec<Diagnostic> {
+        check_symbolic(self.built, types, Gen::inert())
+            .0
+            .diagnostics
+    }
+
+    /// `model(torch.ones(1, 3, 8, 8))`: the model by its module-level name, or its
+    /// class built with no arguments. Not for a model with an `Embedding`, whose input
+    /// is of indices (`torch.ones` makes floats, a type error rather than the shape
+    /// error shown).
+    fn call(&self, types: &[TensorType]) -> Option<String> {
+        let (name, _) = self.built.model.as_ref()?;
+        let eval = &self.built.eval;
+        let embeds = eval
+            .heap
+            .modules
+            .iter()
+            .any(|m| matches!(m.kind, ModuleKind::Layer(Layer::Embedding { .. })));
+        if embeds {
+            return None;
+        }
+        let model = match eval.instances.iter().any(|(n, _)| n == name) {
+            true => name.clone(),
+            false => format!("{name}()"),
+        };
+        let args: Option<Vec<String>> = types
+            .iter()
+            .map(|t| {
+                let dims = t.dims()?;
+                let sizes: Option<Vec<String>> = dims
+                    .iter()
+                    .map(|d| match d {
+                        crate::types::Dim::Nat(n) => Some(n.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                Some(format!("torch.ones({})", sizes?.join(", ")))
+            })
+            .collect();
+        Some(format!("{model}({})", args?.join(", ")))
     }
 
     fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)> {

@@ -438,3 +438,18 @@ pub(crate) fn label(p: &Poset, inputs: &[(String, TensorType)], n: &Node, values
     }
     parts.join("; ")
 }
+
+/// Fills the witnesses of `statements` (`Options::witness`), Gen's requirements over
+/// `subject` as annotated under the user's constraints (see
+/// [`crate::migration::Migration::witnesses`]).
+pub fn witnesses(
+    source: &str,
+    subject: &dyn Subject,
+    options: &Options,
+    statements: &mut [shapex_report::StatementReport],
+) {
+    let (written, _) = user::parse(options.get("constraints").unwrap_or(""));
+    let notes = std::cell::RefCell::new(Vec::new());
+    let fuel = Fuel::new(0);
+    Migration::new(subject, &written, &notes, &fuel).witnesses(source, statements);
+}

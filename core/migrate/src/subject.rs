@@ -37,6 +37,12 @@ pub trait Subject {
     fn generate(&self, types: Vec<TensorType>, gen: Gen) -> Gen;
     /// The gradual checker with declarations of these (static) types.
     fn recheck(&self, types: Vec<TensorType>) -> Recheck;
+    /// The gradual checker's diagnostics, in the order it found them, with
+    /// declarations of these types (a witness's re-check).
+    fn diagnostics_under(&self, types: Vec<TensorType>) -> Vec<Diagnostic>;
+    /// A line of the program's language that runs it on inputs of these static types
+    /// (a witness's repro), where the language runs at all.
+    fn call(&self, types: &[TensorType]) -> Option<String>;
     /// Every named value's type, in source order, with declarations of these types
     /// (what a lattice node shows when picked).
     fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)>;

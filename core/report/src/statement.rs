@@ -132,8 +132,10 @@ impl Witness {
     /// `fails when n = 3, x_1 = 2; passes when n = 2, x_1 = 2`.
     pub fn text(&self) -> String {
         let mut parts = Vec::new();
-        if let Some(f) = &self.fails {
-            parts.push(format!("fails when {}", Witness::sizes(f)));
+        match &self.fails {
+            Some(f) if f.is_empty() => parts.push("fails whatever the sizes".to_string()),
+            Some(f) => parts.push(format!("fails when {}", Witness::sizes(f))),
+            None => {}
         }
         if let Some(p) = &self.passes {
             parts.push(format!("passes when {}", Witness::sizes(p)));
