@@ -7,7 +7,7 @@
 use shapex_extent::graph::Origin;
 use shapex_extent::steps::Step;
 use shapex_extent::view::{extent_graph, EXTENT_GRAPH};
-use shapex_extent::{Analysis, TOP_LEVEL};
+use shapex_extent::{Analysis, Site, TOP_LEVEL};
 use shapex_report::view::{Payload, View, ViewSpec};
 use shapex_report::{
     CheckStatus, Def, DimView, Face, Language, LanguageInfo, Options, Report, Severity, ShapeView,
@@ -66,7 +66,7 @@ impl Language for LanguageT {
         &self.info
     }
 
-    fn analyze(&self, source: &str, _options: &Options) -> Report {
+    fn analyze(&self, source: &str, options: &Options) -> Report {
         let parsed = shapex_t_syntax::parse(source);
         let prelude = shapex_t_syntax::prelude();
         let mut analysis = shapex_extent::analyze_program(&parsed.program, &prelude);
@@ -74,7 +74,11 @@ impl Language for LanguageT {
         diagnostics.append(&mut analysis.diagnostics);
         analysis.diagnostics = diagnostics;
         let sigs = Signatures::new(&parsed.program, &prelude);
-        report(source, &analysis, &written(&parsed.program, &sigs))
+        let mut report = report(source, &analysis, &written(&parsed.program, &sigs));
+        if options.witness {
+            witnesses(&analysis, &guards(&parsed.program), &mut report.statements);
+        }
+        report
     }
 
     fn tokens(&self, line: &str) -> Vec<Token> {
@@ -226,6 +230,105 @@ fn statements(analysis: &Analysis, written: &Written) -> Vec<StatementReport> {
     out
 }
 
+/// Witnesses (issue #26 item 3) of the calls in conflict: a call of a signature
+/// needs every input of a conflicting extent to have one size, so sizes that tell
+/// those classes apart make it fail (solved through `shapex-dims`, which evaluates
+/// the condition on them). A T program has no run-time checks, and an illegal call
+/// has no passing sizes the type system accepts, so `passes` stays empty.
+fn witnesses(analysis: &Analysis, guards: &Guards, statements: &mut [StatementReport]) {
+    use shapex_dims::{witness, Constraint, Dim, Facts};
+    for s in statements
+        .iter_mut()
+        .filter(|s| s.check == CheckStatus::Error)
+    {
+        let known = guards.get(&s.span.start).map_or(&[][..], Vec::as_slice);
+        let conflicts = analysis.procs.iter().flat_map(|p| &p.errors);
+        let at_call = conflicts.filter(|e| e.span == s.span && matches!(e.site, Site::Call { .. }));
+        let mut equal = Vec::new();
+        for e in at_call {
+            // `⊥` is no size at all (an array never written): nothing to choose.
+            let classes: Vec<&str> = e
+                .inputs
+                .iter()
+                .map(|(_, c)| c.as_str())
+                .filter(|c| *c != "⊥")
+                .collect();
+            for pair in classes.windows(2) {
+                equal.push(Constraint::eq(&Dim::sym(pair[0]), &Dim::sym(pair[1])));
+            }
+        }
+        let theta = Constraint::and(equal);
+        if theta == Constraint::True {
+            continue;
+        }
+        let Some(fails) = witness(&Facts::from_constraints(known), &theta).fails else {
+            continue;
+        };
+        s.witness = Some(shapex_report::Witness {
+            fails: Some(
+                fails
+                    .iter()
+                    .map(|(k, v)| (k.name().to_string(), v))
+                    .collect(),
+            ),
+            passes: None,
+            repro: None,
+        });
+    }
+}
+
+/// What the enclosing `if (a == b)` tests say of a call's sizes when it runs, by the
+/// call's span start: the type system does not use them (names never unify, §2), but
+/// a witness must satisfy them, or the sizes never reach the call.
+type Guards = HashMap<usize, Vec<shapex_dims::Constraint>>;
+
+fn guards(program: &Program) -> Guards {
+    use shapex_dims::{Constraint, Dim};
+    fn walk(stmt: &Stmt, known: &mut Vec<Constraint>, out: &mut Guards) {
+        match &stmt.kind {
+            StmtKind::Call { .. } => {
+                out.insert(stmt.span.start, known.clone());
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let names: Vec<&str> = cond
+                    .operands
+                    .iter()
+                    .filter_map(|a| a.var().map(|v| v.name.as_str()))
+                    .collect();
+                let test = match names[..] {
+                    [a, b] if cond.operands.len() == 2 => {
+                        Some(Constraint::eq(&Dim::sym(a), &Dim::sym(b)))
+                    }
+                    _ => None,
+                };
+                for (arm, holds) in [(Some(&**then), true), (otherwise.as_deref(), false)] {
+                    let Some(arm) = arm else { continue };
+                    let pushed = test.as_ref().map(|t| match holds {
+                        true => t.clone(),
+                        false => t.not(),
+                    });
+                    known.extend(pushed.iter().cloned());
+                    walk(arm, known, out);
+                    known.truncate(known.len() - usize::from(pushed.is_some()));
+                }
+            }
+            StmtKind::While { body, .. } => walk(body, known, out),
+            StmtKind::Compound(list) => list.iter().for_each(|s| walk(s, known, out)),
+            StmtKind::Decl { .. } | StmtKind::Error => {}
+        }
+    }
+    let mut out = Guards::new();
+    let bodies = program.procs.iter().filter_map(|p| p.body.as_ref());
+    for s in bodies.chain(&program.top) {
+        walk(s, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
 const KEYWORDS: &[&str] = &[
     "proc", "builtin", "if", "else", "while", "do", "decl", "in", "out", "inout",
 ];
@@ -362,6 +465,30 @@ mod tests {
         assert_eq!(clear.defs.len(), 1);
         assert_eq!(clear.defs[0].display, "[S]");
         assert_eq!(clear.check, CheckStatus::Proven);
+    }
+
+    #[test]
+    fn the_illegal_call_of_section_2_fails_when_its_classes_differ() {
+        // Section 2: `S` of the second call is a's dim 2 (N) and c's dim 1 (M).
+        let mut options = Options::new(ID);
+        options.witness = true;
+        let report = LanguageT::new().analyze(SEC2, &options);
+        assert_eq!(report.statements[0].witness, None, "a proven call has none");
+        let w = report.statements[1].witness.as_ref().expect("a witness");
+        let fails = w.fails.as_ref().expect("fails");
+        assert_eq!(fails.keys().collect::<Vec<_>>(), ["M", "N"]);
+        assert_ne!(fails["M"], fails["N"]);
+        assert_eq!((&w.passes, &w.repro), (&None, &None));
+        // Under `if (S == T)` no sizes both reach the call and tell S from T.
+        let guarded = include_str!("../../../tests/fixtures/t/sec4_2_names.t");
+        let report = LanguageT::new().analyze(guarded, &options);
+        let call = report
+            .statements
+            .iter()
+            .find(|s| s.check == CheckStatus::Error);
+        assert_eq!(call.map(|s| &s.witness), Some(&None));
+        let plain = LanguageT::new().analyze(SEC2, &Options::new(ID));
+        assert!(plain.statements.iter().all(|s| s.witness.is_none()));
     }
 
     #[test]
