@@ -27,7 +27,7 @@ use crate::Typed;
 use shapex_report::view::{Payload, View, ViewSpec};
 use shapex_report::{
     CheckStatus, Def, DimView, Face, Hover, Language, LanguageInfo, Lexical, OptionSpec, Options,
-    Report, Severity, ShapeView, StatementReport,
+    Report, Severity, ShapeView, StatementReport, Witness,
 };
 use shapex_text::{Diagnostic, Span, Token};
 use shapex_vec_syntax::ast::{Program, Term};
@@ -132,7 +132,7 @@ impl Language for LanguageVec {
 
     fn analyze(&self, source: &str, options: &Options) -> Report {
         let inputs = options.get(INPUTS).map_or("", str::trim);
-        let mut report = analyze(source, inputs);
+        let mut report = analyze_with(source, inputs, options.witness);
         report.settings = [(INPUTS.to_string(), inputs.to_string())].into();
         report
     }
@@ -158,10 +158,17 @@ pub(crate) struct Analysis<'p> {
     /// The final term's shape from the declared input shapes, when it is a function
     /// and they were given.
     pub applied: Option<Result<ItemReport, String>>,
+    /// Whether statements get witnesses (`Options::witness`).
+    pub witness: bool,
 }
 
 /// The report of `source` with the input shapes `inputs` (the option's text).
 pub fn analyze(source: &str, inputs: &str) -> Report {
+    analyze_with(source, inputs, false)
+}
+
+/// [`analyze`], with witnesses when `witness`.
+pub fn analyze_with(source: &str, inputs: &str, witness: bool) -> Report {
     let parsed = shapex_vec_syntax::parse(source);
     let parse_ok = !parsed
         .diagnostics
@@ -188,6 +195,7 @@ pub fn analyze(source: &str, inputs: &str) -> Report {
         shapes,
         signatures,
         applied,
+        witness,
     };
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(analysis.typed.diagnostics.iter().cloned());
@@ -525,9 +533,24 @@ fn statement(
     let ill = ill_typed(a, span);
     let item = item.filter(|_| !ill);
     let mut check = item.map_or(CheckStatus::None, |i| verdict(i).0);
+    // A function's signature checks its arguments' extents: each application needs
+    // them, so the definition carries them as its run-time check.
+    let needs = a.signatures.checks.iter().find(|(s, _)| *s == span);
+    // Declared input shapes decide the final term's check for those shapes instead.
+    let declared = name == RESULT && kind == "term" && a.applied.is_some();
+    let needs = needs.filter(|_| !ill && !declared && check == CheckStatus::None);
+    let needs = needs.map(|(_, c)| c);
+    let condition = needs.map(|cs| {
+        check = CheckStatus::Runtime;
+        cs.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ∧ ")
+    });
     // The final term's shape program failed on the declared input shapes.
     let applied_err =
         matches!(&a.applied, Some(Ok(r)) if matches!(r.outcome, Outcome::ShapeError { .. }));
+    let witness = a.witness.then(|| witness(check, needs)).flatten();
     if name == RESULT && kind == "term" && applied_err {
         check = CheckStatus::Error;
     }
@@ -583,9 +606,45 @@ fn statement(
             value: None,
         }],
         check,
-        rule: (check == CheckStatus::Error || check == CheckStatus::Proven)
-            .then(|| "Sekanina, Theorem 4.3 (#t evaluates to the shape of t's value)".into()),
+        condition,
+        witness,
+        rule: match check {
+            CheckStatus::Error | CheckStatus::Proven => {
+                Some("Sekanina, Theorem 4.3 (#t evaluates to the shape of t's value)".into())
+            }
+            CheckStatus::Runtime if needs.is_some() => Some(
+                "the checks of its #_C signature, simplified by SIZE_C's reduction (Sekanina, Chapter 5)"
+                    .into(),
+            ),
+            _ => None,
+        },
         ..StatementReport::default()
+    }
+}
+
+/// A statement's witness (issue #26 item 3): a definition whose signature checks
+/// extents of its arguments fails an application whose arguments' extents break the
+/// check and passes the check under ones that keep it, found and evaluated by
+/// `shapex-dims`; a program's own error fails whatever the sizes, since a VEC program
+/// has one run. (An error only of the declared input shapes has those shapes, not a
+/// witness.)
+fn witness(check: CheckStatus, needs: Option<&Vec<shapex_dims::Constraint>>) -> Option<Witness> {
+    let named = |m: shapex_dims::Model| m.iter().map(|(s, v)| (s.name().to_string(), v)).collect();
+    match (check, needs) {
+        (CheckStatus::Runtime, Some(cs)) => {
+            let theta = shapex_dims::Constraint::and(cs.iter().cloned());
+            let w = shapex_dims::witness(&shapex_dims::Facts::new(), &theta);
+            Some(Witness {
+                fails: w.fails.map(named),
+                passes: w.passes.map(named),
+                repro: None,
+            })
+        }
+        (CheckStatus::Error, _) => Some(Witness {
+            fails: Some(Default::default()),
+            ..Witness::default()
+        }),
+        _ => None,
     }
 }
 

@@ -33,6 +33,7 @@ mod term;
 mod tests;
 
 pub use display::display;
+pub(crate) use display::{as_check, equality};
 
 use shapex_text::Span;
 use shapex_vec_syntax::ast::{Def, Program, Term, TermKind};

@@ -4,7 +4,7 @@
 //! number. So a function's line shows its result's shape over its inputs' extents as
 //! a MATLAB function's does.
 
-use shapex_dims::Dim;
+use shapex_dims::{Constraint, Dim};
 use shapex_vec_syntax::ast::{Term, TermKind};
 
 /// The parameters and the result's extents of the signature `sig`, when its result
@@ -22,6 +22,28 @@ pub(crate) fn result_dims(sig: &Term) -> Option<(Vec<String>, Vec<Dim>)> {
     }
     let dims = shape(t, &params)?;
     Some((params, dims))
+}
+
+/// What the signature `sig` checks before its result, as equations of its
+/// parameters' extents (`check fst (snd x) = fst y then …` is `x_2 == y_1`): what an
+/// application needs of its arguments' shapes, since a failed check is `err`, a shape
+/// error. `None` when a check is not such an equation (`snd x = snd y` compares whole
+/// shapes), so no condition is shown that is weaker than the signature's; empty when
+/// it checks nothing.
+pub(crate) fn conditions(sig: &Term) -> Option<Vec<Constraint>> {
+    let mut params = Vec::new();
+    let mut t = sig;
+    while let TermKind::Lam { param, body } = &t.kind {
+        params.push(param.name.name.clone());
+        t = body;
+    }
+    let mut out = Vec::new();
+    while let Some((cond, body)) = crate::size_c::as_check(t) {
+        let (a, b) = crate::size_c::equality(cond).or_else(|| called2(cond, "="))?;
+        out.push(Constraint::eq(&size(a, &params)?, &size(b, &params)?));
+        t = body;
+    }
+    Some(out)
 }
 
 fn shape(t: &Term, params: &[String]) -> Option<Vec<Dim>> {
@@ -61,6 +83,15 @@ fn called(t: &Term) -> Option<(&str, &Term)> {
     }
 }
 
+/// `(a, b)` of `op a b`, as written (the simplifier's own form is `pred (not (eq a b))`).
+fn called2<'t>(t: &'t Term, op: &str) -> Option<(&'t Term, &'t Term)> {
+    let TermKind::App { fun, arg, .. } = &t.kind else {
+        return None;
+    };
+    let (f, a) = called(fun)?;
+    (f == op).then_some((a, &**arg))
+}
+
 /// `fst (snd^k p)` is extent k+1 of parameter p: `p_{k+1}`.
 fn extent(t: &Term, params: &[String], k: usize) -> Option<Dim> {
     match &t.kind {
@@ -85,6 +116,28 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(","),
         )
+    }
+
+    fn conditions(sig: &str) -> Option<String> {
+        let t = shapex_vec_syntax::parse(sig).program.main?;
+        let cs = super::conditions(&t)?;
+        Some(
+            cs.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ∧ "),
+        )
+    }
+
+    #[test]
+    fn checks_read_as_equations_of_extents() {
+        let multiply = "\\x y. check fst (snd x) = fst y then <fst x, <fst (snd y), un>>";
+        assert_eq!(conditions(multiply).as_deref(), Some("x_2 == y_1"));
+        let two = "\\x y. check fst x = ~3, fst y = fst x then <fst x, un>";
+        assert_eq!(conditions(two).as_deref(), Some("x_1 == 3 ∧ y_1 == x_1"));
+        let shapes = "\\x y. check snd x = snd y then <fst x ~+ fst y, <~3, un>>";
+        assert_eq!(conditions(shapes), None, "whole shapes are not extents");
+        assert_eq!(conditions("\\x. <fst x, un>").as_deref(), Some(""));
     }
 
     #[test]

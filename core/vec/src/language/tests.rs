@@ -255,3 +255,33 @@ mod soup {
         }
     }
 }
+
+#[test]
+fn a_signature_check_is_the_definitions_run_time_check_with_its_witness() {
+    // Sekanina Fig 5.5: multiply's signature checks the inner dimensions agree.
+    let src = "def mul x y = multiply x y\ndef twice x = x\nmul\n";
+    let r = analyze_with(src, "", true);
+    let mul = &r.statements[0];
+    assert_eq!(mul.check, CheckStatus::Runtime);
+    assert_eq!(mul.condition.as_deref(), Some("x_2 == y_1"));
+    let w = mul.witness.as_ref().expect("a witness");
+    let (fails, passes) = (w.fails.as_ref().unwrap(), w.passes.as_ref().unwrap());
+    assert_ne!(fails["x_2"], fails["y_1"]);
+    assert_eq!(passes["x_2"], passes["y_1"]);
+    // The identity checks nothing.
+    assert_eq!(
+        (r.statements[1].check, &r.statements[1].witness),
+        (CheckStatus::None, &None)
+    );
+    // A program's own shape error fails whatever the sizes: it has one run.
+    let bad = analyze_with("multiply [[1, 2]] [[1, 2]]\n", "", true);
+    let w = bad.statements[0].witness.as_ref().expect("a witness");
+    assert_eq!(
+        (w.fails.as_ref().map(|f| f.len()), &w.passes),
+        (Some(0), &None)
+    );
+    assert!(analyze(src, "")
+        .statements
+        .iter()
+        .all(|s| s.witness.is_none()));
+}

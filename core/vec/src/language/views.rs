@@ -5,7 +5,7 @@ use super::{items, Analysis, Item, RESULT};
 use crate::eval::{Outcome, Report as ItemReport};
 use crate::shape::{shape_of, translate_scheme};
 use crate::size_c::Unsupported;
-use shapex_dims::Dim;
+use shapex_dims::{Constraint, Dim};
 use shapex_report::view::{Cell, CellValue, Lane, Row, Table, Text, Trace, TraceStep};
 use shapex_text::{LineIndex, Range, Span};
 use shapex_vec_syntax::ast::{Program, Term};
@@ -20,6 +20,9 @@ pub(crate) struct Signatures {
     /// The result's extents over the parameters' (`signature::result_dims`), by the
     /// span of the definition or final term whose signature gives them.
     pub dims: Vec<(Span, Vec<String>, Vec<Dim>)>,
+    /// What the signature checks of its parameters' extents
+    /// (`signature::conditions`), by the same spans, when it checks anything.
+    pub checks: Vec<(Span, Vec<Constraint>)>,
 }
 
 impl Signatures {
@@ -31,6 +34,7 @@ impl Signatures {
             s.map(|t| crate::size_c::display(&t)).map_err(|u| u.reason)
         };
         let mut dims = Vec::new();
+        let mut checks = Vec::new();
         let mut defs = Vec::new();
         for d in program
             .defs
@@ -41,12 +45,11 @@ impl Signatures {
                 continue;
             };
             let simplified = c.shape.clone().map(|t| crate::size_c::simplify(&t));
-            if let Some((ps, ds)) = simplified
-                .as_ref()
-                .ok()
-                .and_then(super::signature::result_dims)
-            {
-                dims.push((c.span, ps, ds));
+            if let Ok(t) = &simplified {
+                if let Some((ps, ds)) = super::signature::result_dims(t) {
+                    dims.push((c.span, ps, ds));
+                }
+                checks.extend(needs(c.span, t));
             }
             defs.push((c.name.clone(), c.span, text(simplified)));
         }
@@ -55,13 +58,22 @@ impl Signatures {
             if let Some((ps, ds)) = super::signature::result_dims(t) {
                 dims.push((m.span, ps, ds));
             }
+            checks.extend(needs(m.span, t));
         }
         Signatures {
             defs,
             main: main.map(text),
             dims,
+            checks,
         }
     }
+}
+
+/// The checks of a signature over its parameters' extents, if it has any, by `span`.
+fn needs(span: Span, sig: &Term) -> Option<(Span, Vec<Constraint>)> {
+    let cs = super::signature::conditions(sig)?;
+    let symbolic = |c: &Constraint| !matches!(c, Constraint::True | Constraint::False);
+    (!cs.is_empty() && cs.iter().all(symbolic)).then_some((span, cs))
 }
 
 /// The two evaluations of the final term (else of the last evaluated definition),

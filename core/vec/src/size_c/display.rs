@@ -51,7 +51,7 @@ fn binary<'a>(t: &'a Term, op: &str) -> Option<(&'a Term, &'a Term)> {
 }
 
 /// `(a, b)` of `pred (not (eq a b))`.
-fn equality(t: &Term) -> Option<(&Term, &Term)> {
+pub(crate) fn equality(t: &Term) -> Option<(&Term, &Term)> {
     let (p, n) = applied(t)?;
     let (not, e) = applied(n)?;
     (name(p) == Some("pred") && name(not) == Some("not")).then_some(())?;
@@ -72,7 +72,7 @@ fn free_in(t: &Term, x: &str) -> bool {
 }
 
 /// The condition and body of a check, `check c then b` or an unused `let`.
-fn as_check(t: &Term) -> Option<(&Term, &Term)> {
+pub(crate) fn as_check(t: &Term) -> Option<(&Term, &Term)> {
     match &t.kind {
         TermKind::Check { cond, body } => Some((cond, body)),
         TermKind::Let { name, value, body } if !free_in(body, &name.name) => Some((value, body)),
