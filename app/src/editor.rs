@@ -370,7 +370,7 @@ fn problem(
     let fix = fix_button(ctx, d, fixable);
     let repro = repro.filter(|_| fixable).cloned().map(|r| {
         view! {
-            <button class="fix repro" title=format!("Write at the top of the file (Ctrl+Z undoes it):\n{}", r.replacement)
+            <button class="fix repro" title=format!("Write into the file (Ctrl+Z undoes it):\n{}", r.replacement)
                 on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &r); }>"Write repro"</button>
         }
     });
@@ -384,6 +384,48 @@ fn problem(
             " "<span class="msg">{notation.rewrite(&m.text)}</span>
             {fix}{repro}
         </li>
+    }
+}
+
+/// The witness of the statement on the caret's line, first in the Problems list:
+/// `li.caret-witness` (not a `li.diagnostic`: it is no problem) with the sizes under which it fails and passes and, where
+/// the language builds one, a Write repro button. Only for a result of the text on
+/// screen, since the repro's place is in that text.
+#[component]
+fn CaretWitness() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let found = move || {
+        let line = ctx.analysed_caret.get()?;
+        if !ctx.fresh.get() {
+            return None;
+        }
+        ctx.report.with(|r| {
+            let s = r
+                .statements
+                .iter()
+                .find(|s| s.range.line == line && s.witness.is_some())?;
+            let w = s.witness.as_ref()?;
+            Some((line, s.range.col, w.text(), w.repro.clone()))
+        })
+    };
+    move || {
+        found().map(|(line, col, text, repro)| {
+            let repro = repro.map(|r| {
+                view! {
+                    <button class="fix repro" title=format!("Write into the file (Ctrl+Z undoes it):\n{}", r.replacement)
+                        on:click=move |ev| { ev.stop_propagation(); apply_fix(ctx, &r); }>"Write repro"</button>
+                }
+            });
+            view! {
+                <li class="caret-witness" data-line=line.to_string()
+                    title="Sizes found by the solver and re-checked by the analysis: the statement on the caret's line fails under the first and passes under the second.">
+                    <span class="pos">{format!("{line}:{col}")}</span>
+                    " "<span class="sev sev-witness">"witness"</span>
+                    " "<span class="msg">{text}</span>
+                    {repro}
+                </li>
+            }
+        })
     }
 }
 
@@ -479,6 +521,7 @@ pub fn ProblemsList() -> impl IntoView {
                 <span id="status" class=status_class role="status">{status_text}</span>
             </div>
             <ul id="diagnostics">
+                <CaretWitness />
                 {items}
                 <li class="more" hidden=move || { shown.get() >= total() }>
                     <button on:click=move |_| shown.update(|n| *n += PROBLEMS_PAGE)>
