@@ -235,7 +235,7 @@ impl Migration<'_> {
     /// language's own line, where it has one) after the program.
     fn repro(&self, source: &str, types: &[TensorType], line: u32) -> Option<Fix> {
         let call = self.subject.call(types)?;
-        if !source.lines().any(|l| l.trim() == "import torch") {
+        if !runs_in_python(source) {
             return None;
         }
         let end = source.len();
@@ -248,6 +248,30 @@ impl Migration<'_> {
             ),
         ))
     }
+}
+
+/// Whether Python runs the file up to the repro's call: it imports `torch`, and the
+/// annotations' `TensorType` and `Dyn`, which Python evaluates when it defines
+/// `forward`, are imported (`from torch.fx.tensor_type import Dyn, TensorType`) or
+/// left unevaluated (`from __future__ import annotations`). The paper's listings use
+/// them without an import: a repro there would stop at a `NameError`.
+fn runs_in_python(source: &str) -> bool {
+    let imports: Vec<&str> = source
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("import ") || l.starts_with("from "))
+        .collect();
+    let torch = imports
+        .iter()
+        .any(|l| *l == "import torch" || l.starts_with("import torch "));
+    let lazy = imports.contains(&"from __future__ import annotations");
+    let defined = |name: &str| {
+        !source.contains(name)
+            || imports
+                .iter()
+                .any(|l| l.split([' ', ',']).any(|w| w == name))
+    };
+    torch && (lazy || (defined("TensorType") && defined("Dyn")))
 }
 
 /// The model's values of the declarations' positions (not Gen's fresh unknowns,
@@ -308,13 +332,8 @@ mod tests {
         let w = first.witness.as_ref().expect("a witness");
         assert_ne!(w.fails.as_ref().expect("fails")["x[1]"], 2);
         assert_eq!(w.passes.as_ref().expect("passes")["x[1]"], 2);
-        // The repro calls the model on tensors of the failing sizes.
-        let repro = w.repro.as_ref().expect("a repro");
-        assert!(
-            repro.replacement.contains("ConvExample()(torch.ones("),
-            "{repro:?}"
-        );
-        assert_eq!(repro.span.start, src.len());
+        // The listing uses `TensorType` without importing it: Python would stop there.
+        assert_eq!(w.repro, None);
         // The second runs after the first: passing needs x[1] == 2 and == 4.
         let second = on_line(&report, 15).witness.as_ref().expect("a witness");
         assert_eq!(second.fails.as_ref().map(|f| f["x[1]"]), Some(2));
@@ -325,11 +344,33 @@ mod tests {
     fn a_definite_error_fails_whatever_the_sizes() {
         let src = include_str!("../../../../tests/fixtures/py/conv_chain.py");
         let report = analyze(src);
-        let error = on_line(&report, 15);
+        let error = on_line(&report, 16);
         assert_eq!(error.check, CheckStatus::Error);
         let w = error.witness.as_ref().expect("a witness");
         assert_eq!(w.fails.as_ref().map(sizes).as_deref(), Some("any sizes"));
         assert_eq!(w.passes, None);
+        // The repro calls the model on tensors that pass conv1 and fail conv2.
+        let repro = w.repro.as_ref().expect("a repro");
+        assert_eq!(repro.span.start, src.len());
+        assert!(
+            repro
+                .replacement
+                .contains("ConvExample()(torch.ones(1, 2, 2, 2))"),
+            "{repro:?}"
+        );
+    }
+
+    #[test]
+    fn a_repro_only_where_python_defines_the_annotations() {
+        use super::runs_in_python;
+        let body = "class M:\n    def forward(self, x: TensorType((Dyn, 2))):\n        pass\n";
+        assert!(!runs_in_python(&format!("import torch\n{body}")));
+        let imported = "import torch\nfrom torch.fx.tensor_type import Dyn, TensorType\n";
+        assert!(runs_in_python(&format!("{imported}{body}")));
+        let lazy = "from __future__ import annotations\nimport torch\n";
+        assert!(runs_in_python(&format!("{lazy}{body}")));
+        assert!(!runs_in_python(body), "no torch");
+        assert!(runs_in_python("import torch\nclass M:\n    pass\n"));
     }
 
     #[test]
