@@ -5,12 +5,15 @@
 //!
 //! - diagnostics, published after each change;
 //! - hover: a builtin's rule over its name in a call (the Report's glossary), else the
-//!   shapes the statement on that line defines, its check and its rule;
+//!   shapes the statement on that line defines, its check, its rule and its witness
+//!   (sizes under which it fails and passes; files up to [`WITNESS_LIMIT`]);
 //! - inlay hints: the shapes after each assignment (off with the initialization option
 //!   `{"inlayHints": false}`);
-//! - go to definition: a function of the file by its name;
+//! - go to definition: a function of the file by its name, else the file its language's
+//!   lookup reaches (MATLAB: `private/NAME.m`, `NAME.m` beside it), open or on disk;
 //! - a code action that opens the file in the playground (`window/showDocument` with the
-//!   share link `shapex share` prints).
+//!   share link `shapex share` prints), and one per witness with a repro in the range
+//!   that writes the repro into the file (a `WorkspaceEdit`).
 //!
 //! Positions are UTF-16 code units, the protocol's default; Reports count characters.
 
@@ -24,18 +27,26 @@ use lsp_types::request::{
     Request as _, ShowDocument,
 };
 use lsp_types::{
-    CodeActionOrCommand, CodeActionProviderCapability, Command, DiagnosticSeverity,
-    ExecuteCommandOptions, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
-    InlayHint, InlayHintKind, InlayHintLabel, Location, MarkupContent, MarkupKind, OneOf, Position,
-    PublishDiagnosticsParams, Range, ServerCapabilities, ShowDocumentParams,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionProviderCapability, Command,
+    DiagnosticSeverity, ExecuteCommandOptions, GotoDefinitionResponse, Hover, HoverContents,
+    HoverProviderCapability, InlayHint, InlayHintKind, InlayHintLabel, Location, MarkupContent,
+    MarkupKind, OneOf, Position, PublishDiagnosticsParams, Range, ServerCapabilities,
+    ShowDocumentParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    WorkspaceEdit,
 };
+use shapex::report::CheckStatus;
+use shapex::report::Sources;
 use shapex::{Analyzer, Options, Report, Session};
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The command the code action runs: open the document in the playground.
 const OPEN_IN_PLAYGROUND: &str = "shapex.openInPlayground";
+
+/// Witnesses are a search per check, so, as in the playground, a keystroke in a file
+/// larger than this is not made to wait for them.
+const WITNESS_LIMIT: usize = 64 * 1024;
 
 struct Document {
     text: String,
@@ -173,16 +184,39 @@ impl Server<'_> {
         self.change(uri, text);
     }
 
+    /// Analyses the document's new text among the files around it, as `shapex check`
+    /// does (a MATLAB call of `helper` runs `helper.m` beside it): an open document's
+    /// text as the editor holds it, else the file on disk. A change to another file
+    /// shows here at this document's next change.
     fn change(&mut self, uri: &str, text: &str) {
+        let open = self.open_texts(uri);
         let Some(doc) = self.docs.get_mut(uri) else {
             return;
         };
         doc.text = text.to_string();
-        let options = Options::new(&doc.lang).with_views([]);
+        let mut options = Options::new(&doc.lang).with_views([]);
+        options.witness = doc.text.len() <= WITNESS_LIMIT;
+        let path = path_of(uri);
+        let read = |p: &str| open.get(p).cloned().or_else(|| crate::read_source(p));
+        let sources = Sources {
+            path: &path,
+            text: &doc.text,
+            read: &read,
+            search: &[],
+        };
         doc.report = self
             .analyzer
-            .analyze_in(&mut doc.session, &doc.text, &options);
+            .analyze_sources_in(&mut doc.session, &sources, &options);
         doc.session.free();
+    }
+
+    /// The other open documents' texts by path.
+    fn open_texts(&self, except: &str) -> HashMap<String, Arc<str>> {
+        self.docs
+            .iter()
+            .filter(|(uri, _)| uri.as_str() != except)
+            .map(|(uri, d)| (path_of(uri), Arc::from(d.text.as_str())))
+            .collect()
     }
 
     fn request(&mut self, connection: &Connection, req: Request) -> Response {
@@ -208,16 +242,25 @@ impl Server<'_> {
                 serde_json::to_value(hints)
             }
             (GotoDefinition::METHOD, Some(doc)) => {
-                let found = position().and_then(|(l, c)| definition(doc, uri, l, c));
+                let found = position().and_then(|(l, c)| {
+                    let word = word_at(&doc.text, l, c)?;
+                    definition(doc, uri, word).or_else(|| self.elsewhere(doc, uri, word))
+                });
                 serde_json::to_value(found)
             }
-            (CodeActionRequest::METHOD, Some(_)) => {
-                let action = CodeActionOrCommand::Command(Command {
+            (CodeActionRequest::METHOD, Some(doc)) => {
+                let open = CodeActionOrCommand::Command(Command {
                     title: "Open this in the Shape Explorer playground".into(),
                     command: OPEN_IN_PLAYGROUND.into(),
                     arguments: Some(vec![serde_json::json!(uri)]),
                 });
-                serde_json::to_value(vec![action])
+                let lines = (
+                    req.params["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+                    req.params["range"]["end"]["line"].as_u64().unwrap_or(0) as u32,
+                );
+                let mut actions = vec![open];
+                actions.extend(repro_actions(doc, uri, lines));
+                serde_json::to_value(actions)
             }
             (ExecuteCommand::METHOD, _) => {
                 let target = req.params["arguments"][0].as_str().unwrap_or_default();
@@ -251,6 +294,34 @@ impl Server<'_> {
             }
         };
         Response::new_ok(req.id, result.unwrap_or(serde_json::Value::Null))
+    }
+
+    /// Where a name the document does not define is defined, by its language's lookup
+    /// (MATLAB: `private/NAME.m`, then `NAME.m` beside it): the first such file, open
+    /// or on disk, at its first function's header (a script at its top).
+    fn elsewhere(&self, doc: &Document, uri: &str, word: &str) -> Option<GotoDefinitionResponse> {
+        let language = self.analyzer.language(&doc.lang)?;
+        let open = self.open_texts(uri);
+        let (path, text) = language
+            .lookup(&path_of(uri), word, &[])
+            .into_iter()
+            .find_map(|p| {
+                let text = open.get(&p).cloned().or_else(|| crate::read_source(&p))?;
+                Some((p, text))
+            })?;
+        let options = Options::new(&doc.lang).with_views([]);
+        let report = self
+            .analyzer
+            .analyze_in(&mut Session::default(), &text, &options);
+        let header = report.statements.iter().find(|s| s.kind == "function");
+        let range = header.map_or(Range::default(), |f| {
+            let r = f.range;
+            self::range(&text, r.line, r.col, r.end_line, r.end_col)
+        });
+        Some(GotoDefinitionResponse::Scalar(Location {
+            uri: Uri::from_str(&uri_of(&path)).ok()?,
+            range,
+        }))
     }
 
     /// The playground link of an open document, in its language's first view.
@@ -334,12 +405,16 @@ fn hover(doc: &Document, line: u32, character: u32) -> Option<Hover> {
             })
             .collect();
         let check = match &s.condition {
-            Some(c) => format!("{}: {c}", s.check.words()),
-            None => s.check.words().to_string(),
+            // A definite error's condition is `false`, which says nothing more.
+            Some(c) if s.check != CheckStatus::Error => format!("{}: {c}", s.check.words()),
+            _ => s.check.words().to_string(),
         };
         text.push(check);
         if let Some(rule) = &s.rule {
             text.push(format!("rule: {rule}"));
+        }
+        if let Some(w) = &s.witness {
+            text.push(format!("witness: {}", w.text()));
         }
         text.extend(
             s.symbols
@@ -355,6 +430,43 @@ fn hover(doc: &Document, line: u32, character: u32) -> Option<Hover> {
         }),
         range: None,
     })
+}
+
+/// Per statement on the 0-based `lines` (first, last) whose witness has a repro, the
+/// action that writes it into the file.
+fn repro_actions(doc: &Document, uri: &str, lines: (u32, u32)) -> Vec<CodeActionOrCommand> {
+    let Ok(uri) = Uri::from_str(uri) else {
+        return Vec::new();
+    };
+    let index = shapex::LineIndex::new(&doc.text);
+    let at = |byte: usize| {
+        let at = index.line_col(byte);
+        position(&doc.text, at.line, at.col)
+    };
+    doc.report
+        .statements
+        .iter()
+        .filter(|s| (lines.0..=lines.1).contains(&(s.range.line.saturating_sub(1))))
+        .filter_map(|s| {
+            let fix = s.witness.as_ref()?.repro.as_ref()?;
+            let edit = TextEdit {
+                range: Range::new(at(fix.span.start), at(fix.span.end)),
+                new_text: fix.replacement.clone(),
+            };
+            Some(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!(
+                    "Write a repro of line {} (sizes under which it fails)",
+                    s.range.line
+                ),
+                kind: Some(CodeActionKind::QUICKFIX),
+                edit: Some(WorkspaceEdit {
+                    changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
+                    ..WorkspaceEdit::default()
+                }),
+                ..CodeAction::default()
+            }))
+        })
+        .collect()
 }
 
 /// After each statement that defines variables, their shapes (`A: <3,4>`).
@@ -392,21 +504,7 @@ fn inlay_hints(doc: &Document) -> Vec<InlayHint> {
 }
 
 /// The function of the file named by the word under the position.
-fn definition(
-    doc: &Document,
-    uri: &str,
-    line: u32,
-    character: u32,
-) -> Option<GotoDefinitionResponse> {
-    let at = byte_offset(&doc.text, line, character)?;
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let start = doc.text[..at]
-        .rfind(|c: char| !is_word(c))
-        .map_or(0, |i| i + 1);
-    let end = doc.text[at..]
-        .find(|c: char| !is_word(c))
-        .map_or(doc.text.len(), |i| at + i);
-    let word = &doc.text[start..end];
+fn definition(doc: &Document, uri: &str, word: &str) -> Option<GotoDefinitionResponse> {
     let f = doc
         .report
         .statements
@@ -450,6 +548,33 @@ fn byte_offset(text: &str, line: u32, character: u32) -> Option<usize> {
         units += c.len_utf16();
     }
     Some(start + content.len())
+}
+
+/// The name under the 0-based `line` and UTF-16 `character` (a package function's
+/// dots included: `util.geom.outer`), or `None` off a name.
+fn word_at(text: &str, line: u32, character: u32) -> Option<&str> {
+    let at = byte_offset(text, line, character)?;
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    let start = text[..at].rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    let end = text[at..]
+        .find(|c: char| !is_word(c))
+        .map_or(text.len(), |i| at + i);
+    let word = text[start..end].trim_matches('.');
+    (!word.is_empty()).then_some(word)
+}
+
+/// The `file:` URI of a path, percent-encoding what a URI may not hold as it is.
+fn uri_of(path: &str) -> String {
+    let mut out = String::from("file://");
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 /// The path a `file:` URI names (percent-decoded), else the URI as it is.

@@ -227,3 +227,101 @@ fn inlay_hints_can_be_switched_off() {
     assert_eq!(hints, json!([]));
     c.stop();
 }
+
+#[test]
+fn a_hover_shows_the_witness_and_a_code_action_writes_its_repro() {
+    let uri = "file:///tmp/shapex-lsp/f.m";
+    let text = "function y = f(x)\ny = x * x;\nend\n";
+    let mut c = Client::start(json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "matlab", "version": 1, "text": text}}),
+    );
+    c.diagnostics();
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 0}}),
+    );
+    let hover = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(hover.contains("witness: fails when "), "{hover}");
+    assert!(hover.contains("; passes when "), "{hover}");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 3}}, "context": {"diagnostics": []}}),
+    );
+    let repro = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .unwrap_or_else(|| panic!("no repro action: {actions}"));
+    let edits = &repro["edit"]["changes"][uri];
+    assert_eq!(
+        edits[0]["range"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}})
+    );
+    let written = edits[0]["newText"].as_str().unwrap();
+    assert!(
+        written.contains("x = ones(") && written.contains("f(x);"),
+        "{written}"
+    );
+    // Not for a line without a witness.
+    let none = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    assert_eq!(none.as_array().unwrap().len(), 1, "{none}");
+    c.stop();
+}
+
+#[test]
+fn calls_into_other_files_are_analysed_and_their_definitions_found() {
+    let dir = std::env::temp_dir().join(format!("shapex-lsp-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("private")).unwrap();
+    std::fs::write(
+        dir.join("squared.m"),
+        "% The square of a matrix.\nfunction y = squared(x)\ny = x * x;\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("private/inner.m"),
+        "function y = inner(x)\ny = x' * x;\nend\n",
+    )
+    .unwrap();
+    let uri = format!("file://{}/main.m", dir.display());
+    let text = "a = squared(ones(4, 1));\nb = inner(ones(4, 1));\n";
+    let mut c = Client::start(json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "matlab", "version": 1, "text": text}}),
+    );
+    // squared.m's `x * x` fails for a 4×1 argument: an error at the call, in main.m.
+    let diagnostics = c.diagnostics();
+    let at_call = diagnostics
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == 0 && d["severity"] == 1)
+        .unwrap_or_else(|| panic!("no error at the call: {diagnostics:?}"));
+    assert!(
+        at_call["message"].as_str().unwrap().contains("squared.m"),
+        "{at_call}"
+    );
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+    let def = c.request("textDocument/definition", at(0, 6));
+    assert_eq!(def["uri"], format!("file://{}/squared.m", dir.display()));
+    assert_eq!(
+        def["range"]["start"]["line"], 1,
+        "the header, after the comment: {def}"
+    );
+    // A private function comes first, as MATLAB looks it up.
+    let def = c.request("textDocument/definition", at(1, 5));
+    assert_eq!(
+        def["uri"],
+        format!("file://{}/private/inner.m", dir.display())
+    );
+    // A name no file defines has no definition.
+    let none = c.request("textDocument/definition", at(0, 14));
+    assert_eq!(none, Value::Null, "`ones` is a builtin: {none}");
+    c.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,6 +210,11 @@ impl Language for Matlab {
     fn explain(&self, code: &str) -> Option<String> {
         codes::explain(code).or_else(|| self.builtins.describe(code))
     }
+
+    fn lookup(&self, path: &str, name: &str, search: &[String]) -> Vec<String> {
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        tame::link::candidates(dir, name, search)
+    }
 }
 
 impl Matlab {

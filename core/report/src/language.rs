@@ -61,6 +61,15 @@ pub trait Language: Send + Sync {
     fn explain(&self, _code: &str) -> Option<String> {
         None
     }
+
+    /// The paths, in the order the language tries them, of the files a use of `name`
+    /// in the file `path` may reach when the file itself does not define it (MATLAB's
+    /// path: `private/NAME.m`, `NAME.m` beside the file, then each of `search`): what
+    /// [`Language::analyze_sources`] asks [`Sources::read`] for, for an editor's go to
+    /// definition. This default: a language whose programs are one file reaches none.
+    fn lookup(&self, _path: &str, _name: &str, _search: &[String]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One file to analyse and the files around it, read on demand: the core does no I/O,

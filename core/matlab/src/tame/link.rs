@@ -245,7 +245,7 @@ impl Linker<'_, '_> {
 }
 
 /// The paths a call of `name` from a file in folder `dir` may run, in MATLAB's order.
-fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
+pub fn candidates(dir: &str, name: &str, search: &[String]) -> Vec<String> {
     let join = |d: &str, rest: String| match d {
         "" => rest,
         d => format!("{}/{rest}", d.trim_end_matches('/')),
