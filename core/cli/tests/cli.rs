@@ -722,3 +722,56 @@ fn version_completions_and_man_page_name_every_subcommand() {
         assert!(man.contains(sub), "the man page lacks {sub}");
     }
 }
+
+/// A folder that cannot be read, given or met inside a given one: exit 2 naming it.
+/// Root reads any folder, so as root the binary runs as `nobody` (`setpriv`, from a
+/// copy in a folder `nobody` may enter); without `setpriv` the case is skipped.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_folder_is_a_clear_message_and_exit_two() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = temp_dir("unreadable");
+    let locked = dir.join("sub/locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::write(locked.join("a.m"), "x = 1;\n").unwrap();
+    std::fs::write(dir.join("sub/ok.m"), "x = 1;\n").unwrap();
+    let mode = |p: &std::path::Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    for p in [&dir, &dir.join("sub")] {
+        mode(p, 0o755);
+    }
+    let bin = dir.join("shapex");
+    std::fs::copy(env!("CARGO_BIN_EXE_shapex"), &bin).unwrap();
+    mode(&bin, 0o755);
+    mode(&locked, 0o000);
+    let root = std::fs::metadata(&bin).unwrap().uid() == 0;
+    if root && Command::new("setpriv").arg("--version").output().is_err() {
+        eprintln!("skipped: running as root without setpriv, every folder is readable");
+        mode(&locked, 0o755);
+        return;
+    }
+    let check = |target: &std::path::Path| {
+        let mut c = match root {
+            false => Command::new(&bin),
+            true => Command::new("setpriv"),
+        };
+        if root {
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin);
+        }
+        c.arg("check").arg(target).output().expect("run shapex")
+    };
+    for target in [locked.clone(), dir.join("sub")] {
+        let out = check(&target);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target:?}: {err}");
+        assert!(
+            err.contains("locked: Permission denied"),
+            "{target:?} says {err:?}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    mode(&locked, 0o755);
+    let _ = std::fs::remove_dir_all(&dir);
+}
