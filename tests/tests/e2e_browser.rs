@@ -1572,3 +1572,67 @@ async fn nonviable_lines_are_greyed(app: &App) -> Result<()> {
     eprintln!("screenshot: {}", out.display());
     Ok(())
 }
+
+/// The caret's witness heads the Problems list, and its Write repro button makes the
+/// file a script that calls the function with the failing sizes: then the call is a
+/// definite error.
+#[test]
+fn e2e_the_carets_witness_writes_a_repro_that_fails() {
+    run(|env| Box::pin(caret_witness(env)));
+}
+
+async fn caret_witness(env: &Env) -> Result<()> {
+    let app = env.app().await?;
+    app.open(&env.server.base_url).await?;
+    app.settle().await?;
+    let before = app.analyzed().await?;
+    app.clear_and_type("function y = f(x)\ny = x * x;\nend")
+        .await?;
+    app.wait_for_analysis(&before, "the analysis of f", |_| true)
+        .await?;
+    app.settle().await?;
+    // ArrowUp: from the end of line 3 to line 2, `y = x * x`, a run-time check.
+    app.editor()
+        .await?
+        .send_keys("\u{E013}")
+        .await
+        .map_err(|e| e.to_string())?;
+    let shown = app
+        .session
+        .wait_until("the caret's witness on line 2", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "const li = document.querySelector('ul#diagnostics > li.caret-witness');
+                     return li ? [li.dataset.line, li.textContent] : null;",
+                    vec![],
+                )
+                .await?;
+            Ok((v[0] == "2").then(|| v[1].as_str().unwrap_or_default().to_string()))
+        })
+        .await?;
+    ensure(
+        shown.contains("fails when") && shown.contains("passes when"),
+        || format!("the caret's witness says {shown:?}"),
+    )?;
+    let before = app.analyzed().await?;
+    app.session
+        .client
+        .find(Locator::Css("li.caret-witness button.repro"))
+        .await
+        .map_err(|e| format!("no Write repro button: {e}"))?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = app.editor_text().await?;
+    ensure(
+        text.starts_with("% Shape Explorer: sizes under which line 2 fails\n")
+            && text.contains("\nf(x);\nfunction y = f(x)\n"),
+        || format!("the repro written is {text:?}"),
+    )?;
+    // The call is line 3 of the script now, and it fails.
+    app.wait_for_analysis(&before, "an error at the repro's call", on_line(3))
+        .await?;
+    app.session.close().await;
+    Ok(())
+}
