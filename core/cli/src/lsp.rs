@@ -563,18 +563,9 @@ fn word_at(text: &str, line: u32, character: u32) -> Option<&str> {
     (!word.is_empty()).then_some(word)
 }
 
-/// The `file:` URI of a path, percent-encoding what a URI may not hold as it is.
+/// The `file:` URI of a path, percent-encoded as SARIF's artifact URIs are.
 fn uri_of(path: &str) -> String {
-    let mut out = String::from("file://");
-    for b in path.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'.' | b'_' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
+    format!("file://{}", shapex::sarif::uri(path))
 }
 
 /// The path a `file:` URI names (percent-decoded), else the URI as it is.
