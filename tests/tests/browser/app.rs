@@ -281,6 +281,12 @@ impl App {
     /// Puts the caret at byte offset `at` (ASCII text) and types `text` there.
     pub async fn insert_at(&self, at: usize, text: &str) -> Result<()> {
         let editor = self.editor().await?;
+        // Until the window has focus, ChromeDriver's Send Keys focuses it and puts the
+        // caret at the end (Chromium 148): a click gives it focus first.
+        editor
+            .click()
+            .await
+            .map_err(|e| format!("cannot click the editor: {e}"))?;
         self.session
             .js(
                 "const e = document.querySelector('#editor');
