@@ -145,14 +145,44 @@ impl Server<'_> {
                 self.change(&uri, text);
             }
             DidCloseTextDocument::METHOD => {
-                self.docs.remove(&uri);
+                let closed = self.docs.remove(&uri);
                 publish(connection, &uri, &[], "");
+                if let Some(closed) = closed {
+                    self.reanalyse_others(connection, &uri, &closed.lang);
+                }
                 return;
             }
             _ => return,
         }
         if let Some(doc) = self.docs.get(&uri) {
             publish(connection, &uri, &doc.report.diagnostics, &doc.text);
+            let lang = doc.lang.clone();
+            self.reanalyse_others(connection, &uri, &lang);
+        }
+    }
+
+    /// A file's text is what a call of it in another file runs: after `uri` changed (or
+    /// closed, when the disk's text takes over), the other open documents of its
+    /// language are analysed again, and republished where their diagnostics changed.
+    /// Their sessions keep what the change cannot affect.
+    fn reanalyse_others(&mut self, connection: &Connection, uri: &str, lang: &str) {
+        let others: Vec<String> = self
+            .docs
+            .iter()
+            .filter(|(other, d)| other.as_str() != uri && d.lang == lang)
+            .map(|(other, _)| other.clone())
+            .collect();
+        for other in others {
+            let Some(doc) = self.docs.get(&other) else {
+                continue;
+            };
+            let (text, before) = (doc.text.clone(), doc.report.diagnostics.clone());
+            self.change(&other, &text);
+            if let Some(doc) = self.docs.get(&other) {
+                if doc.report.diagnostics != before {
+                    publish(connection, &other, &doc.report.diagnostics, &doc.text);
+                }
+            }
         }
     }
 
@@ -186,8 +216,7 @@ impl Server<'_> {
 
     /// Analyses the document's new text among the files around it, as `shapex check`
     /// does (a MATLAB call of `helper` runs `helper.m` beside it): an open document's
-    /// text as the editor holds it, else the file on disk. A change to another file
-    /// shows here at this document's next change.
+    /// text as the editor holds it, else the file on disk.
     fn change(&mut self, uri: &str, text: &str) {
         let open = self.open_texts(uri);
         let Some(doc) = self.docs.get_mut(uri) else {

@@ -105,6 +105,14 @@ impl Client {
         m["params"]["diagnostics"].as_array().unwrap().clone()
     }
 
+    /// The next diagnostics published for `uri`.
+    fn diagnostics_of(&mut self, uri: &str) -> Vec<Value> {
+        let m = self.receive("diagnostics", |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        m["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
     fn stop(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
@@ -322,6 +330,24 @@ fn calls_into_other_files_are_analysed_and_their_definitions_found() {
     // A name no file defines has no definition.
     let none = c.request("textDocument/definition", at(0, 14));
     assert_eq!(none, Value::Null, "`ones` is a builtin: {none}");
+
+    // squared.m opened and fixed in the editor: main.m is analysed again with the
+    // editor's text, and its error is gone; closed unsaved, the disk's text is back.
+    let squared = format!("file://{}/squared.m", dir.display());
+    let fixed = "function y = squared(x)\ny = x .* x;\nend\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": squared, "languageId": "matlab", "version": 1, "text": fixed}}),
+    );
+    let errors = |ds: &[Value]| ds.iter().filter(|d| d["severity"] == 1).count();
+    let main = c.diagnostics_of(&uri);
+    assert_eq!(errors(&main), 0, "{main:?}");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": squared}}),
+    );
+    let main = c.diagnostics_of(&uri);
+    assert_eq!(errors(&main), 1, "{main:?}");
     c.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
