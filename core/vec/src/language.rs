@@ -18,6 +18,7 @@
 //! with a shape error unless a data error or a non-ending loop comes first. "Proven"
 //! is said only of an item whose data evaluation ended with a value.
 
+mod repro;
 mod signature;
 mod views;
 
@@ -535,14 +536,14 @@ fn statement(
     let mut check = item.map_or(CheckStatus::None, |i| verdict(i).0);
     // A function's signature checks its arguments' extents: each application needs
     // them, so the definition carries them as its run-time check.
-    let needs = a.signatures.checks.iter().find(|(s, _)| *s == span);
+    let needs = a.signatures.checks.iter().find(|n| n.span == span);
     // Declared input shapes decide the final term's check for those shapes instead.
     let declared = name == RESULT && kind == "term" && a.applied.is_some();
     let needs = needs.filter(|_| !ill && !declared && check == CheckStatus::None);
-    let needs = needs.map(|(_, c)| c);
-    let condition = needs.map(|cs| {
+    let condition = needs.map(|n| {
         check = CheckStatus::Runtime;
-        cs.iter()
+        n.conditions
+            .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ∧ ")
@@ -550,7 +551,16 @@ fn statement(
     // The final term's shape program failed on the declared input shapes.
     let applied_err =
         matches!(&a.applied, Some(Ok(r)) if matches!(r.outcome, Outcome::ShapeError { .. }));
-    let witness = a.witness.then(|| witness(check, needs)).flatten();
+    let witness = a
+        .witness
+        .then(|| witness(check, needs.map(|n| &n.conditions)))
+        .flatten()
+        .map(|mut w| {
+            w.repro = needs
+                .zip(w.fails.as_ref())
+                .and_then(|(n, fails)| repro(a, kind, span, n, fails));
+            w
+        });
     if name == RESULT && kind == "term" && applied_err {
         check = CheckStatus::Error;
     }
@@ -646,6 +656,52 @@ fn witness(check: CheckStatus, needs: Option<&Vec<shapex_dims::Constraint>>) -> 
         }),
         _ => None,
     }
+}
+
+/// The repro of a run-time check's failing sizes: a definition applying the
+/// definition (after its line) or the final term (before it) to vectors of those
+/// sizes.
+fn repro(
+    a: &Analysis,
+    kind: &str,
+    span: Span,
+    needs: &views::Needs,
+    fails: &std::collections::BTreeMap<String, i64>,
+) -> Option<shapex_report::Fix> {
+    let line = line_of(a.source, span.start);
+    let (call, ty, at) = if kind == "term" {
+        let text = a.source.get(span.start..span.end)?;
+        (format!("({text})"), &a.typed.main.as_ref()?.ty, span.start)
+    } else {
+        let def = a.typed.defs.iter().find(|t| t.span == span)?;
+        let at = a.source[span.end..]
+            .find('\n')
+            .map_or(a.source.len(), |i| span.end + i + 1);
+        (def.name.clone(), &def.scheme.ty, at)
+    };
+    let callee = repro::Callee {
+        call,
+        ty,
+        params: &needs.params,
+        at,
+        line,
+    };
+    let taken: Vec<&str> = a
+        .program
+        .defs
+        .iter()
+        .map(|d| d.name.name.as_str())
+        .collect();
+    let mut fix = repro::write(&callee, fails, &taken)?;
+    if !a.source[..at].ends_with('\n') && at > 0 {
+        fix.replacement.insert(0, '\n');
+    }
+    Some(fix)
+}
+
+/// The 1-based line of byte `at`.
+fn line_of(source: &str, at: usize) -> u32 {
+    source[..at.min(source.len())].matches('\n').count() as u32 + 1
 }
 
 /// A shape as the house's: `<~2, <~3, un>>` (a 2×3 matrix) has the dimensions

@@ -11,17 +11,23 @@ use shapex_vec_syntax::ast::{Term, TermKind};
 /// is a shape of known rank built from sizes of the parameters' shapes (after the
 /// checks, which say when it holds).
 pub(crate) fn result_dims(sig: &Term) -> Option<(Vec<String>, Vec<Dim>)> {
+    let (params, mut t) = params(sig);
+    while let TermKind::Check { body, .. } | TermKind::Let { body, .. } = &t.kind {
+        t = body;
+    }
+    let dims = shape(t, &params)?;
+    Some((params, dims))
+}
+
+/// The signature's parameters, in order, and the body under them.
+pub(crate) fn params(sig: &Term) -> (Vec<String>, &Term) {
     let mut params = Vec::new();
     let mut t = sig;
     while let TermKind::Lam { param, body } = &t.kind {
         params.push(param.name.name.clone());
         t = body;
     }
-    while let TermKind::Check { body, .. } | TermKind::Let { body, .. } = &t.kind {
-        t = body;
-    }
-    let dims = shape(t, &params)?;
-    Some((params, dims))
+    (params, t)
 }
 
 /// What the signature `sig` checks before its result, as equations of its
@@ -31,12 +37,7 @@ pub(crate) fn result_dims(sig: &Term) -> Option<(Vec<String>, Vec<Dim>)> {
 /// shapes), so no condition is shown that is weaker than the signature's; empty when
 /// it checks nothing.
 pub(crate) fn conditions(sig: &Term) -> Option<Vec<Constraint>> {
-    let mut params = Vec::new();
-    let mut t = sig;
-    while let TermKind::Lam { param, body } = &t.kind {
-        params.push(param.name.name.clone());
-        t = body;
-    }
+    let (params, mut t) = params(sig);
     let mut out = Vec::new();
     while let Some((cond, body)) = crate::size_c::as_check(t) {
         let (a, b) = crate::size_c::equality(cond).or_else(|| called2(cond, "="))?;

@@ -285,3 +285,67 @@ fn a_signature_check_is_the_definitions_run_time_check_with_its_witness() {
         .iter()
         .all(|s| s.witness.is_none()));
 }
+
+/// The program with `fix` applied.
+fn applied(src: &str, fix: &shapex_report::Fix) -> String {
+    let mut out = src.to_string();
+    out.replace_range(fix.span.start..fix.span.end, &fix.replacement);
+    out
+}
+
+#[test]
+fn a_witness_repro_applies_the_function_to_vectors_of_its_sizes() {
+    let src = "def mul x y = multiply x y\nmul\n";
+    let r = analyze_with(src, "", true);
+    let w = r.statements[0].witness.as_ref().expect("a witness");
+    let fix = w.repro.as_ref().expect("a repro");
+    // After mul's line, where the final term's line still follows.
+    assert_eq!(fix.span.start, src.find("mul\n").unwrap());
+    assert!(
+        fix.replacement.contains("def repro = mul (make ~"),
+        "{}",
+        fix.replacement
+    );
+    let failing = analyze(&applied(src, fix), "");
+    let repro = &failing.statements[1];
+    assert_eq!(
+        (repro.defs[0].name.as_str(), repro.check),
+        ("repro", CheckStatus::Error)
+    );
+    assert_eq!(codes(&failing), [codes::SHAPE_ERROR]);
+    // The passing sizes written the same way run to a value.
+    let ty = &crate::check(&shapex_vec_syntax::parse(src).program).defs[0]
+        .scheme
+        .ty;
+    let params = ["x".to_string(), "y".to_string()];
+    let callee = repro::Callee {
+        call: "mul".into(),
+        ty,
+        params: &params,
+        at: fix.span.start,
+        line: 1,
+    };
+    let passing = repro::write(&callee, w.passes.as_ref().unwrap(), &["mul"]).unwrap();
+    let passing = analyze(&applied(src, &passing), "");
+    assert!(passing.diagnostics.is_empty(), "{:?}", passing.diagnostics);
+    assert_eq!(passing.statements[1].check, CheckStatus::Proven);
+    // The final term's own check: the repro goes before it and calls it as written.
+    let r = analyze_with("multiply\n", "", true);
+    let fix = r.statements[0]
+        .witness
+        .as_ref()
+        .and_then(|w| w.repro.as_ref())
+        .expect("a repro");
+    assert_eq!(fix.span.start, 0);
+    assert!(
+        fix.replacement.contains("def repro = (multiply) (make ~"),
+        "{}",
+        fix.replacement
+    );
+    // A function of a pair has no literal of given extents: no repro.
+    let r = analyze_with("def f p = multiply (fst p) (snd p)\nf\n", "", true);
+    assert!(r.statements[0]
+        .witness
+        .as_ref()
+        .is_none_or(|w| w.repro.is_none()));
+}

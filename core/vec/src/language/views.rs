@@ -22,7 +22,16 @@ pub(crate) struct Signatures {
     pub dims: Vec<(Span, Vec<String>, Vec<Dim>)>,
     /// What the signature checks of its parameters' extents
     /// (`signature::conditions`), by the same spans, when it checks anything.
-    pub checks: Vec<(Span, Vec<Constraint>)>,
+    pub checks: Vec<Needs>,
+}
+
+/// What a definition's or the final term's signature checks of its parameters'
+/// extents: each application needs `conditions` of its arguments' shapes.
+pub(crate) struct Needs {
+    pub span: Span,
+    /// The signature's parameters, whose extents the conditions name (`x_2`).
+    pub params: Vec<String>,
+    pub conditions: Vec<Constraint>,
 }
 
 impl Signatures {
@@ -70,10 +79,14 @@ impl Signatures {
 }
 
 /// The checks of a signature over its parameters' extents, if it has any, by `span`.
-fn needs(span: Span, sig: &Term) -> Option<(Span, Vec<Constraint>)> {
-    let cs = super::signature::conditions(sig)?;
+fn needs(span: Span, sig: &Term) -> Option<Needs> {
+    let conditions = super::signature::conditions(sig)?;
     let symbolic = |c: &Constraint| !matches!(c, Constraint::True | Constraint::False);
-    (!cs.is_empty() && cs.iter().all(symbolic)).then_some((span, cs))
+    (!conditions.is_empty() && conditions.iter().all(symbolic)).then(|| Needs {
+        span,
+        params: super::signature::params(sig).0,
+        conditions,
+    })
 }
 
 /// The two evaluations of the final term (else of the last evaluated definition),
