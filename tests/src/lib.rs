@@ -1,8 +1,8 @@
 //! Shared helpers for the integration tests: expectation comments in fixtures
 //! ([`expect`], [`check`], [`bless`]), running and selecting fixtures ([`fixtures`]),
 //! the Octave differential suite ([`gen`] generates programs, [`gen::functions`]
-//! function files with local functions, [`octave`] runs them and compares), and [`require`]: the one rule for tests whose tool is missing (skip
-//! locally, fail under `CI`).
+//! function files with local functions, [`octave`] runs them and compares), [`require`]: the one rule for tests whose tool is missing (skip
+//! locally, fail under `CI`), and [`witness`]: the fixtures' witness repros.
 
 pub mod bless;
 pub mod builtin_calls;
@@ -13,6 +13,7 @@ pub mod fixtures;
 pub mod gen;
 pub mod octave;
 pub mod require;
+pub mod witness;
 
 pub use check::{check_fixture, Mismatch};
 pub use expect::FixtureSpec;

@@ -1633,6 +1633,65 @@ async fn caret_witness(env: &Env) -> Result<()> {
     // The call is line 3 of the script now, and it fails.
     app.wait_for_analysis(&before, "an error at the repro's call", on_line(3))
         .await?;
+    // VEC: the repro is a definition after `mul`'s line (8), which VEC's own run
+    // fails, shown at line 10 under its comment.
+    app.choose_example("vec-witness-repro").await?;
+    app.settle().await?;
+    let code = app.editor_text().await?;
+    let at = code
+        .find("def mul")
+        .ok_or("the example's `def mul` not found")?;
+    let at = code[..at].encode_utf16().count();
+    app.session
+        .js(
+            "const e = document.querySelector('#editor'); e.focus();
+             e.setSelectionRange(arguments[0], arguments[0]);
+             e.dispatchEvent(new KeyboardEvent('keyup', {bubbles: true})); return null;",
+            vec![json!(at)],
+        )
+        .await?;
+    app.session
+        .wait_until("the caret's witness on line 8", ANALYSIS, || async {
+            let v = app
+                .session
+                .js(
+                    "const li = document.querySelector('ul#diagnostics > li.caret-witness');
+                     return li ? li.dataset.line : null;",
+                    vec![],
+                )
+                .await?;
+            Ok((v == "8").then_some(()))
+        })
+        .await?;
+    let before = app.analyzed().await?;
+    app.session
+        .client
+        .find(Locator::Css("li.caret-witness button.repro"))
+        .await
+        .map_err(|e| format!("no Write repro button for VEC: {e}"))?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    app.wait_for_analysis(
+        &before,
+        "VEC's error at the repro's definition",
+        on_line(10),
+    )
+    .await?;
+    let text = app.editor_text().await?;
+    ensure(text.contains("\ndef repro = mul (make ~"), || {
+        format!("the VEC repro written is {text:?}")
+    })?;
+    let png = app
+        .session
+        .client
+        .screenshot()
+        .await
+        .map_err(|e| e.to_string())?;
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/vec-repro.png");
+    std::fs::create_dir_all(out.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&out, &png).map_err(|e| e.to_string())?;
+    eprintln!("screenshot: {}", out.display());
     app.session.close().await;
     Ok(())
 }

@@ -17,7 +17,7 @@
 
 use shapex::report::{CheckStatus, Report};
 use shapex_tests::require::{require, Tool};
-use shapex_tests::{display_path, files_with_ext, fixtures_dir, language, FixtureSpec};
+use shapex_tests::witness::{analysed, fixture_repros};
 use std::process::Command;
 
 /// Fewer repros than this over the fixtures means witnesses were lost.
@@ -38,29 +38,15 @@ struct Case {
     lines: Vec<String>,
     /// The function the repro calls (a function file), else `None` (a script).
     calls: Option<String>,
-    report_after: Option<Report>,
-}
-
-fn analysed(source: &str, spec: &FixtureSpec) -> Report {
-    let options = shapex::Options {
-        witness: true,
-        ..spec.options()
-    };
-    shapex::analyze(source, &options)
+    report_after: Report,
 }
 
 fn cases() -> Vec<Case> {
-    let matlab = language("matlab");
-    let mut out = Vec::new();
-    for path in files_with_ext(&fixtures_dir().join("matlab"), "m") {
-        let source = std::fs::read_to_string(&path).expect("fixture reads");
-        let spec = FixtureSpec::parse(&source, &matlab);
-        let report = analysed(&source, &spec);
-        for s in &report.statements {
-            let Some(fix) = s.witness.as_ref().and_then(|w| w.repro.as_ref()) else {
-                continue;
-            };
-            let lines: Vec<String> = fix
+    fixture_repros("matlab", "matlab", "m")
+        .into_iter()
+        .map(|r| {
+            let lines: Vec<String> = r
+                .fix
                 .replacement
                 .lines()
                 .filter(|l| !l.starts_with('%'))
@@ -71,19 +57,16 @@ fn cases() -> Vec<Case> {
                 .find(|l| !l.contains('='))
                 .and_then(|l| l.split('(').next())
                 .map(str::to_string);
-            let mut repro = source.clone();
-            repro.replace_range(fix.span.start..fix.span.end, &fix.replacement);
-            out.push(Case {
-                fixture: display_path(&path),
-                source: source.clone(),
-                line: s.range.line,
+            Case {
+                report_after: analysed(&r.repro, &r.spec),
+                fixture: r.fixture,
+                source: r.source,
+                line: r.line,
                 lines,
                 calls,
-                report_after: Some(analysed(&repro, &spec)),
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -169,7 +152,7 @@ fn every_witness_of_the_fixtures_fails_in_octave_where_we_say() {
 fn every_repro_is_a_definite_error_where_the_witness_says() {
     let mut wrong = Vec::new();
     for c in cases() {
-        let report = c.report_after.expect("analysed");
+        let report = c.report_after;
         let inserted = c.lines.len() as u32 + 1;
         let line = match &c.calls {
             // The file's statement, moved down by the inserted lines.

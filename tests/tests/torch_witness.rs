@@ -9,7 +9,7 @@
 //! `SHAPEX_TORCH_PYTHON=/work/torchenv/bin/python`). Without it the repros are still
 //! made and counted, so a change that loses them fails everywhere.
 
-use shapex_tests::{display_path, files_with_ext, fixtures_dir, language, FixtureSpec};
+use shapex_tests::witness::fixture_repros;
 use std::process::Command;
 
 /// Fewer repros than this over the fixtures means witnesses were lost.
@@ -17,41 +17,6 @@ const MIN_CASES: usize = 3;
 
 /// Exceptions that are the program's or the harness's mistake, not a shape error.
 const NOT_SHAPE_ERRORS: &[&str] = &["NameError", "ImportError", "AttributeError", "SyntaxError"];
-
-/// One statement's repro.
-struct Case {
-    fixture: String,
-    line: u32,
-    /// The fixture with the repro written in.
-    repro: String,
-}
-
-fn cases() -> Vec<Case> {
-    let py = language("py");
-    let mut out = Vec::new();
-    for path in files_with_ext(&fixtures_dir().join("py"), "py") {
-        let source = std::fs::read_to_string(&path).expect("fixture reads");
-        let spec = FixtureSpec::parse(&source, &py);
-        let options = shapex::Options {
-            witness: true,
-            ..spec.options()
-        };
-        let report = shapex::analyze(&source, &options);
-        for s in &report.statements {
-            let Some(fix) = s.witness.as_ref().and_then(|w| w.repro.as_ref()) else {
-                continue;
-            };
-            let mut repro = source.clone();
-            repro.replace_range(fix.span.start..fix.span.end, &fix.replacement);
-            out.push(Case {
-                fixture: display_path(&path),
-                line: s.range.line,
-                repro,
-            });
-        }
-    }
-    out
-}
 
 /// Runs every case in one Python and prints, per case, `CASE i ran` or `CASE i failed
 /// EXCEPTION LINE…` with the lines of the case's file in the traceback.
@@ -69,7 +34,7 @@ for i, path in enumerate(sys.argv[1:]):
 
 #[test]
 fn every_witness_of_the_fixtures_fails_in_pytorch_where_we_say() {
-    let cases = cases();
+    let cases = fixture_repros("py", "py", "py");
     assert!(
         cases.len() >= MIN_CASES,
         "only {} repros over the PyTorch fixtures",
