@@ -14,6 +14,8 @@ pub struct FixtureRepro {
     pub report: Report,
     /// The line of the statement whose witness it is.
     pub line: u32,
+    /// That statement's index in `report.statements`.
+    pub index: usize,
     pub fix: Fix,
     /// The fixture with the repro written in, as the app writes it.
     pub repro: String,
@@ -28,7 +30,7 @@ pub fn fixture_repros(lang: &str, dir: &str, ext: &str) -> Vec<FixtureRepro> {
         let source = std::fs::read_to_string(&path).expect("fixture reads");
         let spec = FixtureSpec::parse(&source, &info);
         let report = analysed(&source, &spec);
-        for s in &report.statements {
+        for (index, s) in report.statements.iter().enumerate() {
             let Some(fix) = s.witness.as_ref().and_then(|w| w.repro.as_ref()) else {
                 continue;
             };
@@ -40,6 +42,7 @@ pub fn fixture_repros(lang: &str, dir: &str, ext: &str) -> Vec<FixtureRepro> {
                 spec: spec.clone(),
                 report: report.clone(),
                 line: s.range.line,
+                index,
                 fix: fix.clone(),
                 repro,
             });

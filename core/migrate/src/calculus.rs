@@ -107,6 +107,10 @@ impl Subject for Calculus<'_> {
         None
     }
 
+    fn runs(&self) -> bool {
+        false
+    }
+
     fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)> {
         let again = self.run(&types, &mut Gen::inert());
         let mut out: Vec<(String, TensorType)> = again

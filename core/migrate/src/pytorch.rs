@@ -355,6 +355,10 @@ impl Subject for Forward<'_, '_> {
             .diagnostics
     }
 
+    fn runs(&self) -> bool {
+        true
+    }
+
     /// `model(torch.ones(1, 3, 8, 8))`: the model by its module-level name, or its
     /// class built with no arguments. Not for a model with an `Embedding`, whose input
     /// is of indices (`torch.ones` makes floats, a type error rather than the shape

@@ -6,12 +6,12 @@
 use crate::gen::Origin;
 use crate::lattice::{parse_expanded, poset, Node, Poset};
 use crate::migration::{answer, Answers, Fuel, Migration, Possibility, Verdict};
-use crate::subject::Subject;
+use crate::subject::{annotation_fix, Subject};
 use crate::types::TensorType;
 use shapex_migrate_syntax::user;
 use shapex_report::view::{Edge, Lattice, Payload, Step, Text, Vertex, VertexMark, View};
 use shapex_report::{Options, Severity};
-use shapex_text::{Diagnostic, Fix, LineIndex, Range, Span};
+use shapex_text::{Diagnostic, LineIndex, Range, Span};
 
 pub const VIEW: &str = "migration";
 pub const LATTICE: &str = "lattice";
@@ -53,7 +53,11 @@ pub fn ask(source: &str, subject: &dyn Subject, options: &Options) -> Questions 
     let at = |s: Span| Range::of(s, &index).line;
     // Nothing to write back when the annotations are already that migration.
     let annotate = |v: &Verdict| match v {
-        Verdict::Sat(w) if w != inputs => annotation_fix(source, subject, w),
+        Verdict::Sat(w) if w != inputs => {
+            let types: Vec<TensorType> = w.iter().map(|(_, t)| t.clone()).collect();
+            let title = format!("annotate {} with this static migration", subject.declared());
+            annotation_fix(source, subject, &types, title)
+        }
         _ => None,
     };
     let mut q1 = verdict(
@@ -258,38 +262,6 @@ fn listing(
     out
 }
 
-/// Rewrites `forward`'s parameter annotations to a migration (one edit, one undo).
-fn annotation_fix(source: &str, subject: &dyn Subject, w: &[(String, TensorType)]) -> Option<Fix> {
-    let spans = subject.declaration_spans();
-    let start = spans.first()?.0.start;
-    let end = spans
-        .iter()
-        .map(|(n, a)| a.map_or(n.end, |a| a.end))
-        .max()?;
-    let mut text = String::new();
-    let mut at = start;
-    for ((name, ann), (_, t)) in spans.iter().zip(w) {
-        match ann {
-            Some(a) => {
-                text.push_str(source.get(at..a.start)?);
-                at = a.end;
-            }
-            None => {
-                text.push_str(source.get(at..name.end)?);
-                text.push_str(": ");
-                at = name.end;
-            }
-        }
-        text.push_str(&t.to_string());
-    }
-    text.push_str(source.get(at..end)?);
-    Some(Fix::new(
-        format!("annotate {} with this static migration", subject.declared()),
-        Span::new(start, end),
-        text,
-    ))
-}
-
 /// The poset of skeletons as a Lattice payload: a node per skeleton, labelled with its
 /// migration (or `#` for "a number" where none exists), classed inhabited / empty /
 /// unknown, the frontier and the empty nodes also marked by outline, the nodes with
@@ -315,8 +287,9 @@ fn lattice(source: &str, p: &Poset, subject: &dyn Subject, index: &LineIndex) ->
             };
             let fix = match &n.state {
                 Verdict::Sat(w) if w != subject.declarations() => {
-                    annotation_fix(source, subject, w).map(|mut f| {
-                        f.title = format!("annotate {} with this migration", subject.declared());
+                    let types: Vec<TensorType> = w.iter().map(|(_, t)| t.clone()).collect();
+                    let title = format!("annotate {} with this migration", subject.declared());
+                    annotation_fix(source, subject, &types, title).map(|mut f| {
                         f.range = Range::of(f.span, index);
                         f
                     })

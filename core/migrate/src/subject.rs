@@ -6,7 +6,7 @@
 
 use crate::gen::Gen;
 use crate::types::TensorType;
-use shapex_text::{Diagnostic, Span};
+use shapex_text::{Diagnostic, Fix, Span};
 use std::collections::BTreeMap;
 
 /// How the gradual checker takes a candidate migration.
@@ -43,6 +43,9 @@ pub trait Subject {
     /// A line of the program's language that runs it on inputs of these static types
     /// (a witness's repro), where the language runs at all.
     fn call(&self, types: &[TensorType]) -> Option<String>;
+    /// Whether the language runs at all: the core calculus does not, so its repro
+    /// writes the sizes into the declarations and its checker shows the failure.
+    fn runs(&self) -> bool;
     /// Every named value's type, in source order, with declarations of these types
     /// (what a lattice node shows when picked).
     fn types_under(&self, types: Vec<TensorType>) -> Vec<(String, TensorType)>;
@@ -61,4 +64,38 @@ pub struct Summary {
     pub types: BTreeMap<String, TensorType>,
     /// Each `if`'s test span, by the `if`'s span.
     pub tests: BTreeMap<(usize, usize), Span>,
+}
+
+/// Rewrites the declarations' annotations to `types`, in order (one edit, one undo):
+/// a migration written back, or a witness's sizes in a language that does not run.
+pub fn annotation_fix(
+    source: &str,
+    subject: &dyn Subject,
+    types: &[TensorType],
+    title: String,
+) -> Option<Fix> {
+    let spans = subject.declaration_spans();
+    let start = spans.first()?.0.start;
+    let end = spans
+        .iter()
+        .map(|(n, a)| a.map_or(n.end, |a| a.end))
+        .max()?;
+    let mut text = String::new();
+    let mut at = start;
+    for ((name, ann), t) in spans.iter().zip(types) {
+        match ann {
+            Some(a) => {
+                text.push_str(source.get(at..a.start)?);
+                at = a.end;
+            }
+            None => {
+                text.push_str(source.get(at..name.end)?);
+                text.push_str(": ");
+                at = name.end;
+            }
+        }
+        text.push_str(&t.to_string());
+    }
+    text.push_str(source.get(at..end)?);
+    Some(Fix::new(title, Span::new(start, end), text))
 }

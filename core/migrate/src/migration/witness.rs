@@ -41,7 +41,7 @@ impl Migration<'_> {
             let w = self.witness_of(s, &ops, &given, &positions);
             s.witness = w.map(|(mut w, fails_types)| {
                 let line = Range::of(s.span, &index).line;
-                w.repro = fails_types.and_then(|t| self.repro(source, &t, line));
+                w.repro = fails_types.and_then(|t| self.repro(source, &t, line, s.check));
                 w
             });
         }
@@ -232,8 +232,26 @@ impl Migration<'_> {
     }
 
     /// The edit that appends a call of the program on inputs of `types` (the
-    /// language's own line, where it has one) after the program.
-    fn repro(&self, source: &str, types: &[TensorType], line: u32) -> Option<Fix> {
+    /// language's own line, where it has one) after the program. The calculus does
+    /// not run: a run-time check's repro there writes `types` into the declarations,
+    /// under which the checker's first error is in the statement (the re-check that
+    /// kept the witness), so the check becomes that definite error.
+    fn repro(
+        &self,
+        source: &str,
+        types: &[TensorType],
+        line: u32,
+        check: CheckStatus,
+    ) -> Option<Fix> {
+        if !self.subject.runs() {
+            let title = format!(
+                "write these sizes into {} (line {line} then fails)",
+                self.subject.declared()
+            );
+            return (check == CheckStatus::Runtime)
+                .then(|| crate::subject::annotation_fix(source, self.subject, types, title))
+                .flatten();
+        }
         let call = self.subject.call(types)?;
         if !runs_in_python(source) {
             return None;
@@ -388,7 +406,36 @@ mod tests {
         assert!(![1, 2].contains(&fails), "{w:?}");
         let passes = w.passes.as_ref().expect("passes")["x[2]"];
         assert!([1, 2].contains(&passes), "{w:?}");
-        assert_eq!(w.repro, None, "the calculus does not run");
+        // The calculus does not run: the repro writes the sizes into the declarations,
+        // and the check becomes a definite error there.
+        let repro = w.repro.as_ref().expect("a repro");
+        let mut written = src.to_string();
+        written.replace_range(repro.span.start..repro.span.end, &repro.replacement);
+        let again = analyze(&written);
+        let ret_again = again
+            .statements
+            .iter()
+            .find(|s| s.kind == "return")
+            .unwrap();
+        assert_eq!(ret_again.check, CheckStatus::Error, "{written}");
+        let decls = written.lines().find(|l| l.starts_with("x :")).unwrap();
+        assert!(
+            !decls.split('#').next().unwrap().contains("Dyn"),
+            "every size written: {decls}"
+        );
+    }
+
+    #[test]
+    fn a_definite_error_of_the_calculus_has_no_repro() {
+        let src = include_str!("../../../../tests/fixtures/py/core/add_incompatible.gt");
+        let report = analyze(src);
+        let errors = report
+            .statements
+            .iter()
+            .filter(|s| s.check == CheckStatus::Error);
+        for s in errors {
+            assert_eq!(s.witness.as_ref().and_then(|w| w.repro.as_ref()), None);
+        }
     }
 
     #[test]
