@@ -1560,13 +1560,20 @@ async fn nonviable_lines_are_greyed(app: &App) -> Result<()> {
     ensure(colours[0] != colours[1], || {
         format!("a greyed line has the colour of a reached one: {colours}")
     })?;
+    save_screenshot(app, "nonviable.png").await
+}
+
+/// The page as it is now, in `target/e2e/NAME`, for a person to look at.
+async fn save_screenshot(app: &App, name: &str) -> Result<()> {
     let png = app
         .session
         .client
         .screenshot()
         .await
         .map_err(|e| e.to_string())?;
-    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/nonviable.png");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/e2e")
+        .join(name);
     std::fs::create_dir_all(out.parent().unwrap()).map_err(|e| e.to_string())?;
     std::fs::write(&out, &png).map_err(|e| e.to_string())?;
     eprintln!("screenshot: {}", out.display());
@@ -1635,63 +1642,74 @@ async fn caret_witness(env: &Env) -> Result<()> {
         .await?;
     // VEC: the repro is a definition after `mul`'s line (8), which VEC's own run
     // fails, shown at line 10 under its comment.
-    app.choose_example("vec-witness-repro").await?;
+    write_repro_at(&app, "vec-witness-repro", "def mul", 8, 10).await?;
+    let text = app.editor_text().await?;
+    ensure(text.contains("\ndef repro = mul (make ~"), || {
+        format!("the VEC repro written is {text:?}")
+    })?;
+    save_screenshot(&app, "vec-repro.png").await?;
+    // The core calculus does not run: the repro writes the sizes into the declaration,
+    // and the return on line 6 becomes a definite error.
+    write_repro_at(&app, "mig-core-conv-example", "return add", 6, 6).await?;
+    let text = app.editor_text().await?;
+    ensure(!text.contains("x : TensorType([Dyn"), || {
+        format!("the calculus repro left a Dyn: {text:?}")
+    })?;
+    save_screenshot(&app, "calculus-repro.png").await?;
+    app.session.close().await;
+    Ok(())
+}
+
+/// Opens gallery `example`, puts the caret at the start of `at`, waits for its
+/// witness (on `line`) to head the Problems list, presses its Write repro, and waits
+/// for an error on `fails`.
+async fn write_repro_at(app: &App, example: &str, at: &str, line: u32, fails: u32) -> Result<()> {
+    app.choose_example(example).await?;
     app.settle().await?;
     let code = app.editor_text().await?;
-    let at = code
-        .find("def mul")
-        .ok_or("the example's `def mul` not found")?;
-    let at = code[..at].encode_utf16().count();
+    let offset = code
+        .find(at)
+        .ok_or_else(|| format!("{at:?} not in {example}"))?;
+    let offset = code[..offset].encode_utf16().count();
     app.session
         .js(
             "const e = document.querySelector('#editor'); e.focus();
              e.setSelectionRange(arguments[0], arguments[0]);
              e.dispatchEvent(new KeyboardEvent('keyup', {bubbles: true})); return null;",
-            vec![json!(at)],
+            vec![json!(offset)],
         )
         .await?;
+    let want = line.to_string();
     app.session
-        .wait_until("the caret's witness on line 8", ANALYSIS, || async {
-            let v = app
-                .session
-                .js(
-                    "const li = document.querySelector('ul#diagnostics > li.caret-witness');
+        .wait_until(
+            &format!("the caret's witness on line {line}"),
+            ANALYSIS,
+            || async {
+                let v = app
+                    .session
+                    .js(
+                        "const li = document.querySelector('ul#diagnostics > li.caret-witness');
                      return li ? li.dataset.line : null;",
-                    vec![],
-                )
-                .await?;
-            Ok((v == "8").then_some(()))
-        })
+                        vec![],
+                    )
+                    .await?;
+                Ok((v == want.as_str()).then_some(()))
+            },
+        )
         .await?;
     let before = app.analyzed().await?;
     app.session
         .client
         .find(Locator::Css("li.caret-witness button.repro"))
         .await
-        .map_err(|e| format!("no Write repro button for VEC: {e}"))?
+        .map_err(|e| format!("no Write repro button in {example}: {e}"))?
         .click()
         .await
         .map_err(|e| e.to_string())?;
     app.wait_for_analysis(
         &before,
-        "VEC's error at the repro's definition",
-        on_line(10),
+        &format!("an error on line {fails} of {example}"),
+        on_line(fails),
     )
-    .await?;
-    let text = app.editor_text().await?;
-    ensure(text.contains("\ndef repro = mul (make ~"), || {
-        format!("the VEC repro written is {text:?}")
-    })?;
-    let png = app
-        .session
-        .client
-        .screenshot()
-        .await
-        .map_err(|e| e.to_string())?;
-    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/vec-repro.png");
-    std::fs::create_dir_all(out.parent().unwrap()).map_err(|e| e.to_string())?;
-    std::fs::write(&out, &png).map_err(|e| e.to_string())?;
-    eprintln!("screenshot: {}", out.display());
-    app.session.close().await;
-    Ok(())
+    .await
 }
