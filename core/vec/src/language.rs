@@ -668,7 +668,9 @@ fn repro(
     needs: &views::Needs,
     fails: &std::collections::BTreeMap<String, i64>,
 ) -> Option<shapex_report::Fix> {
-    let line = line_of(a.source, span.start);
+    let line = shapex_text::LineIndex::new(a.source)
+        .line_col(span.start)
+        .line;
     let (call, ty, at) = if kind == "term" {
         let text = a.source.get(span.start..span.end)?;
         (format!("({text})"), &a.typed.main.as_ref()?.ty, span.start)
@@ -697,11 +699,6 @@ fn repro(
         fix.replacement.insert(0, '\n');
     }
     Some(fix)
-}
-
-/// The 1-based line of byte `at`.
-fn line_of(source: &str, at: usize) -> u32 {
-    source[..at.min(source.len())].matches('\n').count() as u32 + 1
 }
 
 /// A shape as the house's: `<~2, <~3, un>>` (a 2×3 matrix) has the dimensions
